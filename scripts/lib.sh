@@ -1,0 +1,129 @@
+# shellcheck shell=bash
+# Shared helpers for scripts/*.sh: idempotent installs and service start/stop.
+# Source it; do not run it. Every ensure_* step checks what is present first and
+# skips it, so a warm machine spends seconds here, a fresh one ~12 minutes.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export ROOT
+WASM_BINDGEN_VERSION="0.2.130"   # must equal the `wasm-bindgen = "=…"` pin in Cargo.toml
+WASM_PACK_VERSION="0.15.1"
+LOCALSTRIPE_VERSION="1.15.10"
+export PATH="$HOME/.cargo/bin:$PATH"
+RUN_DIR="$ROOT/.cirrus"          # logs, pids, databases of local runs (git-ignored)
+mkdir -p "$RUN_DIR"
+
+log() { printf '\033[1m[cirrus]\033[0m %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+apt_updated=0
+apt_install() { # apt_install PKG... : installs only the missing ones
+  local missing=()
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "apt-get install ${missing[*]}"
+  local sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  if [ $apt_updated -eq 0 ]; then $sudo apt-get update -q >/dev/null; apt_updated=1; fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}" >/dev/null
+}
+
+ensure_wasm_toolchain() {
+  rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown \
+    || { log "rustup target add wasm32-unknown-unknown"; rustup target add wasm32-unknown-unknown; }
+  if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
+    log "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 5 minutes, once)"
+    # not --locked: its lock file pins a webpki-roots release the registry mirror does not serve
+    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+  fi
+  if [ "$(wasm-pack --version 2>/dev/null | awk '{print $2}')" != "$WASM_PACK_VERSION" ]; then
+    log "cargo install wasm-pack $WASM_PACK_VERSION (about 4 minutes, once)"
+    cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked --force
+  fi
+  apt_install binaryen   # wasm-opt; wasm-pack's own download cannot reach GitHub here
+}
+
+ensure_chromium() {
+  apt_install chromium chromium-driver
+  export CHROMEDRIVER=/usr/bin/chromedriver CHROME_BIN=/usr/bin/chromium
+}
+
+ensure_python_tools() { # localstripe (offline Stripe) and schemathesis, in $ROOT/.venv
+  [ -x "$ROOT/.venv/bin/python" ] || { log "python3 -m venv .venv"; python3 -m venv "$ROOT/.venv"; }
+  if ! "$ROOT/.venv/bin/python" -c "import importlib.metadata as m; assert m.version('localstripe')=='$LOCALSTRIPE_VERSION'" 2>/dev/null; then
+    log "pip install localstripe==$LOCALSTRIPE_VERSION"
+    "$ROOT/.venv/bin/pip" install -q "localstripe==$LOCALSTRIPE_VERSION"
+  fi
+}
+
+ensure_node_modules() { # the repo's dev tooling (typescript, esbuild, playwright-core, stripe-js types)
+  local stamp="$ROOT/node_modules/.cirrus-stamp"
+  if [ ! -f "$stamp" ] || [ "$ROOT/package-lock.json" -nt "$stamp" ] || [ "$ROOT/package.json" -nt "$stamp" ]; then
+    log "npm ci"
+    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error) && touch "$stamp"
+  fi
+}
+
+# ------------------------------------------------------------------ services
+# Each started service is stopped by stop_services (installed as an EXIT trap).
+
+SERVICE_PIDS=()
+stop_services() {
+  local pid
+  for pid in "${SERVICE_PIDS[@]:-}"; do
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  done
+  SERVICE_PIDS=()
+}
+
+wait_http() { # wait_http URL [seconds]: until anything answers over HTTP
+  local url=$1 t=${2:-60} i
+  for ((i = 0; i < t * 10; i++)); do
+    curl -s -o /dev/null "$url" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+port_free() { ! (echo >"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# start_localstripe PORT: a fresh localstripe bound to loopback.
+start_localstripe() {
+  local port=${1:-8420}
+  port_free "$port" || die "port $port is in use (another localstripe?)"
+  log "localstripe on 127.0.0.1:$port"
+  # localstripe keeps state in a pickle file; give each run its own, fresh one.
+  (cd "$RUN_DIR" && exec "$ROOT/.venv/bin/python" - "$port" >"$RUN_DIR/localstripe-$port.log" 2>&1 <<'PY'
+import sys
+from aiohttp import web
+import localstripe.resources as resources
+import localstripe.server as server
+port = int(sys.argv[1])
+# localstripe pickles its whole store to a fixed /tmp path on every write; keep
+# state in memory only, so runs cannot leak into each other and writes stay O(1).
+resources.Store.dump_to_disk = lambda self: None
+web.run_app(server.app, host="127.0.0.1", port=port, print=None)
+PY
+  ) &
+  SERVICE_PIDS+=($!)
+  wait_http "http://127.0.0.1:$port/js.stripe.com/v3/" 30 || die "localstripe did not start (see $RUN_DIR/localstripe-$port.log)"
+  # Start from an empty store even if a pickle survived somewhere.
+  curl -s -X DELETE "http://127.0.0.1:$port/_config/data" >/dev/null || true
+  export LOCALSTRIPE_URL="http://127.0.0.1:$port"
+}
+
+build_server() {
+  (cd "$ROOT" && cargo build -q -p cirrus-dev-server --release) || die "server build failed"
+}
+
+# start_server PORT [ENV=VALUE ...]: the dev server on loopback with a fresh
+# in-memory database (unless CIRRUS_DB is given), talking to $LOCALSTRIPE_URL.
+start_server() {
+  local port=$1; shift
+  port_free "$port" || die "port $port is in use"
+  log "dev server on 127.0.0.1:$port"
+  env CIRRUS_ADDR="127.0.0.1:$port" CIRRUS_DB="${CIRRUS_DB:-:memory:}" \
+      STRIPE_API_BASE="${LOCALSTRIPE_URL:-http://127.0.0.1:8420}" "$@" \
+      "$ROOT/target/release/cirrus-dev-server" >"$RUN_DIR/server-$port.log" 2>&1 &
+  SERVICE_PIDS+=($!)
+  wait_http "http://127.0.0.1:$port/api/v1/store" 60 || die "dev server did not start (see $RUN_DIR/server-$port.log)"
+  export CIRRUS_BASE_URL="http://127.0.0.1:$port/api/v1"
+}

@@ -1,0 +1,169 @@
+//! The one error type of the core. At the wasm boundary it becomes a JS
+//! `CirrusError` carrying [`ErrorCode`] as a string-literal union, the HTTP
+//! status and the server's `x-request-id`.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::ServerErrorCode;
+
+/// Every code a `CirrusError` can carry. Client-side codes first, then the
+/// server codes of CONTRACT.md (which keep their wire spelling).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// An argument was rejected before any request was made.
+    InvalidArgument,
+    /// An operation is not allowed in the current state (checkout steps).
+    InvalidState,
+    /// The request could not be sent or the connection failed.
+    Network,
+    /// No complete response within `timeoutMs`.
+    Timeout,
+    /// The caller's `AbortSignal` fired.
+    Aborted,
+    /// The response body is not what the contract says (the message names the JSON path).
+    Decode,
+    /// An HTTP error status the contract does not define (for example a proxy's 503).
+    Http,
+    InvalidRequest,
+    Unauthorized,
+    NotFound,
+    Conflict,
+    PayloadTooLarge,
+    UnsupportedMediaType,
+    RateLimited,
+    ProcessorError,
+    Internal,
+}
+
+impl ErrorCode {
+    /// The wire / JS spelling, e.g. `"invalid_argument"`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::InvalidArgument => "invalid_argument",
+            Self::InvalidState => "invalid_state",
+            Self::Network => "network",
+            Self::Timeout => "timeout",
+            Self::Aborted => "aborted",
+            Self::Decode => "decode",
+            Self::Http => "http",
+            Self::InvalidRequest => "invalid_request",
+            Self::Unauthorized => "unauthorized",
+            Self::NotFound => "not_found",
+            Self::Conflict => "conflict",
+            Self::PayloadTooLarge => "payload_too_large",
+            Self::UnsupportedMediaType => "unsupported_media_type",
+            Self::RateLimited => "rate_limited",
+            Self::ProcessorError => "processor_error",
+            Self::Internal => "internal",
+        }
+    }
+}
+
+impl From<ServerErrorCode> for ErrorCode {
+    fn from(code: ServerErrorCode) -> Self {
+        match code {
+            ServerErrorCode::InvalidRequest => Self::InvalidRequest,
+            ServerErrorCode::Unauthorized => Self::Unauthorized,
+            ServerErrorCode::NotFound => Self::NotFound,
+            ServerErrorCode::Conflict => Self::Conflict,
+            ServerErrorCode::PayloadTooLarge => Self::PayloadTooLarge,
+            ServerErrorCode::UnsupportedMediaType => Self::UnsupportedMediaType,
+            ServerErrorCode::RateLimited => Self::RateLimited,
+            ServerErrorCode::ProcessorError => Self::ProcessorError,
+            ServerErrorCode::Internal => Self::Internal,
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An error of the core, with everything a caller needs to act on it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{code}: {message}")]
+#[non_exhaustive]
+pub struct Error {
+    pub code: ErrorCode,
+    pub message: String,
+    /// HTTP status, when the error came from a response.
+    pub status: Option<u16>,
+    /// The server's `x-request-id`, when there was a response.
+    pub request_id: Option<String>,
+    /// Seconds from `Retry-After`, when the server sent one.
+    pub retry_after: Option<u32>,
+}
+
+impl Error {
+    /// An error with no HTTP context.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self { code, message: message.into(), status: None, request_id: None, retry_after: None }
+    }
+
+    /// `invalid_argument` naming the offending argument.
+    pub fn invalid_argument(message: impl Into<String>) -> Self {
+        Self::new(ErrorCode::InvalidArgument, message)
+    }
+
+    /// `invalid_state`: the operation is not allowed now.
+    pub fn invalid_state(message: impl Into<String>) -> Self {
+        Self::new(ErrorCode::InvalidState, message)
+    }
+
+    /// `decode`, naming the JSON path that failed.
+    pub fn decode(message: impl Into<String>) -> Self {
+        Self::new(ErrorCode::Decode, message)
+    }
+
+    #[must_use]
+    pub fn with_status(mut self, status: u16) -> Self {
+        self.status = Some(status);
+        self
+    }
+
+    #[must_use]
+    pub fn with_request_id(mut self, request_id: Option<String>) -> Self {
+        self.request_id = request_id;
+        self
+    }
+}
+
+/// The core's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_codes_keep_their_wire_spelling() {
+        for code in [
+            ServerErrorCode::InvalidRequest,
+            ServerErrorCode::Unauthorized,
+            ServerErrorCode::NotFound,
+            ServerErrorCode::Conflict,
+            ServerErrorCode::PayloadTooLarge,
+            ServerErrorCode::UnsupportedMediaType,
+            ServerErrorCode::RateLimited,
+            ServerErrorCode::ProcessorError,
+            ServerErrorCode::Internal,
+        ] {
+            let wire = serde_json::to_value(code).unwrap();
+            assert_eq!(wire.as_str().unwrap(), ErrorCode::from(code).as_str());
+        }
+    }
+
+    #[test]
+    fn display_leads_with_the_code() {
+        let e = Error::invalid_argument("limit must be 1..=500, got 0").with_status(400);
+        assert_eq!(e.to_string(), "invalid_argument: limit must be 1..=500, got 0");
+        assert_eq!(e.status, Some(400));
+    }
+}

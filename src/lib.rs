@@ -1,0 +1,27 @@
+//! # cirrus-storefront
+//!
+//! A typed SDK for Cirrus V1 storefront APIs. The crate is a pure Rust core
+//! (models, money, cart, shipping choice, checkout state machine, request
+//! building and response decoding, errors, retry policy) with no I/O, tested
+//! natively, plus one `wasm` module (compiled only for `wasm32`) that binds it
+//! to JavaScript.
+//!
+//! Module ownership (see `docs/ARCHITECTURE.md`):
+//! - [`model`]: wire types shared with the dev server in `server/`.
+//! - [`error`], [`options`], [`request`], [`decode`], [`retry`]: the client core.
+//! - [`money`], [`cart`], [`shipping`]: exact pricing.
+//! - [`checkout`]: the checkout state machine.
+
+pub mod cart;
+pub mod checkout;
+pub mod decode;
+pub mod error;
+pub mod model;
+pub mod money;
+pub mod options;
+pub mod request;
+pub mod retry;
+pub mod shipping;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;

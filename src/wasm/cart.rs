@@ -1,0 +1,1 @@
+//! Cart and money exports (issue 4).

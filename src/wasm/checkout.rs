@@ -1,0 +1,1 @@
+//! Checkout exports (issue 5).
