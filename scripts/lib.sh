@@ -111,7 +111,7 @@ PY
 }
 
 build_server() {
-  (cd "$ROOT" && cargo build -q -p cirrus-dev-server --release) || die "server build failed"
+  (cd "$ROOT" && cargo build -q -p cirrus-dev-server --profile server) || die "server build failed"
 }
 
 # start_server PORT [ENV=VALUE ...]: the dev server on loopback with a fresh
@@ -122,7 +122,7 @@ start_server() {
   log "dev server on 127.0.0.1:$port"
   env CIRRUS_ADDR="127.0.0.1:$port" CIRRUS_DB="${CIRRUS_DB:-:memory:}" \
       STRIPE_API_BASE="${LOCALSTRIPE_URL:-http://127.0.0.1:8420}" "$@" \
-      "$ROOT/target/release/cirrus-dev-server" >"$RUN_DIR/server-$port.log" 2>&1 &
+      "$ROOT/target/server/cirrus-dev-server" >"$RUN_DIR/server-$port.log" 2>&1 &
   SERVICE_PIDS+=($!)
   wait_http "http://127.0.0.1:$port/api/v1/store" 60 || die "dev server did not start (see $RUN_DIR/server-$port.log)"
   export CIRRUS_BASE_URL="http://127.0.0.1:$port/api/v1"
