@@ -1,1 +1,772 @@
-//! (to be written: see docs/ARCHITECTURE.md)
+//! The cart: lines of product variants with exact prices in integer minor units.
+//!
+//! Invariants, kept by every operation (an operation that would break one is
+//! refused and leaves the cart unchanged):
+//! - one line per variant (adding a variant again merges into its line);
+//! - every quantity is in `1..=stockQuantity` of the variant as last seen;
+//! - the subtotal and the compare-at total fit in 2^53 − 1 minor units, so every
+//!   amount crosses to JavaScript as an exact `number`.
+//!
+//! Catalog data goes stale. [`Cart::refresh`] applies fresh products and reports
+//! every change that matters to the buyer (a price change, stock lowered below
+//! the quantity, a variant gone); [`Cart::check`] reports the same without
+//! applying it, so a storefront can show "prices changed" and let the buyer
+//! accept. Adding a variant that is already in the cart keeps the line's price
+//! and uses the fresh stock for the cap; prices change only through `refresh`.
+//!
+//! Persistence: [`Cart::to_json`] writes a versioned JSON form
+//! (`{"version":1,"currency":"USD","lines":[…]}`); [`Cart::restore`] reads it
+//! back and never fails: corrupt, unknown-version or other-currency data gives
+//! an empty cart plus a [`RestoreProblem`] saying why.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::model::{Image, InitiateRequest, PaymentItem, Product, ProductStatus, StockStatus};
+use crate::money::{self, Currency, MAX_SAFE_MINOR};
+
+/// The version [`Cart::to_json`] writes and [`Cart::restore`] reads.
+pub const STORAGE_VERSION: u32 = 1;
+
+/// One line of the cart. Amounts are integer minor units of the cart's currency.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CartLine {
+    pub product_id: String,
+    pub product_name: String,
+    pub product_slug: String,
+    pub variant_id: String,
+    /// Option name to value, e.g. `{"Size": "M"}`.
+    pub attributes: BTreeMap<String, String>,
+    /// The variant's image, else the product's first image, else `null`.
+    pub image: Option<Image>,
+    pub unit_price: i64,
+    /// `null` when the variant has no compare-at price.
+    pub compare_at_price: Option<i64>,
+    pub quantity: u32,
+    /// The variant's stock when last seen: the cap for `quantity`.
+    pub stock_quantity: u32,
+    /// `unitPrice × quantity` (derived; recomputed on load).
+    #[serde(default)]
+    pub line_total: i64,
+    /// `(compareAtPrice − unitPrice) × quantity` when compare-at is higher, else 0 (derived).
+    #[serde(default)]
+    pub line_savings: i64,
+}
+
+impl CartLine {
+    fn recompute(&mut self) -> Result<()> {
+        self.line_total = money::checked_mul(self.unit_price, self.quantity)?;
+        let per_unit = match self.compare_at_price {
+            Some(c) if c > self.unit_price => c - self.unit_price,
+            _ => 0,
+        };
+        self.line_savings = money::checked_mul(per_unit, self.quantity)?;
+        Ok(())
+    }
+}
+
+/// Cart totals in minor units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Totals {
+    pub subtotal: i64,
+    pub total_savings: i64,
+    /// Sum of the quantities.
+    pub item_count: u64,
+    pub line_count: u32,
+}
+
+/// What [`Cart::refresh`] found for one line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum CartChange {
+    /// The unit price or the compare-at price changed; the line now has the new ones.
+    PriceChanged {
+        variant_id: String,
+        product_name: String,
+        old_unit_price: i64,
+        new_unit_price: i64,
+        old_compare_at_price: Option<i64>,
+        new_compare_at_price: Option<i64>,
+    },
+    /// Stock fell below the quantity; the quantity is lowered to the stock.
+    StockLowered { variant_id: String, product_name: String, old_quantity: u32, new_quantity: u32 },
+    /// The variant is out of stock; the line is removed.
+    OutOfStock { variant_id: String, product_name: String, removed_quantity: u32 },
+    /// The variant no longer exists (or its product is no longer active); the line is removed.
+    VariantGone { variant_id: String, product_name: String, removed_quantity: u32 },
+}
+
+/// The result of [`Cart::refresh`] / [`Cart::check`].
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RefreshReport {
+    /// Buyer-relevant changes, in line order.
+    pub changes: Vec<CartChange>,
+    /// Variant ids of lines whose product was not among the given products
+    /// (left as they were).
+    pub unchecked: Vec<String>,
+}
+
+/// Why [`Cart::restore`] started with an empty cart.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RestoreProblem {
+    pub kind: RestoreProblemKind,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RestoreProblemKind {
+    /// Not JSON, not the cart's shape, or lines that break the cart's invariants.
+    Corrupt,
+    /// A `version` this SDK does not know.
+    UnknownVersion,
+    /// Saved for another currency than the store's.
+    CurrencyMismatch,
+}
+
+/// The outcome of [`Cart::restore`]: always a usable cart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Restored {
+    pub cart: Cart,
+    /// `None` when the data was absent or restored fully.
+    pub problem: Option<RestoreProblem>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    version: u32,
+    currency: String,
+    lines: Vec<CartLine>,
+}
+
+/// A cart in one currency.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cart {
+    currency: Currency,
+    lines: Vec<CartLine>,
+}
+
+fn not_in_cart(variant_id: &str) -> Error {
+    Error::new(ErrorCode::NotFound, format!("variant {} is not in the cart", money::echo(variant_id)))
+}
+
+impl Cart {
+    /// An empty cart in `currency` (the store's `defaultCurrency`).
+    ///
+    /// # Errors
+    /// `invalid_argument` when the currency is not an ISO 4217 code of the table.
+    pub fn new(currency: &str) -> Result<Self> {
+        Ok(Self { currency: Currency::from_code(currency)?, lines: Vec::new() })
+    }
+
+    #[must_use]
+    pub fn currency(&self) -> Currency {
+        self.currency
+    }
+
+    #[must_use]
+    pub fn lines(&self) -> &[CartLine] {
+        &self.lines
+    }
+
+    #[must_use]
+    pub fn line(&self, variant_id: &str) -> Option<&CartLine> {
+        self.lines.iter().find(|l| l.variant_id == variant_id)
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// Subtotal, savings, item and line counts. Infallible: the invariants
+    /// guarantee the sums fit.
+    #[must_use]
+    pub fn totals(&self) -> Totals {
+        let mut t = Totals { subtotal: 0, total_savings: 0, item_count: 0, line_count: 0 };
+        for l in &self.lines {
+            // Cannot overflow: `check_totals` bounds both sums by MAX_SAFE_MINOR.
+            t.subtotal += l.line_total;
+            t.total_savings += l.line_savings;
+            t.item_count += u64::from(l.quantity);
+            t.line_count += 1;
+        }
+        t
+    }
+
+    /// Subtotal in minor units.
+    #[must_use]
+    pub fn subtotal(&self) -> i64 {
+        self.lines.iter().map(|l| l.line_total).sum()
+    }
+
+    /// Verify the amount invariant (sums within 2^53 − 1, no overflow).
+    fn check_totals(&self) -> Result<()> {
+        let mut subtotal: i64 = 0;
+        let mut savings: i64 = 0;
+        for l in &self.lines {
+            subtotal = money::checked_add(subtotal, l.line_total)?;
+            savings = money::checked_add(savings, l.line_savings)?;
+        }
+        let compare_total = money::checked_add(subtotal, savings)?;
+        if compare_total > MAX_SAFE_MINOR {
+            return Err(Error::invalid_argument(format!(
+                "cart total {} {} would exceed the exact range of {MAX_SAFE_MINOR} minor units",
+                self.currency.format(compare_total),
+                self.currency
+            )));
+        }
+        Ok(())
+    }
+
+    /// Run `change` on a copy of the line at `index`, and keep it only if the
+    /// cart's invariants hold afterwards.
+    fn apply_to_line(&mut self, index: usize, change: impl FnOnce(&mut CartLine) -> Result<()>) -> Result<()> {
+        let old = self.lines[index].clone();
+        let result = change(&mut self.lines[index])
+            .and_then(|()| self.lines[index].recompute())
+            .and_then(|()| self.check_totals());
+        if result.is_err() {
+            self.lines[index] = old;
+        }
+        result
+    }
+
+    /// A line for `variant_id` of `product` built from catalog data.
+    fn line_from(&self, product: &Product, variant_id: &str) -> Result<CartLine> {
+        let variant = product.variants.iter().find(|v| v.id == variant_id).ok_or_else(|| {
+            Error::new(
+                ErrorCode::NotFound,
+                format!("product {} has no variant {}", money::echo(&product.slug), money::echo(variant_id)),
+            )
+        })?;
+        if product.status != ProductStatus::Active {
+            return Err(Error::new(
+                ErrorCode::Conflict,
+                format!("product {} is not available", money::echo(&product.slug)),
+            ));
+        }
+        if variant.stock_quantity == 0 || variant.stock_status == StockStatus::OutOfStock {
+            return Err(Error::new(
+                ErrorCode::Conflict,
+                format!("variant {} of {} is out of stock", money::echo(variant_id), money::echo(&product.slug)),
+            ));
+        }
+        let price = |field: &str, value: &str| {
+            let minor = self.currency.parse(value).map_err(|e| {
+                Error::invalid_argument(format!("variant {} {field}: {}", money::echo(variant_id), e.message))
+            })?;
+            if minor < 0 {
+                return Err(Error::invalid_argument(format!(
+                    "variant {} {field} {} is negative",
+                    money::echo(variant_id),
+                    money::echo(value)
+                )));
+            }
+            Ok(minor)
+        };
+        let unit_price = price("price", &variant.price)?;
+        let compare_at_price = variant.compare_at_price.as_deref().map(|c| price("compareAtPrice", c)).transpose()?;
+        Ok(CartLine {
+            product_id: product.id.clone(),
+            product_name: product.name.clone(),
+            product_slug: product.slug.clone(),
+            variant_id: variant.id.clone(),
+            attributes: variant.attributes.clone(),
+            image: variant.image.clone().or_else(|| product.images.first().cloned()),
+            unit_price,
+            compare_at_price,
+            quantity: 0,
+            stock_quantity: variant.stock_quantity,
+            line_total: 0,
+            line_savings: 0,
+        })
+    }
+
+    /// Add `quantity` of the variant `variant_id` of `product`. A variant already in
+    /// the cart merges into its line (its price stays; the fresh stock is the cap).
+    ///
+    /// # Errors
+    /// - `not_found`: `product` has no such variant;
+    /// - `conflict`: the variant is out of stock or the product is not active;
+    /// - `invalid_argument`: `quantity` is 0, the resulting quantity exceeds the
+    ///   stock, a price string is invalid, or the cart total would exceed 2^53 − 1
+    ///   minor units.
+    pub fn add(&mut self, product: &Product, variant_id: &str, quantity: u32) -> Result<()> {
+        if quantity == 0 {
+            return Err(Error::invalid_argument("quantity must be at least 1, got 0"));
+        }
+        let fresh = self.line_from(product, variant_id)?;
+        let stock = fresh.stock_quantity;
+        let index = match self.lines.iter().position(|l| l.variant_id == variant_id) {
+            Some(i) => i,
+            None => {
+                self.lines.push(fresh);
+                self.lines.len() - 1
+            }
+        };
+        let before = self.lines[index].quantity;
+        let result = self.apply_to_line(index, |line| {
+            let total = line.quantity.checked_add(quantity).filter(|&q| q <= stock).ok_or_else(|| {
+                Error::invalid_argument(format!(
+                    "quantity {quantity} of variant {} exceeds the stock: {stock} available, {before} already in the cart",
+                    money::echo(variant_id)
+                ))
+            })?;
+            line.quantity = total;
+            line.stock_quantity = stock;
+            Ok(())
+        });
+        if result.is_err() && before == 0 {
+            self.lines.pop();
+        }
+        result
+    }
+
+    /// Set the quantity of the line of `variant_id` (use [`Cart::remove`] to drop it).
+    ///
+    /// # Errors
+    /// - `not_found`: the variant is not in the cart;
+    /// - `invalid_argument`: `quantity` outside `1..=stockQuantity`, or the cart
+    ///   total would exceed 2^53 − 1 minor units.
+    pub fn set_quantity(&mut self, variant_id: &str, quantity: u32) -> Result<()> {
+        let index = self.lines.iter().position(|l| l.variant_id == variant_id).ok_or_else(|| not_in_cart(variant_id))?;
+        self.apply_to_line(index, |line| {
+            if quantity == 0 || quantity > line.stock_quantity {
+                return Err(Error::invalid_argument(format!(
+                    "quantity of variant {} must be 1..={}, got {quantity}",
+                    money::echo(variant_id),
+                    line.stock_quantity
+                )));
+            }
+            line.quantity = quantity;
+            Ok(())
+        })
+    }
+
+    /// Remove the line of `variant_id`; returns whether there was one.
+    pub fn remove(&mut self, variant_id: &str) -> bool {
+        let before = self.lines.len();
+        self.lines.retain(|l| l.variant_id != variant_id);
+        self.lines.len() != before
+    }
+
+    /// Remove every line.
+    pub fn clear(&mut self) {
+        self.lines.clear();
+    }
+
+    /// Apply fresh catalog data and report what changed for the buyer.
+    ///
+    /// For each line whose product is among `products`: a product no longer
+    /// active or without the variant removes the line ([`CartChange::VariantGone`]);
+    /// an out-of-stock variant removes it ([`CartChange::OutOfStock`]); a new price
+    /// or compare-at price is applied ([`CartChange::PriceChanged`]); stock below
+    /// the quantity lowers the quantity ([`CartChange::StockLowered`]). Names,
+    /// images, attributes and a raised stock are updated without a report. Lines
+    /// whose product is not given are left alone and listed in `unchecked`.
+    ///
+    /// # Errors
+    /// `invalid_argument` when a fresh price string is invalid or the new total
+    /// would exceed 2^53 − 1 minor units; the cart is then unchanged.
+    pub fn refresh(&mut self, products: &[Product]) -> Result<RefreshReport> {
+        let mut report = RefreshReport::default();
+        let mut lines = Vec::with_capacity(self.lines.len());
+        for line in &self.lines {
+            let Some(product) = products.iter().find(|p| p.id == line.product_id) else {
+                report.unchecked.push(line.variant_id.clone());
+                lines.push(line.clone());
+                continue;
+            };
+            let ids = || (line.variant_id.clone(), line.product_name.clone());
+            let mut fresh = match self.line_from(product, &line.variant_id) {
+                Ok(fresh) => fresh,
+                Err(e) if e.code == ErrorCode::NotFound || product.status != ProductStatus::Active => {
+                    let (variant_id, product_name) = ids();
+                    report.changes.push(CartChange::VariantGone { variant_id, product_name, removed_quantity: line.quantity });
+                    continue;
+                }
+                Err(e) if e.code == ErrorCode::Conflict => {
+                    let (variant_id, product_name) = ids();
+                    report.changes.push(CartChange::OutOfStock { variant_id, product_name, removed_quantity: line.quantity });
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            if fresh.unit_price != line.unit_price || fresh.compare_at_price != line.compare_at_price {
+                let (variant_id, product_name) = ids();
+                report.changes.push(CartChange::PriceChanged {
+                    variant_id,
+                    product_name,
+                    old_unit_price: line.unit_price,
+                    new_unit_price: fresh.unit_price,
+                    old_compare_at_price: line.compare_at_price,
+                    new_compare_at_price: fresh.compare_at_price,
+                });
+            }
+            fresh.quantity = line.quantity.min(fresh.stock_quantity);
+            if fresh.quantity < line.quantity {
+                let (variant_id, product_name) = ids();
+                report.changes.push(CartChange::StockLowered {
+                    variant_id,
+                    product_name,
+                    old_quantity: line.quantity,
+                    new_quantity: fresh.quantity,
+                });
+            }
+            fresh.recompute()?;
+            lines.push(fresh);
+        }
+        let candidate = Self { currency: self.currency, lines };
+        candidate.check_totals()?;
+        *self = candidate;
+        Ok(report)
+    }
+
+    /// What [`Cart::refresh`] would report, without changing the cart.
+    ///
+    /// # Errors
+    /// As [`Cart::refresh`].
+    pub fn check(&self, products: &[Product]) -> Result<RefreshReport> {
+        self.clone().refresh(products)
+    }
+
+    /// The `items` of `POST /payments/initiate`, one per line, in line order.
+    #[must_use]
+    pub fn payment_items(&self) -> Vec<PaymentItem> {
+        self.lines.iter().map(|l| PaymentItem { variant_id: l.variant_id.clone(), quantity: l.quantity }).collect()
+    }
+
+    /// The body of `POST /payments/initiate` for this cart.
+    ///
+    /// # Errors
+    /// `invalid_state` when the cart is empty (the server requires items).
+    pub fn initiate_request(&self) -> Result<InitiateRequest> {
+        if self.lines.is_empty() {
+            return Err(Error::invalid_state("the cart is empty: add an item before checkout"));
+        }
+        Ok(InitiateRequest { items: self.payment_items(), currency: self.currency.code().to_owned() })
+    }
+
+    /// The versioned JSON form, for [`Cart::restore`].
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let stored = StoredRef { version: STORAGE_VERSION, currency: self.currency.code(), lines: &self.lines };
+        // Serializing plain structs of strings, integers and maps cannot fail.
+        serde_json::to_string(&stored).unwrap_or_default()
+    }
+
+    /// Read a cart saved by [`Cart::to_json`] for the store currency `currency`.
+    /// Never fails on the data: `None` or empty data is an empty cart with no
+    /// problem; corrupt data, an unknown version or another currency is an
+    /// empty cart with the problem.
+    ///
+    /// # Errors
+    /// `invalid_argument` only when `currency` itself is unknown.
+    pub fn restore(data: Option<&str>, currency: &str) -> Result<Restored> {
+        let empty = Self::new(currency)?;
+        let data = data.map(str::trim).unwrap_or("");
+        if data.is_empty() {
+            return Ok(Restored { cart: empty, problem: None });
+        }
+        match Self::parse_stored(data, empty.currency) {
+            Ok(cart) => Ok(Restored { cart, problem: None }),
+            Err(problem) => Ok(Restored { cart: empty, problem: Some(problem) }),
+        }
+    }
+
+    fn parse_stored(data: &str, currency: Currency) -> Result<Self, RestoreProblem> {
+        let corrupt = |message: String| RestoreProblem { kind: RestoreProblemKind::Corrupt, message };
+        let value: serde_json::Value =
+            serde_json::from_str(data).map_err(|e| corrupt(format!("saved cart is not JSON: {e}")))?;
+        match value.get("version").map(serde_json::Value::as_u64) {
+            Some(Some(v)) if v == u64::from(STORAGE_VERSION) => {}
+            Some(Some(v)) => {
+                return Err(RestoreProblem {
+                    kind: RestoreProblemKind::UnknownVersion,
+                    message: format!("saved cart has version {v}; this SDK reads version {STORAGE_VERSION}"),
+                })
+            }
+            _ => return Err(corrupt("saved cart has no numeric \"version\"".to_owned())),
+        }
+        let stored: Stored =
+            serde_json::from_value(value).map_err(|e| corrupt(format!("saved cart has an invalid shape: {e}")))?;
+        if stored.currency != currency.code() {
+            return Err(RestoreProblem {
+                kind: RestoreProblemKind::CurrencyMismatch,
+                message: format!("saved cart is in {}, the store uses {currency}", money::echo(&stored.currency)),
+            });
+        }
+        let mut cart = Self { currency, lines: Vec::with_capacity(stored.lines.len()) };
+        for mut line in stored.lines {
+            let id = money::echo(&line.variant_id);
+            if line.quantity == 0 || line.quantity > line.stock_quantity {
+                return Err(corrupt(format!("saved line {id} has quantity {} outside 1..={}", line.quantity, line.stock_quantity)));
+            }
+            if line.unit_price < 0 || line.compare_at_price.is_some_and(|c| c < 0) {
+                return Err(corrupt(format!("saved line {id} has a negative price")));
+            }
+            if cart.line(&line.variant_id).is_some() {
+                return Err(corrupt(format!("saved cart has two lines for variant {id}")));
+            }
+            line.recompute().map_err(|e| corrupt(format!("saved line {id}: {}", e.message)))?;
+            cart.lines.push(line);
+        }
+        cart.check_totals().map_err(|e| corrupt(format!("saved cart: {}", e.message)))?;
+        Ok(cart)
+    }
+}
+
+#[derive(Serialize)]
+struct StoredRef<'a> {
+    version: u32,
+    currency: &'a str,
+    lines: &'a [CartLine],
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::model::{ProductStatus, StockStatus, Variant};
+
+    pub(crate) fn variant(id: &str, price: &str, compare: Option<&str>, stock: u32) -> Variant {
+        Variant {
+            id: id.to_owned(),
+            price: price.to_owned(),
+            compare_at_price: compare.map(str::to_owned),
+            stock_quantity: stock,
+            stock_status: if stock == 0 { StockStatus::OutOfStock } else { StockStatus::InStock },
+            image: None,
+            attributes: BTreeMap::from([("Size".to_owned(), "M".to_owned())]),
+        }
+    }
+
+    pub(crate) fn product(id: &str, variants: Vec<Variant>) -> Product {
+        Product {
+            id: id.to_owned(),
+            store_id: "st_1".to_owned(),
+            name: format!("Product {id}"),
+            slug: format!("product-{id}"),
+            status: ProductStatus::Active,
+            description: String::new(),
+            meta_title: None,
+            meta_description: None,
+            images: vec![Image { url: format!("https://img.test/{id}.png"), alt: id.to_owned() }],
+            tags: vec![],
+            created_at: "2026-01-01T00:00:00Z".to_owned(),
+            updated_at: "2026-01-01T00:00:00Z".to_owned(),
+            options: vec![],
+            variants,
+            collections: vec![],
+        }
+    }
+
+    fn tee() -> Product {
+        product("p1", vec![variant("v1", "19.99", Some("24.99"), 5), variant("v2", "0.10", None, 100), variant("v0", "5.00", None, 0)])
+    }
+
+    #[test]
+    fn lines_carry_catalog_data_and_exact_totals() {
+        let mut cart = Cart::new("USD").unwrap();
+        cart.add(&tee(), "v1", 2).unwrap();
+        cart.add(&tee(), "v2", 3).unwrap();
+        let l = cart.line("v1").unwrap();
+        assert_eq!((l.unit_price, l.compare_at_price, l.line_total, l.line_savings), (1999, Some(2499), 3998, 1000));
+        assert_eq!(l.product_name, "Product p1");
+        assert_eq!(l.attributes["Size"], "M");
+        assert_eq!(l.image.as_ref().unwrap().url, "https://img.test/p1.png");
+        // 0.10 × 3 is exactly 30 cents (floats say 0.30000000000000004).
+        assert_eq!(cart.line("v2").unwrap().line_total, 30);
+        assert_eq!(cart.totals(), Totals { subtotal: 4028, total_savings: 1000, item_count: 5, line_count: 2 });
+        assert_eq!(cart.subtotal(), 4028);
+    }
+
+    #[test]
+    fn adding_twice_merges_and_is_capped_by_stock() {
+        let mut cart = Cart::new("USD").unwrap();
+        cart.add(&tee(), "v1", 2).unwrap();
+        cart.add(&tee(), "v1", 3).unwrap();
+        assert_eq!(cart.lines().len(), 1);
+        assert_eq!(cart.line("v1").unwrap().quantity, 5);
+        let e = cart.add(&tee(), "v1", 1).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidArgument);
+        assert!(e.message.contains("5 available, 5 already"), "{}", e.message);
+        assert_eq!(cart.line("v1").unwrap().quantity, 5, "refused add leaves the line");
+        let e = cart.add(&tee(), "v2", 101).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidArgument);
+        assert!(cart.line("v2").is_none(), "refused new line is not kept");
+    }
+
+    #[test]
+    fn unknown_out_of_stock_and_zero_are_refused_with_typed_errors() {
+        let mut cart = Cart::new("USD").unwrap();
+        assert_eq!(cart.add(&tee(), "nope", 1).unwrap_err().code, ErrorCode::NotFound);
+        assert_eq!(cart.add(&tee(), "v0", 1).unwrap_err().code, ErrorCode::Conflict);
+        assert_eq!(cart.add(&tee(), "v1", 0).unwrap_err().code, ErrorCode::InvalidArgument);
+        let mut draft = tee();
+        draft.status = ProductStatus::Draft;
+        assert_eq!(cart.add(&draft, "v1", 1).unwrap_err().code, ErrorCode::Conflict);
+        let bad = product("p2", vec![variant("b", "1.999", None, 3)]);
+        let e = cart.add(&bad, "b", 1).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidArgument);
+        assert!(e.message.contains("\"1.999\""), "{}", e.message);
+        assert!(cart.is_empty());
+    }
+
+    #[test]
+    fn set_quantity_remove_clear() {
+        let mut cart = Cart::new("USD").unwrap();
+        cart.add(&tee(), "v1", 1).unwrap();
+        cart.set_quantity("v1", 4).unwrap();
+        assert_eq!(cart.subtotal(), 7996);
+        for q in [0, 6] {
+            assert_eq!(cart.set_quantity("v1", q).unwrap_err().code, ErrorCode::InvalidArgument);
+        }
+        assert_eq!(cart.line("v1").unwrap().quantity, 4);
+        assert_eq!(cart.set_quantity("zz", 1).unwrap_err().code, ErrorCode::NotFound);
+        assert!(cart.remove("v1"));
+        assert!(!cart.remove("v1"));
+        cart.add(&tee(), "v2", 1).unwrap();
+        cart.clear();
+        assert!(cart.is_empty());
+        assert_eq!(cart.totals().subtotal, 0);
+    }
+
+    #[test]
+    fn totals_beyond_safe_javascript_range_are_refused() {
+        let mut cart = Cart::new("USD").unwrap();
+        let rich = product("r", vec![variant("r1", "45035996273704.96", None, 10)]);
+        cart.add(&rich, "r1", 1).unwrap(); // 2^52 cents
+        let e = cart.add(&rich, "r1", 1).unwrap_err(); // 2^53 > 2^53 - 1
+        assert_eq!(e.code, ErrorCode::InvalidArgument);
+        assert_eq!(cart.line("r1").unwrap().quantity, 1);
+        let huge = product("h", vec![variant("h1", "92233720368547758.07", None, 10)]);
+        assert!(cart.add(&huge, "h1", 2).is_err(), "i64 overflow refused");
+        assert!(cart.line("h1").is_none());
+    }
+
+    #[test]
+    fn refresh_reports_and_applies_changes() {
+        let mut cart = Cart::new("USD").unwrap();
+        let other = product("p2", vec![variant("w", "3.00", None, 9)]);
+        let third = product("p3", vec![variant("x", "1.00", None, 9)]);
+        cart.add(&tee(), "v1", 4).unwrap();
+        cart.add(&tee(), "v2", 2).unwrap();
+        cart.add(&other, "w", 1).unwrap();
+        cart.add(&third, "x", 1).unwrap();
+        let fresh = product("p1", vec![variant("v1", "17.99", Some("24.99"), 3)]); // v2 gone
+        let fresh_other = product("p2", vec![variant("w", "3.00", None, 0)]);
+        let before = cart.clone();
+        let preview = cart.check(&[fresh.clone(), fresh_other.clone()]).unwrap();
+        assert_eq!(cart, before, "check does not change the cart");
+        let report = cart.refresh(&[fresh, fresh_other]).unwrap();
+        assert_eq!(report, preview);
+        assert_eq!(
+            report.changes,
+            vec![
+                CartChange::PriceChanged {
+                    variant_id: "v1".into(),
+                    product_name: "Product p1".into(),
+                    old_unit_price: 1999,
+                    new_unit_price: 1799,
+                    old_compare_at_price: Some(2499),
+                    new_compare_at_price: Some(2499),
+                },
+                CartChange::StockLowered { variant_id: "v1".into(), product_name: "Product p1".into(), old_quantity: 4, new_quantity: 3 },
+                CartChange::VariantGone { variant_id: "v2".into(), product_name: "Product p1".into(), removed_quantity: 2 },
+                CartChange::OutOfStock { variant_id: "w".into(), product_name: "Product p2".into(), removed_quantity: 1 },
+            ]
+        );
+        assert_eq!(report.unchecked, vec!["x".to_owned()]);
+        assert_eq!(cart.subtotal(), 3 * 1799 + 100);
+        let again = cart.refresh(&[product("p1", vec![variant("v1", "17.99", Some("24.99"), 3)])]).unwrap();
+        assert!(again.changes.is_empty(), "no change, no report");
+    }
+
+    #[test]
+    fn refresh_with_invalid_price_leaves_cart_unchanged() {
+        let mut cart = Cart::new("USD").unwrap();
+        cart.add(&tee(), "v1", 1).unwrap();
+        let before = cart.clone();
+        let e = cart.refresh(&[product("p1", vec![variant("v1", "abc", None, 3)])]).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidArgument);
+        assert_eq!(cart, before);
+    }
+
+    #[test]
+    fn payment_items_follow_the_lines() {
+        let mut cart = Cart::new("USD").unwrap();
+        assert_eq!(cart.initiate_request().unwrap_err().code, ErrorCode::InvalidState);
+        cart.add(&tee(), "v1", 2).unwrap();
+        cart.add(&tee(), "v2", 1).unwrap();
+        cart.add(&tee(), "v1", 1).unwrap();
+        let req = cart.initiate_request().unwrap();
+        assert_eq!(req.currency, "USD");
+        assert_eq!(
+            req.items,
+            vec![PaymentItem { variant_id: "v1".into(), quantity: 3 }, PaymentItem { variant_id: "v2".into(), quantity: 1 }]
+        );
+    }
+
+    #[test]
+    fn persistence_round_trips() {
+        let mut cart = Cart::new("USD").unwrap();
+        cart.add(&tee(), "v1", 2).unwrap();
+        cart.add(&tee(), "v2", 7).unwrap();
+        let json = cart.to_json();
+        assert!(json.starts_with(r#"{"version":1,"currency":"USD","lines":["#), "{json}");
+        let restored = Cart::restore(Some(&json), "USD").unwrap();
+        assert_eq!(restored.problem, None);
+        assert_eq!(restored.cart, cart);
+        let none = Cart::restore(None, "USD").unwrap();
+        assert!(none.cart.is_empty() && none.problem.is_none());
+    }
+
+    #[test]
+    fn bad_saved_data_gives_an_empty_cart_and_a_reason() {
+        let mut cart = Cart::new("USD").unwrap();
+        cart.add(&tee(), "v1", 2).unwrap();
+        let good = cart.to_json();
+        let cases = [
+            ("{not json", RestoreProblemKind::Corrupt),
+            ("[]", RestoreProblemKind::Corrupt),
+            ("null", RestoreProblemKind::Corrupt),
+            (r#"{"version":"1"}"#, RestoreProblemKind::Corrupt),
+            (r#"{"version":2,"currency":"USD","lines":[]}"#, RestoreProblemKind::UnknownVersion),
+            (r#"{"version":1,"currency":"USD","lines":{}}"#, RestoreProblemKind::Corrupt),
+            (&good.replace("\"quantity\":2", "\"quantity\":99"), RestoreProblemKind::Corrupt),
+            (&good.replace("\"quantity\":2", "\"quantity\":0"), RestoreProblemKind::Corrupt),
+            (&good.replace("\"quantity\":2", "\"quantity\":-1"), RestoreProblemKind::Corrupt),
+            (&good.replace("\"unitPrice\":1999", "\"unitPrice\":-1"), RestoreProblemKind::Corrupt),
+            (&good.replace("\"unitPrice\":1999", "\"unitPrice\":19.99"), RestoreProblemKind::Corrupt),
+            (&good.replace("\"unitPrice\":1999", "\"unitPrice\":9007199254740993"), RestoreProblemKind::Corrupt),
+            (&good.replace("\"USD\"", "\"EUR\""), RestoreProblemKind::CurrencyMismatch),
+        ];
+        for (data, kind) in cases {
+            let r = Cart::restore(Some(data), "USD").unwrap();
+            assert!(r.cart.is_empty(), "{data}");
+            let p = r.problem.unwrap_or_else(|| panic!("no problem reported for {data}"));
+            assert_eq!(p.kind, kind, "{data}: {}", p.message);
+            assert!(!p.message.is_empty());
+        }
+        let doubled = good.replace("}]}", &format!("}},{}]}}", &good[good.find("{\"productId").unwrap()..good.len() - 2]));
+        let r = Cart::restore(Some(&doubled), "USD").unwrap();
+        assert!(r.problem.unwrap().message.contains("two lines"));
+        assert!(Cart::restore(Some(&good), "XXX").is_err(), "unknown store currency is an argument error");
+    }
+
+    #[test]
+    fn derived_fields_are_recomputed_on_load_not_trusted() {
+        let mut cart = Cart::new("USD").unwrap();
+        cart.add(&tee(), "v1", 2).unwrap();
+        let tampered = cart.to_json().replace("\"lineTotal\":3998", "\"lineTotal\":1");
+        let r = Cart::restore(Some(&tampered), "USD").unwrap();
+        assert_eq!(r.cart.subtotal(), 3998);
+    }
+}

@@ -1,1 +1,226 @@
-//! (to be written: see docs/ARCHITECTURE.md)
+//! The shipping choice: which rates of a `POST /shipping-rates` answer a whole
+//! order can use, cheapest first, and the estimated total.
+//!
+//! One order uses one `shippingRateId` (CONTRACT.md), so a rate is usable when
+//! it is offered for **every** variant of the order (intersection by rate id;
+//! a variant missing from the answer has no rates) and the order subtotal lies
+//! inside its band `minOrderPrice <= subtotal <= maxOrderPrice` (a `null`
+//! bound is open), compared exactly in minor units. Options are sorted by
+//! price, then fastest delivery (`deliveryTimeframeMax`, then `…Min`), then id,
+//! so the order is total and stable. Tax comes from the server.
+
+use serde::{Deserialize, Serialize};
+
+use crate::cart::Cart;
+use crate::error::{Error, Result};
+use crate::model::{ShippingRate, ShippingRatesResponse};
+use crate::money::{self, Currency};
+
+/// A rate the whole order can use, with exact amounts in minor units.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShippingOption {
+    pub rate: ShippingRate,
+    /// The rate's price in minor units.
+    pub price: i64,
+    /// Order subtotal + this rate's price, in minor units (before tax).
+    pub estimated_total: i64,
+}
+
+fn rate_amount(currency: Currency, rate: &ShippingRate, field: &str, value: &str) -> Result<i64> {
+    currency.parse(value).map_err(|e| {
+        Error::invalid_argument(format!("shipping rate {} {field}: {}", money::echo(&rate.id), e.message))
+    })
+}
+
+/// The rates an order of `variant_ids` with `subtotal` minor units can use,
+/// cheapest first.
+///
+/// # Errors
+/// `invalid_argument` when `variant_ids` is empty, a price or band bound of a
+/// rate that could apply is not a valid amount of `currency`, one rate id comes
+/// with two different prices, or `subtotal + price` overflows.
+pub fn usable_rates(
+    answer: &ShippingRatesResponse,
+    variant_ids: &[&str],
+    subtotal: i64,
+    currency: Currency,
+) -> Result<Vec<ShippingOption>> {
+    let Some((first, rest)) = variant_ids.split_first() else {
+        return Err(Error::invalid_argument("the order has no variants: no shipping rate applies"));
+    };
+    fn rates_of<'a>(answer: &'a ShippingRatesResponse, id: &'a str) -> impl Iterator<Item = &'a ShippingRate> {
+        answer.variant_rates.iter().filter(move |vr| vr.variant_id == id).flat_map(|vr| &vr.rates)
+    }
+    let mut options: Vec<ShippingOption> = Vec::new();
+    for rate in rates_of(answer, first) {
+        if options.iter().any(|o| o.rate.id == rate.id) {
+            continue; // the same rate listed twice for one variant
+        }
+        let price = rate_amount(currency, rate, "price", &rate.price)?;
+        let mut everywhere = true;
+        for id in rest {
+            let mut offered = false;
+            for other in rates_of(answer, id).filter(|r| r.id == rate.id) {
+                offered = true;
+                if rate_amount(currency, other, "price", &other.price)? != price {
+                    return Err(Error::invalid_argument(format!(
+                        "shipping rate {} has two prices: {} for variant {} and {} for variant {}",
+                        money::echo(&rate.id),
+                        money::echo(&rate.price),
+                        money::echo(first),
+                        money::echo(&other.price),
+                        money::echo(id)
+                    )));
+                }
+            }
+            if !offered {
+                everywhere = false;
+                break;
+            }
+        }
+        if !everywhere {
+            continue;
+        }
+        let min = rate.min_order_price.as_deref().map(|v| rate_amount(currency, rate, "minOrderPrice", v)).transpose()?;
+        let max = rate.max_order_price.as_deref().map(|v| rate_amount(currency, rate, "maxOrderPrice", v)).transpose()?;
+        if min.is_some_and(|m| subtotal < m) || max.is_some_and(|m| subtotal > m) {
+            continue;
+        }
+        let estimated_total = money::checked_add(subtotal, price)?;
+        options.push(ShippingOption { rate: rate.clone(), price, estimated_total });
+    }
+    options.sort_by(|a, b| {
+        (a.price, a.rate.delivery_timeframe_max, a.rate.delivery_timeframe_min, &a.rate.id).cmp(&(
+            b.price,
+            b.rate.delivery_timeframe_max,
+            b.rate.delivery_timeframe_min,
+            &b.rate.id,
+        ))
+    });
+    Ok(options)
+}
+
+/// [`usable_rates`] for the cart's variants, subtotal and currency.
+///
+/// # Errors
+/// As [`usable_rates`] (an empty cart is `invalid_argument`).
+pub fn cart_rates(cart: &Cart, answer: &ShippingRatesResponse) -> Result<Vec<ShippingOption>> {
+    let ids: Vec<&str> = cart.lines().iter().map(|l| l.variant_id.as_str()).collect();
+    usable_rates(answer, &ids, cart.subtotal(), cart.currency())
+}
+
+/// Subtotal plus the rate with id `rate_id` among `options`, in minor units.
+///
+/// # Errors
+/// `invalid_argument` when no option has that id (the rate does not serve the whole order).
+pub fn estimated_total(options: &[ShippingOption], rate_id: &str) -> Result<i64> {
+    options.iter().find(|o| o.rate.id == rate_id).map(|o| o.estimated_total).ok_or_else(|| {
+        Error::invalid_argument(format!("shipping rate {} does not serve this whole order", money::echo(rate_id)))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cart::tests::{product, variant};
+    use crate::error::ErrorCode;
+    use crate::model::VariantRates;
+
+    fn rate(id: &str, price: &str, days: (u32, u32), band: (Option<&str>, Option<&str>)) -> ShippingRate {
+        ShippingRate {
+            id: id.into(),
+            name: format!("Rate {id}"),
+            price: price.into(),
+            delivery_description: String::new(),
+            delivery_timeframe_min: days.0,
+            delivery_timeframe_max: days.1,
+            min_order_price: band.0.map(Into::into),
+            max_order_price: band.1.map(Into::into),
+        }
+    }
+
+    fn answer(entries: Vec<(&str, Vec<ShippingRate>)>) -> ShippingRatesResponse {
+        ShippingRatesResponse {
+            variant_rates: entries
+                .into_iter()
+                .map(|(v, rates)| VariantRates { variant_id: v.into(), profile_id: "pr".into(), rates })
+                .collect(),
+        }
+    }
+
+    fn usd() -> Currency {
+        Currency::from_code("USD").unwrap()
+    }
+
+    fn ids(options: &[ShippingOption]) -> Vec<&str> {
+        options.iter().map(|o| o.rate.id.as_str()).collect()
+    }
+
+    #[test]
+    fn intersection_by_rate_id_cheapest_first() {
+        let std = rate("std", "5.00", (3, 5), (None, None));
+        let exp = rate("exp", "15.00", (1, 2), (None, None));
+        let eco = rate("eco", "2.50", (7, 14), (None, None));
+        let a = answer(vec![("a", vec![exp.clone(), std.clone(), eco.clone()]), ("b", vec![std.clone(), exp.clone()])]);
+        let opts = usable_rates(&a, &["a", "b"], 4000, usd()).unwrap();
+        assert_eq!(ids(&opts), ["std", "exp"], "eco is not offered for b");
+        assert_eq!((opts[0].price, opts[0].estimated_total), (500, 4500));
+        assert_eq!(estimated_total(&opts, "exp").unwrap(), 5500);
+        assert_eq!(estimated_total(&opts, "eco").unwrap_err().code, ErrorCode::InvalidArgument);
+        assert!(usable_rates(&a, &["a", "c"], 4000, usd()).unwrap().is_empty(), "variant without rates");
+        assert_eq!(usable_rates(&a, &[], 0, usd()).unwrap_err().code, ErrorCode::InvalidArgument);
+    }
+
+    #[test]
+    fn order_total_band_is_inclusive_and_exact() {
+        let free = rate("free", "0.00", (3, 5), (Some("50.00"), None));
+        let small = rate("small", "4.99", (3, 5), (None, Some("49.99")));
+        let a = answer(vec![("a", vec![free, small])]);
+        assert_eq!(ids(&usable_rates(&a, &["a"], 4999, usd()).unwrap()), ["small"]);
+        assert_eq!(ids(&usable_rates(&a, &["a"], 5000, usd()).unwrap()), ["free"]);
+        assert_eq!(ids(&usable_rates(&a, &["a"], 0, usd()).unwrap()), ["small"]);
+    }
+
+    #[test]
+    fn ties_break_by_delivery_time_then_id() {
+        let a = answer(vec![(
+            "a",
+            vec![
+                rate("z", "5.00", (2, 3), (None, None)),
+                rate("slow", "5.00", (5, 9), (None, None)),
+                rate("y", "5.00", (2, 3), (None, None)),
+                rate("fast", "5.00", (1, 2), (None, None)),
+            ],
+        )]);
+        assert_eq!(ids(&usable_rates(&a, &["a"], 100, usd()).unwrap()), ["fast", "y", "z", "slow"]);
+    }
+
+    #[test]
+    fn bad_amounts_and_inconsistent_prices_are_errors() {
+        let a = answer(vec![("a", vec![rate("r", "5.001", (1, 2), (None, None))])]);
+        let e = usable_rates(&a, &["a"], 100, usd()).unwrap_err();
+        assert!(e.message.contains("\"r\"") && e.message.contains("5.001"), "{}", e.message);
+        let a = answer(vec![("a", vec![rate("r", "5.00", (1, 2), (None, None))]), ("b", vec![rate("r", "6.00", (1, 2), (None, None))])]);
+        assert!(usable_rates(&a, &["a", "b"], 100, usd()).unwrap_err().message.contains("two prices"));
+    }
+
+    #[test]
+    fn zero_decimal_currency_rates() {
+        let a = answer(vec![("a", vec![rate("r", "800", (1, 2), (Some("5000"), None))])]);
+        let jpy = Currency::from_code("JPY").unwrap();
+        assert!(usable_rates(&a, &["a"], 4999, jpy).unwrap().is_empty());
+        assert_eq!(usable_rates(&a, &["a"], 5000, jpy).unwrap()[0].estimated_total, 5800);
+    }
+
+    #[test]
+    fn cart_rates_use_the_cart() {
+        let mut cart = Cart::new("USD").unwrap();
+        cart.add(&product("p", vec![variant("a", "30.00", None, 5), variant("b", "25.00", None, 5)]), "a", 1).unwrap();
+        cart.add(&product("p", vec![variant("a", "30.00", None, 5), variant("b", "25.00", None, 5)]), "b", 1).unwrap();
+        let free = rate("free", "0.00", (3, 5), (Some("50.00"), None));
+        let a = answer(vec![("a", vec![free.clone()]), ("b", vec![free])]);
+        let opts = cart_rates(&cart, &a).unwrap();
+        assert_eq!((opts.len(), opts[0].estimated_total), (1, 5500));
+    }
+}
