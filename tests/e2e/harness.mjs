@@ -1,0 +1,109 @@
+// Shared pieces of the e2e suite: Chromium via playwright-core (Debian's
+// /usr/bin/chromium, TOOLCHAIN.md's flags), the API for test setup, money in
+// integer cents, and artifacts.
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const ARTIFACTS = process.env.E2E_ARTIFACTS ?? join(ROOT, 'artifacts', 'e2e');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+function need(name) {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set (run through scripts/test.d/70-e2e.sh)`);
+  return v;
+}
+/** The page's origin (the dev server serving www/ at /). */
+export const SITE = need('E2E_SITE').replace(/\/?$/, '/');
+export const API = new URL('api/v1', SITE).href;
+export const API_KEY = need('CIRRUS_API_KEY');
+export const LOCALSTRIPE = need('LOCALSTRIPE_URL');
+
+export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export function launch() {
+  return chromium.launch({ executablePath: process.env.CHROME_BIN ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+}
+
+/**
+ * A fresh context (empty storage and cache) and page. Page errors and CSP
+ * violations are collected so tests can assert the page ran clean.
+ */
+export async function openPage(browser, { width = 1280, height = 900 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, locale: 'en-US', timezoneId: 'UTC' });
+  await context.addInitScript(() => {
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.setDefaultTimeout(15_000);
+  return { context, page, problems };
+}
+
+export async function api(path, init = {}) {
+  const res = await fetch(new URL(path.replace(/^\//, ''), API + '/'), {
+    ...init,
+    headers: { Authorization: `Bearer ${API_KEY}`, ...(init.body ? { 'Content-Type': 'application/json' } : {}), ...init.headers },
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+export async function testHook(path, init = {}) {
+  const res = await fetch(new URL(path.replace(/^\//, ''), SITE), {
+    ...init, headers: init.body ? { 'Content-Type': 'application/json' } : {},
+  });
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
+  return res.status === 204 ? null : res.json();
+}
+
+/** "19.99" -> 1999 (USD, exponent 2), integers only. */
+export function cents(decimal) {
+  const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(decimal);
+  if (!m) throw new Error(`not a USD decimal: ${decimal}`);
+  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+}
+
+/** 123456 -> "$1,234.56" (what Intl.NumberFormat en-US USD prints). */
+export function usd(c) {
+  return `$${Math.floor(c / 100).toLocaleString('en-US')}.${String(c % 100).padStart(2, '0')}`;
+}
+
+/**
+ * A product for a purchase: ACTIVE, with options, and an in-stock variant with
+ * at least `minStock` units. Read from the API, not hard-coded, so the tests
+ * follow the seed.
+ */
+export async function pickProduct({ minStock = 5, skip = 0 } = {}) {
+  const { products } = await api('/products?limit=100');
+  const found = [];
+  for (const p of products) {
+    if (p.slug === 'xss-probe' || p.options.length === 0) continue;
+    const v = p.variants.find((x) => x.stockStatus === 'IN_STOCK' && x.stockQuantity >= minStock);
+    if (v) found.push({ product: p, variant: v });
+  }
+  if (found.length <= skip) throw new Error('no product with enough stock in the seed');
+  return found[skip];
+}
+
+/** Open a product page and choose the variant's options in the pickers. */
+export async function chooseVariant(page, product, variant) {
+  await page.goto(`${SITE}#/products/${encodeURIComponent(product.slug)}`);
+  await page.locator('h1', { hasText: product.name }).waitFor();
+  const opts = [...product.options].sort((a, b) => a.position - b.position);
+  for (const o of opts) {
+    await page.getByLabel(o.name, { exact: true }).selectOption(variant.attributes[o.name]);
+  }
+}
+
+export async function shot(page, name) {
+  const file = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: false });
+  return file;
+}

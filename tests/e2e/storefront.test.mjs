@@ -1,0 +1,215 @@
+// End-to-end tests of the demo storefront (www/) in Debian's Chromium, against
+// the dev server (serving the page and the API on one origin, test hooks on)
+// and a real localstripe, both started by scripts/test.d/70-e2e.sh.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ARTIFACTS, ROOT, SITE, LOCALSTRIPE, api, chooseVariant, cents, launch, openPage, pickProduct, shot, testHook, usd } from './harness.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** Run `fn` with a fresh page; fail on page errors and CSP violations. */
+async function withPage(opts, fn) {
+  const { context, page, problems } = await openPage(browser, opts);
+  try {
+    await fn(page);
+    const csp = await page.evaluate(() => window.__csp ?? []);
+    assert.deepEqual(csp, [], 'no Content-Security-Policy violations');
+    assert.deepEqual(problems, [], 'no uncaught page errors');
+  } catch (err) {
+    await page.screenshot({ path: join(ARTIFACTS, `failure-${Date.now()}.png`) }).catch(() => {});
+    throw err;
+  } finally {
+    await context.close();
+  }
+}
+
+async function gridItems(page) {
+  await page.locator('#product-grid > li').first().waitFor();
+  return page.locator('#product-grid > li');
+}
+
+describe('catalog', () => {
+  test('home: the header comes from the store config and the grid pages in (infinite scroll)', async () => {
+    const { store } = await api('/store');
+    const { pagination } = await api('/products?limit=1&includePagination=true&minimal=true');
+    await withPage({}, async (page) => {
+      await page.goto(SITE);
+      const items = await gridItems(page);
+      await assert.doesNotReject(page.locator('.brand', { hasText: store.name }).waitFor());
+      assert.equal(await page.locator('.header-contact').textContent(), store.contactEmail);
+      const logoHeight = await page.locator('.brand img').evaluate((el) => el.getBoundingClientRect().height);
+      assert.equal(Math.round(logoHeight), Math.round(store.logoHeightDesktop), 'logo at logoHeightDesktop');
+      assert.equal(await items.count(), Math.min(24, pagination.total));
+      await page.getByText(`Showing 24 of ${pagination.total} products`).waitFor();
+      await shot(page, 'home-1280');
+      // scrolling to the end loads the next page
+      await page.locator('#load-more').scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => document.querySelectorAll('#product-grid > li').length > 24);
+      assert.ok(await items.count() > 24);
+      // every card links to a product page that opens
+      const first = await page.locator('#product-grid > li a').first().getAttribute('data-product');
+      await page.locator('#product-grid > li a').first().click();
+      await page.locator('article.product').waitFor();
+      assert.equal(await page.locator('article.product').getAttribute('data-product'), first);
+    });
+  });
+
+  test('home at 390 px: two columns, mobile logo height, nothing wider than the screen', async () => {
+    const { store } = await api('/store');
+    await withPage({ width: 390, height: 844 }, async (page) => {
+      await page.goto(SITE);
+      await gridItems(page);
+      const logoHeight = await page.locator('.brand img').evaluate((el) => el.getBoundingClientRect().height);
+      assert.equal(Math.round(logoHeight), Math.round(store.logoHeightMobile), 'logo at logoHeightMobile');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `page is ${overflow}px wider than the viewport`);
+      const xs = await page.locator('#product-grid > li').evaluateAll((els) => [...new Set(els.slice(0, 4).map((e) => Math.round(e.getBoundingClientRect().x)))]);
+      assert.equal(xs.length, 2, 'two columns');
+      await shot(page, 'home-390');
+    });
+  });
+
+  test('collections: nav, sub-collections and breadcrumbs', async () => {
+    const { collections } = await api('/collections');
+    // a collection three levels deep, read from the API
+    const leaf = collections.find((c) => c.breadcrumb.length === 3);
+    assert.ok(leaf, 'the seed has a three-level collection');
+    const [rootRef, midRef] = leaf.breadcrumb;
+    await withPage({}, async (page) => {
+      await page.goto(SITE);
+      await gridItems(page);
+      await page.locator('#collection-nav').getByRole('link', { name: rootRef.name, exact: true }).click();
+      await page.locator('h1', { hasText: rootRef.name }).waitFor();
+      assert.equal(await page.locator('#collection-nav [aria-current="page"]').textContent(), rootRef.name);
+      await page.locator('.subcollections').getByRole('link', { name: midRef.name, exact: true }).click();
+      await page.locator('h1', { hasText: midRef.name }).waitFor();
+      await page.locator('.subcollections').getByRole('link', { name: leaf.name, exact: true }).click();
+      await page.locator('h1', { hasText: leaf.name }).waitFor();
+      const crumbs = page.locator('nav.breadcrumb li');
+      assert.deepEqual(await crumbs.allTextContents(), ['Home', rootRef.name, midRef.name, leaf.name]);
+      assert.equal(await page.locator('nav.breadcrumb [aria-current="page"]').textContent(), leaf.name);
+      if (leaf.products.length) assert.equal(await page.locator('#product-grid > li').count(), leaf.products.length);
+      // the breadcrumb leads back up
+      await page.locator('nav.breadcrumb').getByRole('link', { name: midRef.name, exact: true }).click();
+      await page.locator('h1', { hasText: midRef.name }).waitFor();
+      assert.equal(new URL(page.url()).hash, `#/collections/${midRef.slug}`);
+      await page.goBack();
+      await page.locator('h1', { hasText: leaf.name }).waitFor();
+    });
+  });
+
+  test('a CMS page renders its content from the footer link', async () => {
+    const { pages } = await api('/pages');
+    const about = pages.find((p) => /about/i.test(p.slug)) ?? pages[0];
+    assert.ok(about, 'the seed has pages');
+    await withPage({}, async (page) => {
+      await page.goto(SITE);
+      await gridItems(page);
+      const footerLinks = await page.locator('#site-footer nav a').allTextContents();
+      for (const p of pages) assert.ok(footerLinks.includes(p.title), `footer links ${p.title}`);
+      await page.locator('#site-footer').getByRole('link', { name: about.title, exact: true }).click();
+      await page.locator('h1', { hasText: about.title }).waitFor();
+      const text = (await page.locator(`[data-page="${about.slug}"]`).textContent()).trim();
+      assert.ok(text.length > 20, 'page content is shown');
+      assert.equal(await page.title(), `${about.metaTitle || about.title} · ${(await api('/store')).store.name}`);
+    });
+  });
+
+  test('product page: option pickers resolve to a variant, sold-out combinations are disabled', async () => {
+    const { products } = await api('/products?limit=200');
+    // a product with two or more options and a sold-out variant, if the seed has one
+    const p = products.find((x) => x.options.length >= 2 && x.variants.some((v) => v.stockQuantity === 0) && x.variants.some((v) => v.stockQuantity > 0))
+      ?? products.find((x) => x.options.length >= 1 && x.variants.some((v) => v.stockQuantity > 0));
+    const v = p.variants.find((x) => x.stockQuantity > 0);
+    await withPage({}, async (page) => {
+      await chooseVariant(page, p, v);
+      const priceText = await page.locator('article.product .price').first().textContent();
+      assert.ok(priceText.includes(usd(cents(v.price))), `price ${priceText} shows ${v.price}`);
+      if (v.compareAtPrice && cents(v.compareAtPrice) > cents(v.price)) {
+        assert.ok(priceText.includes(usd(cents(v.compareAtPrice))), 'compare-at price shown');
+        assert.ok((await page.locator('.savings').textContent()).includes(usd(cents(v.compareAtPrice) - cents(v.price))));
+      }
+      assert.match(await page.locator('.stock').textContent(), /In stock/);
+      // every enabled option value leads to an in-stock variant
+      const sorted = [...p.options].sort((a, b) => a.position - b.position);
+      const last = sorted[sorted.length - 1];
+      const sel = Object.fromEntries(sorted.slice(0, -1).map((o) => [o.name, v.attributes[o.name]]));
+      const enabled = await page.getByLabel(last.name, { exact: true }).locator('option:not([disabled])').evaluateAll((os) => os.map((o) => o.value));
+      const disabled = await page.getByLabel(last.name, { exact: true }).locator('option[disabled]').evaluateAll((os) => os.map((o) => o.value));
+      const variantFor = (value) => p.variants.find((x) => Object.entries({ ...sel, [last.name]: value }).every(([k, val]) => x.attributes[k] === val));
+      for (const value of enabled) assert.ok(variantFor(value)?.stockQuantity > 0, `${last.name}=${value} is enabled and in stock`);
+      for (const value of disabled) assert.ok(!variantFor(value) || variantFor(value).stockQuantity === 0, `${last.name}=${value} is disabled: missing or sold out`);
+      await shot(page, 'product-1280');
+    });
+  });
+});
+
+describe('store content is rendered safely', () => {
+  test('the xss-probe product description does not run script', async () => {
+    const { product } = await api('/products/slug/xss-probe');
+    assert.match(product.description, /<script>/, 'the probe is seeded (CIRRUS_TEST_HOOKS=1)');
+    const { context, page } = await openPage(browser);
+    try {
+      await page.goto(`${SITE}#/products/xss-probe`);
+      await page.locator('#description').waitFor();
+      await page.waitForTimeout(500); // give any onerror / script a chance to run
+      assert.equal(await page.evaluate(() => typeof window.__xss), 'undefined');
+      assert.equal(await page.locator('#description script, #description [onerror]').count(), 0);
+      const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+      assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
+      assert.doesNotMatch(csp, /unsafe-inline/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the sanitizer keeps formatting and drops everything active', async () => {
+    const { build } = await import('esbuild');
+    const bundle = await build({ entryPoints: [join(ROOT, 'www', 'src', 'sanitize.ts')], bundle: true, write: false, format: 'iife', globalName: 'Sanitizer' });
+    const cases = [
+      ['<p>Hi <strong>there</strong></p>', '<p>Hi <strong>there</strong></p>'],
+      ['<script>window.__xss=1</script><p>x</p>', '<p>x</p>'],
+      ['<img src=x onerror="window.__xss=2">', `<img src="${SITE}x" loading="lazy" decoding="async" alt="">`],
+      ['<a href="javascript:window.__xss=3">c</a>', '<a>c</a>'],
+      ['<a href=" JaVaScRiPt:window.__xss=3">c</a>', '<a>c</a>'],
+      ['<a href="/about" onclick="x()">a</a>', `<a href="${SITE}about">a</a>`],
+      ['<a href="https://example.com/">e</a>', '<a href="https://example.com/" rel="noopener noreferrer nofollow" target="_blank">e</a>'],
+      ['<img src="data:image/svg+xml,<svg onload=alert(1)>">', ''],
+      ['<svg><script>window.__xss=4</script></svg>t', 't'],
+      ['<iframe srcdoc="<script>parent.__xss=5</script>"></iframe>', ''],
+      ['<style>body{display:none}</style><p style="color:red" class="c" id="i">s</p>', '<p>s</p>'],
+      ['<h1>T</h1>', '<h2>T</h2>'],
+      ['<custom-el><b>keep</b></custom-el>', '<b>keep</b>'],
+      ['<form action="https://evil"><input name=a><button>go</button></form>', ''],
+      ['<math><mi xlink:href="javascript:alert(1)">m</mi></math>', ''],
+      ['<noscript><p title="</noscript><img src=x onerror=window.__xss=6>"></noscript>', ''],
+      ['<!-- c --><p>a<br>b</p>', '<p>a<br>b</p>'],
+      ['&lt;script&gt;', '&lt;script&gt;'],
+      ['<table><tr><td colspan="2" onmouseover="x">t</td></tr></table>', '<table><tbody><tr><td colspan="2">t</td></tr></tbody></table>'],
+    ];
+    const { context, page } = await openPage(browser);
+    try {
+      await page.goto(SITE);
+      await page.locator('#product-grid > li').first().waitFor();
+      await page.evaluate(bundle.outputFiles[0].text + ';window.__sanitize = Sanitizer.sanitize;');
+      const got = await page.evaluate((inputs) => inputs.map((html) => {
+        const div = document.createElement('div');
+        div.appendChild(window.__sanitize(html));
+        document.body.appendChild(div); // live in the page: any handler would get its chance
+        return div.innerHTML;
+      }), cases.map((c) => c[0]));
+      await page.waitForTimeout(300);
+      cases.forEach(([input, want], i) => assert.equal(got[i], want, `sanitize(${input})`));
+      assert.equal(await page.evaluate(() => typeof window.__xss), 'undefined');
+      // absurd nesting does not blow the stack and keeps the text
+      const deep = await page.evaluate(() => { const d = document.createElement('div'); d.appendChild(window.__sanitize('<b>'.repeat(5000) + 'deep')); return d.textContent; });
+      assert.equal(deep, 'deep');
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,180 @@
+// The storefront shell: boot (config, wasm, client), header/nav/footer from the
+// store configuration, the router, and the per-view loading/error handling.
+import type { Collection, Page, Store } from 'cirrus-storefront';
+import { h, replace, status } from './dom';
+import { parseRoute, href, type Route } from './router';
+import { Api, describeError, initSdk, loadConfig, makeClient, type DemoConfig } from './sdk';
+import { homeView, collectionView, productView, pageView } from './views/catalog';
+import { CartUi } from './views/cart';
+import { checkoutView, orderView } from './views/checkout';
+
+export interface Ctx {
+  config: DemoConfig;
+  api: Api;
+  store: Store;
+  collections: Collection[];
+  pages: Page[];
+  cart: CartUi;
+  /** Aborted when the shopper navigates away from the view. */
+  signal: AbortSignal;
+  setTitle(title: string | null, description?: string | null): void;
+}
+
+const $ = (id: string) => document.getElementById(id) as HTMLElement;
+
+let ctx: Ctx | null = null;
+let current: AbortController | null = null;
+
+export async function boot(): Promise<void> {
+  performance.mark('cirrus:boot');
+  wireSkipLink();
+  let config: DemoConfig;
+  let api: Api;
+  try {
+    config = await loadConfig();
+    await initSdk();
+    api = new Api(makeClient(config));
+  } catch (err) {
+    // Nothing can work without the SDK: say so plainly.
+    replace($('main'), status('error', `The storefront could not start: ${describeError(err)}`,
+      { label: 'Reload', run: () => location.reload() }));
+    return;
+  }
+  await loadShell(config, api);
+}
+
+/** Store configuration, collections and pages: the shell every view needs. */
+async function loadShell(config: DemoConfig, api: Api): Promise<void> {
+  const main = $('main');
+  replace(main, status('loading', 'Loading the store…'));
+  main.setAttribute('aria-busy', 'true');
+  try {
+    const [store, collections, pages] = await Promise.all([api.store(), api.collections(), api.pages()]);
+    const cart = new CartUi(store, api, () => ctx);
+    ctx = { config, api, store, collections, pages, cart, signal: new AbortController().signal, setTitle };
+    renderHeader(store);
+    renderFooter(store, pages);
+    cart.mount();
+    window.addEventListener('hashchange', () => void route());
+    await route();
+  } catch (err) {
+    main.removeAttribute('aria-busy');
+    replace(main, status('error', describeError(err), { label: 'Try again', run: () => void loadShell(config, api) }));
+    (main.querySelector('button') as HTMLButtonElement | null)?.focus();
+  }
+}
+
+function setTitle(title: string | null, description?: string | null): void {
+  const store = ctx!.store;
+  document.title = title ? `${title} · ${store.name}` : (store.homeMetaTitle || store.name);
+  const meta = document.querySelector('meta[name="description"]');
+  meta?.setAttribute('content', description ?? store.homeMetaDescription ?? '');
+}
+
+async function route(): Promise<void> {
+  if (!ctx) return;
+  if (!location.hash.startsWith('#/') && location.hash !== '') return; // in-page anchors
+  current?.abort();
+  current = new AbortController();
+  const r = parseRoute(location.hash);
+  const view: Ctx = { ...ctx, signal: current.signal };
+  const main = $('main');
+  highlightNav(r);
+  ctx.cart.close(false);
+  await runView(main, view, r);
+}
+
+async function runView(main: HTMLElement, view: Ctx, r: Route): Promise<void> {
+  main.setAttribute('aria-busy', 'true');
+  replace(main, status('loading', 'Loading…'));
+  try {
+    switch (r.name) {
+      case 'home': await homeView(main, view); break;
+      case 'collection': await collectionView(main, view, r.slug); break;
+      case 'product': await productView(main, view, r.slug); break;
+      case 'page': await pageView(main, view, r.slug); break;
+      case 'checkout': await checkoutView(main, view); break;
+      case 'order': await orderView(main, view); break;
+      case 'notfound':
+        view.setTitle('Not found');
+        replace(main, h('h1', null, 'Page not found'), status('empty', 'There is nothing at this address.'),
+          h('p', null, h('a', { href: href.home() }, 'Back to the shop')));
+    }
+  } catch (err) {
+    if (view.signal.aborted) return;
+    replace(main, status('error', describeError(err), { label: 'Try again', run: () => void runView(main, view, r) }));
+    (main.querySelector('button') as HTMLButtonElement | null)?.focus();
+  } finally {
+    if (!view.signal.aborted) main.removeAttribute('aria-busy');
+  }
+  if (!view.signal.aborted) {
+    // Move focus to the new view's heading so keyboard and screen-reader users land on it.
+    const h1 = main.querySelector('h1');
+    if (h1) {
+      h1.setAttribute('tabindex', '-1');
+      h1.focus({ preventScroll: true });
+    }
+    window.scrollTo(0, 0);
+  }
+}
+
+function renderHeader(store: Store): void {
+  const root = document.documentElement.style;
+  // CSSOM, not style attributes: allowed by the page's CSP (style-src 'self').
+  root.setProperty('--logo-h-desktop', `${clampPx(store.logoHeightDesktop, 40)}px`);
+  root.setProperty('--logo-h-mobile', `${clampPx(store.logoHeightMobile, 32)}px`);
+  root.setProperty('--header-pad-desktop', `${clampPx(store.headerPaddingDesktop, 20)}px`);
+  root.setProperty('--header-pad-mobile', `${clampPx(store.headerPaddingMobile, 12)}px`);
+  if (store.faviconUrl) {
+    document.head.appendChild(h('link', { rel: 'icon', href: store.faviconUrl }));
+  }
+  replace($('site-header'),
+    h('a', { class: 'brand', href: href.home() },
+      store.logoUrl ? h('img', { src: store.logoUrl, alt: '', class: 'logo' }) : null,
+      h('span', null, store.name)),
+    h('a', { class: 'header-contact', href: `mailto:${store.contactEmail}` }, store.contactEmail),
+    h('span', { class: 'header-spacer' }),
+    ctx!.cart.button());
+  const nav = $('collection-nav');
+  const roots = ctx!.collections.filter((c) => c.parent === null);
+  replace(nav, h('ul', null,
+    h('li', null, h('a', { href: href.home(), 'data-route': 'home' }, 'All products')),
+    roots.map((c) => h('li', null, h('a', { href: href.collection(c.slug), 'data-collection': c.slug }, c.name)))));
+}
+
+function renderFooter(store: Store, pages: Page[]): void {
+  const hours = `Mon–Fri ${store.businessHoursWeekdayOpen}–${store.businessHoursWeekdayClose}, ` +
+    `Sat–Sun ${store.businessHoursWeekendOpen}–${store.businessHoursWeekendClose}`;
+  replace($('site-footer'),
+    h('nav', { 'aria-label': 'Information' },
+      h('ul', null, pages.map((p) => h('li', null, h('a', { href: href.page(p.slug) }, p.title))))),
+    h('p', null, `${store.name} · `, h('a', { href: `mailto:${store.contactEmail}` }, store.contactEmail), ` · ${hours}`),
+    h('p', null, `Ships in ${store.processingTimeMin}–${store.processingTimeMax} days; ` +
+      `${store.returnPeriodDays}-day returns. A demo of the cirrus-storefront SDK: no real orders, no real cards.`));
+}
+
+function highlightNav(r: Route): void {
+  const nav = $('collection-nav');
+  let rootSlug: string | null = null;
+  if (r.name === 'collection') {
+    const c = ctx!.collections.find((x) => x.slug === r.slug);
+    rootSlug = c?.breadcrumb[0]?.slug ?? r.slug;
+  }
+  for (const a of nav.querySelectorAll('a')) {
+    const on = (r.name === 'home' && a.dataset.route === 'home') || (rootSlug !== null && a.dataset.collection === rootSlug);
+    if (on) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+}
+
+function clampPx(n: number, fallback: number): number {
+  return Number.isFinite(n) && n > 0 && n <= 400 ? Math.round(n) : fallback;
+}
+
+function wireSkipLink(): void {
+  $('skip-link').addEventListener('click', (e) => {
+    e.preventDefault(); // keep the route in the hash
+    const h1 = $('main').querySelector('h1');
+    (h1 ?? $('main')).focus();
+  });
+}

@@ -1,0 +1,4 @@
+import './styles.css';
+import { boot } from './app';
+
+void boot();

@@ -1,0 +1,77 @@
+// The one place the page touches the package's API surface: init + client
+// construction and the fetch calls the views use. Everything is imported from
+// the public package name, exactly as an npm consumer would.
+import { init, CirrusClient, CirrusError } from 'cirrus-storefront';
+import type { Collection, MinimalProduct, Page, Pagination, Product, Store } from 'cirrus-storefront';
+
+export { CirrusError };
+
+export interface DemoConfig {
+  apiKey: string;
+  processor: 'localstripe' | 'stripe';
+  localstripeUrl: string | null;
+}
+
+export async function loadConfig(): Promise<DemoConfig> {
+  const res = await fetch('config.json', { cache: 'no-store' });
+  if (!res.ok) throw new Error(`config.json: HTTP ${res.status}`);
+  return (await res.json()) as DemoConfig;
+}
+
+/** Instantiate the wasm, with performance marks around it (read by the e2e benchmark). */
+export async function initSdk(): Promise<void> {
+  performance.mark('cirrus:wasm-init-start');
+  await init();
+  performance.mark('cirrus:wasm-init-end');
+  performance.measure('cirrus:wasm-init', 'cirrus:wasm-init-start', 'cirrus:wasm-init-end');
+}
+
+export function makeClient(config: DemoConfig): CirrusClient {
+  return new CirrusClient({ baseUrl: new URL('/api/v1', location.href).href, apiKey: config.apiKey });
+}
+
+export class Api {
+  constructor(readonly client: CirrusClient) {}
+
+  async store(): Promise<Store> {
+    return (await this.client.store()).store;
+  }
+  async products(offset: number, limit: number, signal?: AbortSignal): Promise<{ products: MinimalProduct[]; pagination: Pagination }> {
+    const r = await this.client.products({ limit, offset, includePagination: true, minimal: true }, signal);
+    return { products: r.products, pagination: r.pagination! };
+  }
+  async product(slug: string, signal?: AbortSignal): Promise<Product> {
+    return (await this.client.productBySlug(slug, signal)).product;
+  }
+  async collections(): Promise<Collection[]> {
+    return (await this.client.collections()).collections;
+  }
+  async collection(slug: string, signal?: AbortSignal): Promise<Collection> {
+    return (await this.client.collectionBySlug(slug, signal)).collection;
+  }
+  async pages(): Promise<Page[]> {
+    return (await this.client.pages()).pages;
+  }
+}
+
+/** A sentence for the shopper; the code and request id go to the console for support. */
+export function describeError(err: unknown): string {
+  if (err instanceof CirrusError) {
+    console.warn(`[cirrus] ${err.code} (status ${err.status ?? '-'}, request ${err.requestId ?? '-'}): ${err.message}`);
+    switch (err.code) {
+      case 'network':
+      case 'timeout':
+        return 'We can’t reach the store right now. Check your connection and try again.';
+      case 'not_found':
+        return 'We couldn’t find that. It may have been removed.';
+      case 'rate_limited':
+        return 'The store is busy right now. Please try again in a moment.';
+      case 'unauthorized':
+        return 'This storefront is not authorized to read the store (API key rejected).';
+      default:
+        return `Something went wrong (${err.code}). Please try again.`;
+    }
+  }
+  console.error(err);
+  return 'Something went wrong. Please try again.';
+}

@@ -1,0 +1,258 @@
+// Checkout: address -> shipping options (prices, delivery times) -> the server's
+// totals with tax -> the processor's payment element -> pay (3-D Secure when the
+// card asks for it) -> order summary. The SDK's `Checkout` runs the state
+// machine (single flight, idempotent confirm, resumable from sessionStorage);
+// this view only renders its state.
+import { Checkout, localstripeAdapter, stripeAdapter } from 'cirrus-storefront';
+import type { CheckoutState, ShippingAddress, ShippingOption } from 'cirrus-storefront';
+import type { Ctx } from '../app';
+import { h, replace, status } from '../dom';
+import { href } from '../router';
+import { fmt } from '../money';
+import { CirrusError, describeError } from '../sdk';
+
+const ORDER_KEY = 'cirrus-demo-last-order';
+const COUNTRIES: [string, string][] = [
+  ['US', 'United States'], ['CA', 'Canada'], ['GB', 'United Kingdom'], ['DE', 'Germany'], ['FR', 'France'],
+  ['NL', 'Netherlands'], ['ES', 'Spain'], ['IT', 'Italy'], ['AU', 'Australia'], ['JP', 'Japan'],
+];
+
+interface OrderSummary {
+  paymentIntentId: string;
+  email: string;
+  name: string;
+  address: string;
+  rate: string;
+  currency: string;
+  breakdown: { subtotal: number; shipping: number; tax: number; total: number };
+  lines: { name: string; attrs: string; quantity: number; lineTotal: number }[];
+}
+
+function adapterFor(ctx: Ctx) {
+  return ctx.config.processor === 'stripe' ? stripeAdapter() : localstripeAdapter({ url: ctx.config.localstripeUrl! });
+}
+
+function field(id: string, label: string, attrs: Record<string, string | boolean> = {}): HTMLElement {
+  const input = h('input', { id, name: id, type: 'text', ...attrs, 'aria-describedby': `${id}-error` });
+  return h('div', { class: 'field' }, h('label', { for: id }, label), input, h('span', { class: 'error', id: `${id}-error` }));
+}
+
+export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
+  ctx.setTitle('Checkout');
+  const cur = ctx.store.defaultCurrency;
+  const adapter = adapterFor(ctx);
+  // A checkout in sessionStorage (reload, return from 3-D Secure) resumes; else start from the cart.
+  let checkout = await Checkout.resume(ctx.api.client, adapter);
+  if (ctx.signal.aborted) return;
+  if (!checkout) {
+    if (ctx.cart.cart.lines().length === 0) {
+      replace(main, h('h1', null, 'Checkout'), status('empty', 'Your cart is empty.'), h('p', null, h('a', { href: href.home() }, 'Continue shopping')));
+      return;
+    }
+    checkout = await Checkout.start(ctx.api.client, ctx.cart.cart, adapter);
+    if (ctx.signal.aborted) return;
+  }
+  const co = checkout;
+
+  const summary = h('aside', { class: 'summary', 'aria-labelledby': 'summary-title' });
+  const addressForm = h('form', { id: 'address-form', novalidate: true });
+  const rates = h('div', { id: 'shipping-rates', 'aria-live': 'polite' });
+  const addrError = h('div', { 'aria-live': 'assertive' });
+  const payBox = h('section', { id: 'payment', 'aria-labelledby': 'payment-title', hidden: true });
+  const paymentElement = h('div', { id: 'payment-element', class: 'payment-element' });
+  const payError = h('div', { id: 'pay-error', 'aria-live': 'assertive' });
+  const payBtn = h('button', { type: 'button', class: 'btn btn-primary', id: 'pay' }, 'Pay');
+  let options: ShippingOption[] = [];
+
+  const renderSummary = (s: CheckoutState) => {
+    const b = 'session' in s ? s.session.breakdown : null;
+    replace(summary,
+      h('h2', { id: 'summary-title' }, 'Order summary'),
+      ctx.cart.linesList(false),
+      b && s.state !== 'initiated'
+        ? h('dl', { class: 'totals', id: 'server-totals' },
+            h('dt', null, 'Subtotal'), h('dd', null, fmt(b.subtotal, cur)),
+            h('dt', null, 'Shipping'), h('dd', { 'data-shipping': '' }, fmt(b.shipping, cur)),
+            h('dt', null, 'Tax'), h('dd', { 'data-tax': '' }, fmt(b.tax, cur)),
+            h('dt', { class: 'grand' }, 'Total'), h('dd', { class: 'grand', 'data-total': '' }, fmt(b.total, cur)))
+        : ctx.cart.totalsList([['Shipping', 'Calculated next']]));
+  };
+
+  const country = h('select', { id: 'country', name: 'country', autocomplete: 'country' },
+    COUNTRIES.map(([code, name]) => h('option', { value: code }, name)));
+  const loadRates = async () => {
+    replace(rates, status('loading', 'Finding shipping options…'));
+    try {
+      options = await co.shippingOptions(country.value);
+    } catch (err) {
+      replace(rates, status('error', describeError(err), { label: 'Try again', run: () => void loadRates() }));
+      return;
+    }
+    if (options.length === 0) {
+      replace(rates, status('empty', 'We don’t ship this order to that country yet.'));
+      return;
+    }
+    replace(rates, h('fieldset', null, h('legend', null, 'Shipping method'),
+      h('ul', { class: 'rates' }, options.map((o, i) => h('li', null,
+        h('label', null,
+          h('input', { type: 'radio', name: 'rate', value: o.rate.id, checked: i === 0, required: true }),
+          h('span', null, o.rate.name,
+            h('span', { class: 'rate-time' }, `${o.rate.deliveryDescription} · ${o.rate.deliveryTimeframeMin}–${o.rate.deliveryTimeframeMax} business days`)),
+          h('span', { class: 'rate-price' }, o.price === 0 ? 'Free' : fmt(o.price, cur))))))));
+  };
+  country.addEventListener('change', () => void loadRates());
+
+  replace(addressForm,
+    h('fieldset', null, h('legend', null, 'Contact'),
+      field('email', 'Email', { type: 'email', autocomplete: 'email', required: true })),
+    h('fieldset', null, h('legend', null, 'Shipping address'),
+      h('div', { class: 'row' }, field('firstName', 'First name', { autocomplete: 'given-name', required: true }),
+        field('lastName', 'Last name', { autocomplete: 'family-name', required: true })),
+      field('address1', 'Address', { autocomplete: 'address-line1', required: true }),
+      field('address2', 'Apartment, suite (optional)', { autocomplete: 'address-line2' }),
+      h('div', { class: 'row' }, field('city', 'City', { autocomplete: 'address-level2', required: true }),
+        field('state', 'State / region (optional)', { autocomplete: 'address-level1' }),
+        field('postalCode', 'Postal code', { autocomplete: 'postal-code', required: true })),
+      h('div', { class: 'field' }, h('label', { for: 'country' }, 'Country'), country),
+      field('phone', 'Phone (optional)', { type: 'tel', autocomplete: 'tel' })),
+    rates,
+    addrError,
+    h('button', { type: 'submit', class: 'btn btn-primary', id: 'continue' }, 'Continue to payment'));
+
+  const value = (id: string) => (addressForm.querySelector(`#${id}`) as HTMLInputElement).value.trim();
+  addressForm.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    replace(addrError);
+    for (const el of addressForm.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
+    const address: ShippingAddress = {
+      email: value('email'), firstName: value('firstName'), lastName: value('lastName'), address1: value('address1'),
+      address2: value('address2') || undefined, city: value('city'), state: value('state') || undefined,
+      postalCode: value('postalCode'), country: country.value, phone: value('phone') || undefined,
+    };
+    const rateId = (addressForm.querySelector('input[name="rate"]:checked') as HTMLInputElement | null)?.value;
+    const option = options.find((o) => o.rate.id === rateId);
+    if (!option) {
+      replace(addrError, h('p', { class: 'notice notice-error', role: 'alert' }, 'Choose a shipping method.'));
+      return;
+    }
+    const btn = addressForm.querySelector('#continue') as HTMLButtonElement;
+    btn.disabled = true;
+    try {
+      await co.selectShipping(option.rate, address);
+    } catch (err) {
+      showAddressError(err);
+    } finally {
+      btn.disabled = false;
+    }
+  });
+
+  const showAddressError = (err: unknown) => {
+    const msg = err instanceof CirrusError && (err.code === 'invalid_argument' || err.code === 'invalid_request') ? err.message : describeError(err);
+    // The SDK names the field ("shippingAddress.email: …"): mark it.
+    const m = /\b(email|firstName|lastName|address1|city|postalCode|country)\b/.exec(msg);
+    if (m) {
+      const input = addressForm.querySelector(`#${m[1]}`);
+      input?.setAttribute('aria-invalid', 'true');
+      const slot = addressForm.querySelector(`#${m[1]}-error`);
+      if (slot) slot.textContent = msg;
+      (input as HTMLElement | null)?.focus();
+    }
+    replace(addrError, h('p', { class: 'notice notice-error', role: 'alert' }, msg));
+  };
+
+  let mounted = false;
+  const render = (s: CheckoutState) => {
+    renderSummary(s);
+    if (s.state === 'shipping_chosen' || s.state === 'failed' || s.state === 'paying' || s.state === 'requires_action') {
+      payBox.hidden = false;
+      if (!mounted) {
+        mounted = true;
+        void adapter.mount(paymentElement, { amount: s.session.amount, currency: s.session.currency, publishableKey: s.session.publishableKey });
+      }
+      payBtn.textContent = `Pay ${fmt(s.session.amount, cur)}`;
+      payBtn.disabled = s.state === 'paying' || s.state === 'requires_action';
+    }
+    if (s.state === 'failed') {
+      replace(payError, h('p', { class: 'notice notice-error', role: 'alert' },
+        `Payment failed: ${s.message}`, s.retryable ? ' Check the card details and try again.' : ''));
+      if (!s.retryable) payBtn.disabled = true;
+    } else if (s.state === 'paying') {
+      replace(payError, status('loading', 'Processing your payment…'));
+    } else {
+      replace(payError);
+    }
+    if (s.state === 'succeeded') finish(s);
+  };
+
+  const finish = (s: Extract<CheckoutState, { state: 'succeeded' }>) => {
+    const a = s.shipping.address;
+    const order: OrderSummary = {
+      paymentIntentId: s.paymentIntentId, email: a.email, name: `${a.firstName} ${a.lastName}`,
+      address: [a.address1, a.address2, `${a.postalCode} ${a.city}`, a.state, a.country].filter(Boolean).join(', '),
+      rate: s.shipping.rate.name, currency: s.session.currency, breakdown: s.session.breakdown,
+      lines: ctx.cart.cart.lines().map((l) => ({ name: l.productName, attrs: Object.values(l.attributes).join(' / '), quantity: l.quantity, lineTotal: l.lineTotal })),
+    };
+    sessionStorage.setItem(ORDER_KEY, JSON.stringify(order));
+    ctx.cart.clear();
+    co.dispose?.();
+    location.hash = href.order();
+  };
+
+  payBtn.addEventListener('click', async () => {
+    payBtn.disabled = true;
+    try {
+      await co.pay(new URL(href.checkout(), location.href).href);
+    } catch (err) {
+      replace(payError, h('p', { class: 'notice notice-error', role: 'alert' }, describeError(err)));
+      payBtn.disabled = false;
+    }
+  });
+
+  replace(payBox,
+    h('h2', { id: 'payment-title' }, 'Payment'),
+    h('p', { class: 'line-attrs' }, ctx.config.processor === 'stripe'
+      ? 'Stripe test mode: use a Stripe test card.'
+      : 'Offline test processor (localstripe): 4242 4242 4242 4242 pays, 4000 0027 6000 3184 asks for 3-D Secure, 4000 0000 0000 0341 is declined.'),
+    paymentElement, payError, payBtn);
+
+  replace(main,
+    h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' }, h('ol', null,
+      h('li', null, h('a', { href: href.home() }, 'Home')), h('li', null, h('span', { 'aria-current': 'page' }, 'Checkout')))),
+    h('h1', null, 'Checkout'),
+    h('div', { class: 'checkout' }, h('div', null, addressForm, payBox), summary));
+
+  const unsubscribe = co.subscribe(render);
+  ctx.signal.addEventListener('abort', () => unsubscribe());
+  render(co.state);
+  if (co.state.state === 'initiated' || co.state.state === 'idle') void loadRates();
+}
+
+export async function orderView(main: HTMLElement, ctx: Ctx): Promise<void> {
+  ctx.setTitle('Thank you');
+  let order: OrderSummary | null = null;
+  try {
+    order = JSON.parse(sessionStorage.getItem(ORDER_KEY) ?? 'null') as OrderSummary | null;
+  } catch {
+    order = null;
+  }
+  if (!order) {
+    replace(main, h('h1', null, 'No recent order'), status('empty', 'There is no order to show in this tab.'),
+      h('p', null, h('a', { href: href.home() }, 'Continue shopping')));
+    return;
+  }
+  const cur = order.currency;
+  replace(main,
+    h('h1', null, 'Thank you for your order'),
+    h('section', { id: 'order-summary', class: 'summary', 'aria-label': 'Order summary' },
+      h('p', null, `A confirmation goes to ${order.email}. Payment reference `, h('code', { id: 'payment-ref' }, order.paymentIntentId), '.'),
+      h('ul', { class: 'lines' }, order.lines.map((l) => h('li', { class: 'line' }, h('span', null, `${l.quantity} ×`),
+        h('div', null, h('div', { class: 'line-name' }, l.name), h('div', { class: 'line-attrs' }, l.attrs),
+          h('div', { class: 'line-total' }, fmt(l.lineTotal, cur)))))),
+      h('dl', { class: 'totals' },
+        h('dt', null, 'Subtotal'), h('dd', null, fmt(order.breakdown.subtotal, cur)),
+        h('dt', null, `Shipping (${order.rate})`), h('dd', null, fmt(order.breakdown.shipping, cur)),
+        h('dt', null, 'Tax'), h('dd', null, fmt(order.breakdown.tax, cur)),
+        h('dt', { class: 'grand' }, 'Total paid'), h('dd', { class: 'grand', id: 'order-total' }, fmt(order.breakdown.total, cur))),
+      h('p', null, `Ships to ${order.name}, ${order.address}.`)),
+    h('p', null, h('a', { class: 'btn', href: href.home() }, 'Continue shopping')));
+}
