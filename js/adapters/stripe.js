@@ -1,0 +1,101 @@
+// @ts-check
+/**
+ * Stripe adapter: Stripe.js Payment Element in deferred-intent mode with
+ * ConfirmationTokens (the "finalize payments on the server" flow).
+ *
+ * - `mount`: `loadStripe(publishableKey)` from `@stripe/stripe-js/pure`
+ *   (nothing is injected at import time), `stripe.elements({ mode: "payment",
+ *   amount, currency, paymentMethodCreation: "manual" })` and a Payment
+ *   Element in the container.
+ * - `updateAmount`: `elements.update({ amount, currency })`.
+ * - `collectToken`: `elements.submit()` (validates the form), then
+ *   `stripe.createConfirmationToken({ elements })` → `ctoken_…`.
+ * - `handleNextAction`: `stripe.handleNextAction({ clientSecret })` (3-D Secure).
+ *
+ * Card data stays inside Stripe's iframes; the SDK only sees the token id.
+ * This path needs real Stripe test keys and network access (README).
+ */
+import { loadStripe } from "@stripe/stripe-js/pure";
+import { resolveContainer, messageOf } from "./adapter.js";
+
+/** @typedef {import("./adapter.js").AdapterSession} AdapterSession */
+/** @typedef {import("./adapter.js").ProcessorAdapter} ProcessorAdapter */
+
+/**
+ * @typedef {object} StripeAdapterOptions
+ * @property {HTMLElement | string} container Where the Payment Element goes.
+ * @property {import("@stripe/stripe-js").Appearance} [appearance]
+ * @property {import("@stripe/stripe-js").StripePaymentElementOptions} [paymentElementOptions]
+ * @property {typeof loadStripe} [loadStripe] Override for tests or a preloaded Stripe.js.
+ */
+
+/** @implements {ProcessorAdapter} */
+export class StripeAdapter {
+  /** @param {StripeAdapterOptions} options */
+  constructor(options) {
+    if (!options || !options.container) throw new Error("StripeAdapter: options.container is required");
+    /** @private */ this.options = options;
+    /** @private @type {import("@stripe/stripe-js").Stripe | null} */ this.stripe = null;
+    /** @private @type {import("@stripe/stripe-js").StripeElements | null} */ this.elements = null;
+    /** @private @type {import("@stripe/stripe-js").StripePaymentElement | null} */ this.element = null;
+  }
+
+  /** @param {AdapterSession} session */
+  async mount(session) {
+    const load = this.options.loadStripe || loadStripe;
+    const stripe = await load(session.publishableKey);
+    if (!stripe) throw new Error("Stripe.js could not be loaded");
+    this.unmount();
+    const elements = stripe.elements({
+      mode: "payment",
+      amount: session.amount,
+      currency: session.currency.toLowerCase(),
+      paymentMethodCreation: "manual",
+      appearance: this.options.appearance,
+    });
+    const element = elements.create("payment", this.options.paymentElementOptions);
+    element.mount(resolveContainer(this.options.container));
+    this.stripe = stripe;
+    this.elements = elements;
+    this.element = element;
+  }
+
+  /**
+   * @param {number} amount
+   * @param {string} currency
+   */
+  async updateAmount(amount, currency) {
+    if (!this.elements) throw new Error("StripeAdapter: updateAmount before mount");
+    this.elements.update({ amount, currency: currency.toLowerCase() });
+  }
+
+  /** @returns {Promise<string>} a ConfirmationToken id (`ctoken_…`) */
+  async collectToken() {
+    const { stripe, elements } = this;
+    if (!stripe || !elements) throw new Error("StripeAdapter: collectToken before mount");
+    const submitted = await elements.submit();
+    if (submitted.error) throw new Error(messageOf(submitted.error, "the payment form is incomplete"));
+    const result = await stripe.createConfirmationToken({ elements });
+    if (result.error) throw new Error(messageOf(result.error, "could not create a confirmation token"));
+    return result.confirmationToken.id;
+  }
+
+  /**
+   * Runs 3-D Secure. An authentication failure resolves (the next confirm
+   * reports it); only a step that could not run rejects.
+   * @param {string} clientSecret
+   */
+  async handleNextAction(clientSecret) {
+    if (!this.stripe) throw new Error("StripeAdapter: handleNextAction before mount");
+    const result = await this.stripe.handleNextAction({ clientSecret });
+    if (result.error && result.error.type !== "card_error" && result.error.code !== "payment_intent_authentication_failure") {
+      throw new Error(messageOf(result.error, "the authentication step could not run"));
+    }
+  }
+
+  unmount() {
+    if (this.element) this.element.destroy();
+    this.element = null;
+    this.elements = null;
+  }
+}
