@@ -304,12 +304,11 @@ impl Cart {
         }
         let fresh = self.line_from(product, variant_id)?;
         let stock = fresh.stock_quantity;
-        let index = match self.lines.iter().position(|l| l.variant_id == variant_id) {
-            Some(i) => i,
-            None => {
-                self.lines.push(fresh);
-                self.lines.len() - 1
-            }
+        let index = if let Some(i) = self.lines.iter().position(|l| l.variant_id == variant_id) {
+            i
+        } else {
+            self.lines.push(fresh);
+            self.lines.len() - 1
         };
         let before = self.lines[index].quantity;
         let result = self.apply_to_line(index, |line| {
@@ -471,7 +470,7 @@ impl Cart {
     /// `invalid_argument` only when `currency` itself is unknown.
     pub fn restore(data: Option<&str>, currency: &str) -> Result<Restored> {
         let empty = Self::new(currency)?;
-        let data = data.map(str::trim).unwrap_or("");
+        let data = data.map_or("", str::trim);
         if data.is_empty() {
             return Ok(Restored { cart: empty, problem: None });
         }

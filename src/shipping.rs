@@ -27,6 +27,11 @@ pub struct ShippingOption {
     pub estimated_total: i64,
 }
 
+/// Every rate the answer lists for `variant_id`.
+fn rates_of<'a>(answer: &'a ShippingRatesResponse, variant_id: &'a str) -> impl Iterator<Item = &'a ShippingRate> {
+    answer.variant_rates.iter().filter(move |vr| vr.variant_id == variant_id).flat_map(|vr| &vr.rates)
+}
+
 fn rate_amount(currency: Currency, rate: &ShippingRate, field: &str, value: &str) -> Result<i64> {
     currency.parse(value).map_err(|e| {
         Error::invalid_argument(format!("shipping rate {} {field}: {}", money::echo(&rate.id), e.message))
@@ -49,9 +54,6 @@ pub fn usable_rates(
     let Some((first, rest)) = variant_ids.split_first() else {
         return Err(Error::invalid_argument("the order has no variants: no shipping rate applies"));
     };
-    fn rates_of<'a>(answer: &'a ShippingRatesResponse, id: &'a str) -> impl Iterator<Item = &'a ShippingRate> {
-        answer.variant_rates.iter().filter(move |vr| vr.variant_id == id).flat_map(|vr| &vr.rates)
-    }
     let mut options: Vec<ShippingOption> = Vec::new();
     for rate in rates_of(answer, first) {
         if options.iter().any(|o| o.rate.id == rate.id) {
