@@ -104,14 +104,8 @@ await build({
 for (const f of readdirSync(sdkDir)) {
   if (f.endsWith('.wasm')) copyFileSync(join(sdkDir, f), join(o.out, f));
 }
-const script = o.processor === 'stripe'
-  ? '' // @stripe/stripe-js/pure loads https://js.stripe.com/v3 itself when checkout starts
-  // localstripe's fake Stripe.js must be a classic <script src> (it reads document.currentScript)
-  // and must run before any <iframe> exists.
-  : `<script src="${o.localstripeOrigin}/js.stripe.com/v3/" defer></script>`;
 const html = readFileSync(join(WWW, 'index.html'), 'utf8')
-  .replace('%CSP%', csp(o))
-  .replace('%PROCESSOR_SCRIPT%', script);
+  .replace('%CSP%', csp(o));
 writeFileSync(join(o.out, 'index.html'), html);
 writeFileSync(join(o.out, 'config.json'), JSON.stringify({
   apiKey: o.apiKey,

@@ -1,0 +1,182 @@
+// Cart and checkout in the browser: the cart kept over a reload, a full
+// purchase with 4242, the 3-D Secure path, and a decline followed by a
+// successful retry. Orders are checked on the server (GET /__test/orders) and
+// payments on localstripe itself.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LOCALSTRIPE, SITE, api, cents, chooseVariant, launch, openPage, pickProduct, shot, testHook, usd } from './harness.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+async function withPage(opts, fn) {
+  const { context, page, problems } = await openPage(browser, opts);
+  try {
+    await fn(page);
+    assert.deepEqual(await page.evaluate(() => window.__csp ?? []), [], 'no Content-Security-Policy violations');
+    assert.deepEqual(problems, [], 'no uncaught page errors');
+  } catch (err) {
+    await page.screenshot({ path: `${process.env.E2E_ARTIFACTS}/failure-${Date.now()}.png` }).catch(() => {});
+    throw err;
+  } finally {
+    await context.close();
+  }
+}
+
+async function addToCart(page, product, variant, quantity) {
+  await chooseVariant(page, product, variant);
+  await page.getByLabel('Quantity', { exact: true }).fill(String(quantity));
+  await page.getByRole('button', { name: 'Add to cart' }).click();
+  await page.locator('#cart-drawer:not([hidden])').waitFor();
+}
+
+async function fillAddress(page, { country = 'US', email = 'buyer@example.com' } = {}) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('Last name').fill('Lovelace');
+  await page.getByLabel('Address', { exact: true }).fill('1 Analytical Way');
+  await page.getByLabel('City').fill('Springfield');
+  await page.getByLabel('Postal code').fill('12345');
+  await page.getByLabel('Country').selectOption(country);
+  await page.locator('#shipping-rates input[type="radio"]').first().waitFor();
+}
+
+async function fillCard(page, number) {
+  const pe = page.locator('#payment-element');
+  await pe.getByPlaceholder('number').fill(number);
+  await pe.getByPlaceholder('exp_month').fill('12');
+  await pe.getByPlaceholder('exp_year').fill('34');
+  await pe.getByPlaceholder('cvc').fill('123');
+  await pe.getByPlaceholder('postal_code').fill('12345');
+}
+
+/** Cart with one line, through checkout to the payment form; returns what the page showed. */
+async function toPayment(page, { skip = 0, quantity = 1 } = {}) {
+  const { product, variant } = await pickProduct({ minStock: 3, skip });
+  await addToCart(page, product, variant, quantity);
+  await page.locator('#go-checkout').click();
+  await page.locator('h1', { hasText: 'Checkout' }).waitFor();
+  await fillAddress(page);
+  // shipping options show a price and delivery time
+  const firstRate = page.locator('#shipping-rates li').first();
+  assert.match(await firstRate.textContent(), /\$\d|Free/);
+  assert.match(await firstRate.textContent(), /\d+–\d+ business days/);
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await page.locator('#payment-element input').first().waitFor();
+  const total = await page.locator('[data-total]').textContent();
+  return { product, variant, total };
+}
+
+async function ordersFor(paymentIntentId) {
+  const { orders } = await testHook('/__test/orders');
+  return orders.filter((o) => o.paymentIntentId === paymentIntentId);
+}
+
+async function succeededIntents() {
+  const res = await fetch(`${LOCALSTRIPE}/v1/payment_intents?limit=100`, { headers: { Authorization: 'Bearer sk_test_localstripe' } });
+  const { data } = await res.json();
+  return data.filter((pi) => pi.status === 'succeeded').length;
+}
+
+describe('cart', () => {
+  test('cart lines, totals and savings follow the cart helpers, and survive a reload', async () => {
+    const { products } = await api('/products?limit=200');
+    // prefer a variant with a compare-at price, to see savings
+    const pick = products.flatMap((p) => p.options.length ? p.variants.filter((v) => v.stockQuantity >= 4).map((v) => ({ product: p, variant: v })) : [])
+      .sort((a, b) => Number(b.variant.compareAtPrice !== null) - Number(a.variant.compareAtPrice !== null))[0];
+    const { product, variant } = pick;
+    const unit = cents(variant.price);
+    await withPage({ width: 390, height: 844 }, async (page) => {
+      await addToCart(page, product, variant, 2);
+      const line = page.locator(`#cart-drawer li[data-variant="${variant.id}"]`);
+      assert.equal(await line.locator('input.line-qty').inputValue(), '2');
+      assert.equal(await line.locator('[data-line-total]').textContent(), usd(unit * 2));
+      assert.equal(await page.locator('#cart-drawer [data-subtotal]').textContent(), usd(unit * 2));
+      if (variant.compareAtPrice && cents(variant.compareAtPrice) > unit) {
+        assert.equal(await page.locator('#cart-drawer [data-savings]').textContent(), usd((cents(variant.compareAtPrice) - unit) * 2));
+      }
+      await shot(page, 'cart-390');
+      await page.reload();
+      await page.locator('#product-grid > li, article.product').first().waitFor();
+      assert.equal(await page.locator('#cart-button .badge').textContent(), '2');
+      await page.locator('#cart-button').click();
+      await line.waitFor();
+      assert.equal(await line.locator('input.line-qty').inputValue(), '2', 'quantity kept over the reload');
+      // + raises the quantity; the totals follow
+      await line.getByRole('button', { name: `Increase quantity of ${product.name}` }).click();
+      await page.waitForFunction((id) => document.querySelector(`#cart-drawer li[data-variant="${id}"] input.line-qty`)?.value === '3', variant.id);
+      assert.equal(await page.locator('#cart-drawer [data-subtotal]').textContent(), usd(unit * 3));
+      // keyboard: Escape closes the drawer and gives focus back to the cart button
+      await page.keyboard.press('Escape');
+      await page.locator('#cart-drawer').waitFor({ state: 'hidden' });
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'cart-button');
+      // remove empties the cart
+      await page.locator('#cart-button').click();
+      await line.getByRole('button', { name: /Remove/ }).click();
+      await page.getByText('Your cart is empty.').waitFor();
+      await page.reload();
+      await page.locator('#product-grid > li, article.product').first().waitFor();
+      assert.equal(await page.locator('#cart-button .badge').textContent(), '0');
+    });
+  });
+});
+
+describe('checkout', () => {
+  test('full purchase with 4242: order summary, order recorded once', async () => {
+    await withPage({}, async (page) => {
+      const { variant, total } = await toPayment(page, { quantity: 2 });
+      await shot(page, 'checkout-1280');
+      const before = await succeededIntents();
+      await fillCard(page, '4242424242424242');
+      await page.locator('#pay').click();
+      await page.locator('h1', { hasText: 'Thank you for your order' }).waitFor({ timeout: 30_000 });
+      assert.equal(await page.locator('#order-total').textContent(), total);
+      const pi = (await page.locator('#payment-ref').textContent()).trim();
+      assert.match(pi, /^pi_/);
+      const orders = await ordersFor(pi);
+      assert.equal(orders.length, 1, 'one order for the payment');
+      assert.deepEqual(orders[0].items, [{ variantId: variant.id, quantity: 2 }]);
+      assert.equal(usd(orders[0].amount), total, 'the server charged what the page showed');
+      assert.equal(await succeededIntents(), before + 1, 'exactly one successful payment');
+      assert.equal(await page.locator('#cart-button .badge').textContent(), '0', 'the cart is emptied');
+      await shot(page, 'order-1280');
+    });
+  });
+
+  test('3-D Secure: the authentication step, then success', async () => {
+    await withPage({ width: 390, height: 844 }, async (page) => {
+      const { total } = await toPayment(page, { skip: 1 });
+      await fillCard(page, '4000002760003184');
+      await page.locator('#pay').click();
+      const complete = page.getByRole('button', { name: 'Complete authentication' });
+      await complete.waitFor({ timeout: 30_000 });
+      await shot(page, 'three-d-secure-390');
+      await complete.click();
+      await page.locator('h1', { hasText: 'Thank you for your order' }).waitFor({ timeout: 30_000 });
+      assert.equal(await page.locator('#order-total').textContent(), total);
+      const pi = (await page.locator('#payment-ref').textContent()).trim();
+      assert.equal((await ordersFor(pi)).length, 1);
+    });
+  });
+
+  test('a decline shows the reason, and a retry with another card succeeds', async () => {
+    await withPage({}, async (page) => {
+      await toPayment(page, { skip: 2 });
+      const before = await succeededIntents();
+      await fillCard(page, '4000000000000341');
+      await page.locator('#pay').click();
+      const alert = page.locator('#pay-error [role="alert"]');
+      await alert.waitFor({ timeout: 30_000 });
+      assert.match(await alert.textContent(), /declined/i);
+      await shot(page, 'declined-1280');
+      assert.equal(await page.locator('#pay').isEnabled(), true, 'pay again is possible');
+      await fillCard(page, '4242424242424242');
+      await page.locator('#pay').click();
+      await page.locator('h1', { hasText: 'Thank you for your order' }).waitFor({ timeout: 30_000 });
+      const pi = (await page.locator('#payment-ref').textContent()).trim();
+      assert.equal((await ordersFor(pi)).length, 1);
+      assert.equal(await succeededIntents(), before + 1, 'exactly one successful payment');
+    });
+  });
+});
