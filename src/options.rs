@@ -1,1 +1,215 @@
-//! (to be written: see docs/ARCHITECTURE.md)
+//! Client options, validated once when a client is made, so a bad base URL or a
+//! malformed API key fails before any request.
+
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+
+/// Default per-attempt timeout.
+pub const DEFAULT_TIMEOUT_MS: u32 = 10_000;
+/// Default number of retries after the first attempt (retryable requests only).
+pub const DEFAULT_RETRIES: u32 = 2;
+/// Upper bound for `retries` (each retry waits longer; more makes no sense).
+pub const MAX_RETRIES: u32 = 10;
+
+/// Options as the caller gives them (JS `new CirrusClient({...})`, minus the
+/// JS-only `fetch`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClientOptions {
+    pub base_url: String,
+    pub api_key: String,
+    #[serde(default)]
+    pub timeout_ms: Option<u32>,
+    #[serde(default)]
+    pub retries: Option<u32>,
+    /// Time to live of the per-client GET cache; `None` or 0 disables it.
+    #[serde(default)]
+    pub cache_ttl_ms: Option<u32>,
+}
+
+/// Validated options.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// Ends with `/api/v1`, no trailing slash.
+    pub base_url: String,
+    pub api_key: String,
+    pub timeout_ms: u32,
+    pub retries: u32,
+    /// 0 = no cache.
+    pub cache_ttl_ms: u32,
+}
+
+impl Config {
+    /// The `Authorization` header value.
+    #[must_use]
+    pub fn authorization(&self) -> String {
+        format!("Bearer {}", self.api_key)
+    }
+}
+
+/// Checks an API key: `ak_` followed by 48 hexadecimal characters.
+///
+/// # Errors
+/// `invalid_argument`; the message shows at most the key's first 7 characters.
+pub fn check_api_key(key: &str) -> Result<()> {
+    let hex = key.strip_prefix("ak_").unwrap_or("");
+    if key.len() == 51 && hex.len() == 48 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Ok(());
+    }
+    let shown: String = key.chars().take(7).collect();
+    Err(Error::invalid_argument(format!(
+        "apiKey must be \"ak_\" followed by 48 hex characters, got {:?} ({} characters)",
+        if key.chars().count() > 7 { format!("{shown}…") } else { shown },
+        key.chars().count()
+    )))
+}
+
+fn is_loopback(host: &str) -> bool {
+    if host.eq_ignore_ascii_case("localhost") || host == "[::1]" {
+        return true;
+    }
+    let parts: Vec<&str> = host.split('.').collect();
+    parts.len() == 4
+        && parts[0] == "127"
+        && parts.iter().all(|p| !p.is_empty() && p.len() <= 3 && p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u16>().is_ok_and(|n| n <= 255))
+}
+
+/// Checks a base URL and returns it without a trailing slash.
+///
+/// # Errors
+/// `invalid_argument` unless the URL is `https://host[:port]/…/api/v1` (or
+/// `http://` for a loopback host: 127.0.0.0/8, `[::1]`, `localhost`), with no
+/// user info, query or fragment.
+pub fn check_base_url(url: &str) -> Result<String> {
+    let bad = |why: &str| Error::invalid_argument(format!("baseUrl {why}, got {url:?}"));
+    let trimmed = url.strip_suffix('/').unwrap_or(url);
+    let (scheme, rest) = trimmed.split_once("://").ok_or_else(|| bad("must be an absolute http(s) URL"))?;
+    if rest.contains(['?', '#']) {
+        return Err(bad("must not have a query or fragment"));
+    }
+    if rest.bytes().any(|b| b.is_ascii_whitespace() || b.is_ascii_control()) {
+        return Err(bad("must not contain whitespace"));
+    }
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    if authority.contains('@') {
+        return Err(bad("must not contain user info"));
+    }
+    let host = if authority.starts_with('[') {
+        authority.find(']').map(|i| &authority[..=i]).ok_or_else(|| bad("has a malformed IPv6 host"))?
+    } else {
+        authority.split(':').next().unwrap_or("")
+    };
+    let port = &authority[host.len()..];
+    if host.is_empty() || !(port.is_empty() || port.strip_prefix(':').is_some_and(|p| p.parse::<u16>().is_ok())) {
+        return Err(bad("has no valid host[:port]"));
+    }
+    match scheme {
+        "https" => {}
+        "http" if is_loopback(host) => {}
+        "http" => return Err(bad("must use https (http is allowed only for loopback hosts)")),
+        _ => return Err(bad("must use https")),
+    }
+    if !path.ends_with("/api/v1") {
+        return Err(bad("must end with /api/v1"));
+    }
+    Ok(trimmed.to_owned())
+}
+
+impl ClientOptions {
+    /// Validates the options.
+    ///
+    /// # Errors
+    /// `invalid_argument` naming the option: bad `baseUrl` or `apiKey`,
+    /// `timeoutMs` of 0, or `retries` over 10.
+    pub fn validate(&self) -> Result<Config> {
+        let base_url = check_base_url(&self.base_url)?;
+        check_api_key(&self.api_key)?;
+        let timeout_ms = self.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
+        if timeout_ms == 0 {
+            return Err(Error::invalid_argument("timeoutMs must be at least 1"));
+        }
+        let retries = self.retries.unwrap_or(DEFAULT_RETRIES);
+        if retries > MAX_RETRIES {
+            return Err(Error::invalid_argument(format!("retries must be at most {MAX_RETRIES}, got {retries}")));
+        }
+        Ok(Config {
+            base_url,
+            api_key: self.api_key.clone(),
+            timeout_ms,
+            retries,
+            cache_ttl_ms: self.cache_ttl_ms.unwrap_or(0),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorCode;
+
+    const KEY: &str = "ak_0123456789abcdef0123456789ABCDEF0123456789abcdef";
+
+    fn opts(base: &str) -> ClientOptions {
+        ClientOptions { base_url: base.into(), api_key: KEY.into(), ..Default::default() }
+    }
+
+    #[test]
+    fn defaults() {
+        let c = opts("https://shop.example/api/v1/").validate().unwrap();
+        assert_eq!(c.base_url, "https://shop.example/api/v1");
+        assert_eq!((c.timeout_ms, c.retries, c.cache_ttl_ms), (10_000, 2, 0));
+        assert_eq!(c.authorization(), format!("Bearer {KEY}"));
+    }
+
+    #[test]
+    fn https_required_except_loopback() {
+        for ok in [
+            "https://shop.example:8443/api/v1",
+            "http://127.0.0.1:8787/api/v1",
+            "http://127.9.8.7/api/v1",
+            "http://localhost:3000/x/api/v1",
+            "http://[::1]:8787/api/v1",
+        ] {
+            assert!(opts(ok).validate().is_ok(), "{ok}");
+        }
+        for bad in [
+            "http://shop.example/api/v1",
+            "http://127.0.0.1.evil.example/api/v1",
+            "http://128.0.0.1/api/v1",
+            "http://localhost.evil/api/v1",
+            "http://127.0.0.1@evil.example/api/v1",
+            "ftp://shop.example/api/v1",
+            "shop.example/api/v1",
+            "https://shop.example/api/v2",
+            "https://shop.example/api/v1?x=1",
+            "https://shop.example:99999/api/v1",
+            "https:///api/v1",
+        ] {
+            let e = opts(bad).validate().unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidArgument, "{bad}");
+            assert!(e.message.starts_with("baseUrl "), "{bad}: {}", e.message);
+        }
+    }
+
+    #[test]
+    fn api_key_format_without_leaking_it() {
+        for bad in ["", "ak_123", "sk_0123456789abcdef0123456789abcdef0123456789abcdef", &format!("{KEY}0"), &KEY.replace('f', "g")] {
+            let e = check_api_key(bad).unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidArgument);
+            assert!(e.message.contains("apiKey"));
+            assert!(bad.len() < 10 || !e.message.contains(&bad[7..]), "leaks the key: {}", e.message);
+        }
+        assert!(check_api_key(KEY).is_ok());
+    }
+
+    #[test]
+    fn numbers_are_checked() {
+        let e = ClientOptions { timeout_ms: Some(0), ..opts("https://a/api/v1") }.validate().unwrap_err();
+        assert!(e.message.contains("timeoutMs"));
+        let e = ClientOptions { retries: Some(11), ..opts("https://a/api/v1") }.validate().unwrap_err();
+        assert!(e.message.contains("retries"));
+        let e = serde_json::from_str::<ClientOptions>(r#"{"baseUrl":"x","apiKey":"y","timeout":1}"#).unwrap_err();
+        assert!(e.to_string().contains("unknown field `timeout`"));
+    }
+}

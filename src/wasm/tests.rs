@@ -1,0 +1,1 @@
+//! wasm-bindgen tests in headless Chromium (scripts/test.d/30-wasm.sh).

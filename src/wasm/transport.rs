@@ -1,0 +1,132 @@
+//! The async transport: sends a core [`Request`] through `js/transport.js`
+//! (`fetch` with timeout and abort), applies the retry policy, and decodes the
+//! answer. Payments are built non-retryable by `crate::request`, so they are
+//! sent exactly once.
+
+use js_sys::Promise;
+use serde::de::DeserializeOwned;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::decode::{self, parse_retry_after, Response};
+use crate::error::{Error, ErrorCode, Result};
+use crate::options::Config;
+use crate::request::Request;
+use crate::retry::{self, Outcome};
+
+#[wasm_bindgen(module = "/js/transport.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = cirrusFetch)]
+    fn cirrus_fetch(
+        fetch: &JsValue,
+        url: &str,
+        method: &str,
+        authorization: &str,
+        body: Option<String>,
+        timeout_ms: u32,
+        signal: &JsValue,
+    ) -> Promise;
+
+    fn sleep(ms: u32, signal: &JsValue) -> Promise;
+
+    /// What `cirrusFetch` resolves with.
+    type RawResponse;
+    #[wasm_bindgen(method, getter)]
+    fn status(this: &RawResponse) -> u16;
+    #[wasm_bindgen(method, getter)]
+    fn failure(this: &RawResponse) -> Option<String>;
+    #[wasm_bindgen(method, getter)]
+    fn message(this: &RawResponse) -> Option<String>;
+    #[wasm_bindgen(method, getter)]
+    fn body(this: &RawResponse) -> Option<String>;
+    #[wasm_bindgen(method, getter, js_name = requestId)]
+    fn request_id(this: &RawResponse) -> Option<String>;
+    #[wasm_bindgen(method, getter, js_name = retryAfter)]
+    fn retry_after(this: &RawResponse) -> Option<String>;
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = Math)]
+    fn random() -> f64;
+}
+
+/// Sends requests for one client: validated [`Config`] plus an optional JS
+/// `fetch` implementation (`undefined` → `globalThis.fetch`).
+#[derive(Debug, Clone)]
+pub(crate) struct Transport {
+    pub(crate) config: Config,
+    fetch: JsValue,
+}
+
+impl Transport {
+    pub(crate) fn new(config: Config, fetch: JsValue) -> Self {
+        Self { config, fetch }
+    }
+
+    /// Sends `req` (retrying it when the policy allows) and returns the 2xx
+    /// response. `signal` is a JS `AbortSignal` or `undefined`.
+    ///
+    /// # Errors
+    /// `network`, `timeout`, `aborted`, or the server's error for a non-2xx.
+    pub(crate) async fn send(&self, req: &Request, signal: &JsValue) -> Result<Response> {
+        let url = req.url(&self.config.base_url);
+        let auth = self.config.authorization();
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let raw: RawResponse = JsFuture::from(cirrus_fetch(
+                &self.fetch,
+                &url,
+                req.method.as_str(),
+                &auth,
+                req.body.clone(),
+                self.config.timeout_ms,
+                signal,
+            ))
+            .await
+            .map(JsCast::unchecked_into)
+            .map_err(|_| Error::new(ErrorCode::Network, "request failed"))?;
+            let (outcome, result) = match raw.failure().as_deref() {
+                None => {
+                    let resp = Response {
+                        status: raw.status(),
+                        body: raw.body().unwrap_or_default(),
+                        request_id: raw.request_id(),
+                        retry_after: raw.retry_after(),
+                    };
+                    if (200..300).contains(&resp.status) {
+                        return Ok(resp);
+                    }
+                    let retry_after = resp.retry_after.as_deref().and_then(parse_retry_after);
+                    (Outcome::Status { status: resp.status, retry_after }, decode::error_from_response(&resp))
+                }
+                Some(kind) => {
+                    let msg = raw.message().unwrap_or_default();
+                    match kind {
+                        "timeout" => (Outcome::Timeout, Error::new(ErrorCode::Timeout, msg)),
+                        "aborted" => return Err(Error::new(ErrorCode::Aborted, msg)),
+                        _ => (Outcome::Network, Error::new(ErrorCode::Network, msg)),
+                    }
+                }
+            };
+            let Some(ms) = retry::next_delay(attempt, self.config.retries, req.retryable, outcome, random()) else {
+                return Err(result);
+            };
+            let slept = JsFuture::from(sleep(ms, signal)).await.ok().and_then(|v| v.as_bool()).unwrap_or(false);
+            if !slept {
+                return Err(Error::new(ErrorCode::Aborted, "aborted while waiting to retry"));
+            }
+        }
+    }
+
+    /// Sends `req` and decodes the 2xx JSON body into `T` (for small bodies:
+    /// payments, shipping rates; the catalog uses the JS-side validator).
+    ///
+    /// # Errors
+    /// As [`Transport::send`], plus `decode` naming the JSON path.
+    pub(crate) async fn send_json<T: DeserializeOwned>(&self, req: &Request, signal: &JsValue) -> Result<T> {
+        let resp = self.send(req, signal).await?;
+        decode::decode_response(&resp)
+    }
+}
