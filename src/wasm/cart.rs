@@ -1,1 +1,355 @@
-//! Cart and money exports (issue 4).
+//! Cart and money exports (issue 4): the `Cart` class and the money helpers.
+//!
+//! Values cross the boundary as JSON (`JSON.stringify` in, `JSON.parse` out)
+//! so every input is decoded by the same serde types the core uses and every
+//! bad input is a `CirrusError` naming the argument. Numbers that are amounts
+//! or quantities are decoded as integers from their JSON text: `1.5`, `NaN`,
+//! `1e21` and anything beyond 2^53 − 1 are refused, never rounded. Nothing in
+//! this file handles a floating-point value.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+use js_sys::{Object, Reflect, JSON};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::cart::{self, CartLine, RefreshReport, RestoreProblem, Totals};
+use crate::error::{Error, Result};
+use crate::model::{PaymentItem, Product, ShippingRatesResponse};
+use crate::money::{self, Currency};
+use crate::shipping::{self, ShippingOption};
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(typescript_type = "Product")]
+    pub type JsProduct;
+    #[wasm_bindgen(typescript_type = "Product[]")]
+    pub type JsProducts;
+    #[wasm_bindgen(typescript_type = "ShippingRatesResponse")]
+    pub type JsShippingRates;
+    #[wasm_bindgen(typescript_type = "CartLine[]")]
+    pub type JsCartLines;
+    #[wasm_bindgen(typescript_type = "CartLine | null")]
+    pub type JsCartLineOrNull;
+    #[wasm_bindgen(typescript_type = "CartTotals")]
+    pub type JsTotals;
+    #[wasm_bindgen(typescript_type = "RefreshReport")]
+    pub type JsRefreshReport;
+    #[wasm_bindgen(typescript_type = "ShippingOption[]")]
+    pub type JsShippingOptions;
+    #[wasm_bindgen(typescript_type = "PaymentItem[]")]
+    pub type JsPaymentItems;
+    #[wasm_bindgen(typescript_type = "{ cart: Cart; problem: RestoreProblem | null }")]
+    pub type JsRestored;
+
+    /// `Intl.NumberFormat(locales, options)` (callable without `new`); `catch`
+    /// turns a bad locale's `RangeError` into a `Result`.
+    #[wasm_bindgen(catch, js_namespace = Intl, js_name = NumberFormat)]
+    fn intl_number_format(locales: &JsValue, options: &Object) -> std::result::Result<JsValue, JsValue>;
+}
+
+/// The message of a thrown JS value (for wrapping into a `CirrusError`).
+fn js_message(e: &JsValue) -> String {
+    Reflect::get(e, &JsValue::from_str("message"))
+        .ok()
+        .and_then(|m| m.as_string())
+        .unwrap_or_else(|| "unknown error".to_owned())
+}
+
+/// Decode a JS value through its JSON text into a core type.
+fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T> {
+    if value.is_undefined() {
+        return Err(Error::invalid_argument(format!("{what} is required")));
+    }
+    let text = JSON::stringify(value)
+        .map_err(|e| Error::invalid_argument(format!("{what} cannot be read: {}", js_message(&e))))?;
+    let text = String::from(text);
+    serde_json::from_str(&text).map_err(|e| Error::invalid_argument(format!("{what} is invalid: {e}")))
+}
+
+/// Encode a core value as a plain JS value (JSON, so `null` stays `null`).
+fn to_js<T: Serialize + ?Sized, J: JsCast>(value: &T) -> J {
+    let text = serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned());
+    JSON::parse(&text).unwrap_or(JsValue::NULL).unchecked_into()
+}
+
+/// A quantity: an integer number of 1..=2^32 − 1 (0 is reported by the core).
+fn quantity(value: &JsValue) -> Result<u32> {
+    from_js::<u32>(value, "quantity")
+        .map_err(|_| Error::invalid_argument(format!("quantity must be a whole number, got {}", describe(value))))
+}
+
+/// An amount in minor units: an integer `number` with |value| <= 2^53 − 1.
+fn minor_units(value: &JsValue, what: &str) -> Result<i64> {
+    let minor = from_js::<i64>(value, what).map_err(|_| {
+        Error::invalid_argument(format!("{what} must be a whole number of minor units, got {}", describe(value)))
+    })?;
+    money::check_safe(minor).map_err(|e| Error::invalid_argument(format!("{what}: {}", e.message)))
+}
+
+/// A short rendering of a JS value for messages.
+fn describe(value: &JsValue) -> String {
+    if value.is_undefined() {
+        return "undefined".to_owned();
+    }
+    let text = JSON::stringify(value).ok().map(String::from).unwrap_or_else(|| "a non-JSON value".to_owned());
+    if text.len() > 40 {
+        format!("{}…", text.chars().take(40).collect::<String>())
+    } else {
+        text
+    }
+}
+
+fn safe(minor: i64) -> Result<JsValue> {
+    // `JsValue::from(i64)` would be a BigInt; amounts are checked and sent as JSON numbers.
+    money::check_safe(minor).map(|m| to_js(&m))
+}
+
+/// A cart in one currency, with exact prices in integer minor units.
+///
+/// Amounts (`unitPrice`, `lineTotal`, `subtotal`, …) are whole numbers of the
+/// currency's minor unit (cents for USD), always `<= 2^53 − 1`. Format them
+/// with `formatMoney`.
+#[wasm_bindgen]
+pub struct Cart {
+    inner: cart::Cart,
+}
+
+#[wasm_bindgen]
+impl Cart {
+    /// An empty cart in `currency` (the store's `defaultCurrency`, e.g. `"USD"`).
+    ///
+    /// # Errors
+    /// `invalid_argument` for an unknown currency code.
+    #[wasm_bindgen(constructor)]
+    pub fn new(currency: &str) -> Result<Cart> {
+        Ok(Self { inner: cart::Cart::new(currency)? })
+    }
+
+    /// Restore a cart saved with `serialize()`. Never throws on the data:
+    /// corrupt, unknown-version or other-currency data gives an empty cart and
+    /// a `problem` saying why; `null`/`undefined`/`""` gives an empty cart.
+    ///
+    /// # Errors
+    /// `invalid_argument` only for an unknown `currency`.
+    pub fn restore(data: Option<String>, currency: &str) -> Result<JsRestored> {
+        let restored = cart::Cart::restore(data.as_deref(), currency)?;
+        let out = Object::new();
+        let problem: JsValue = restored.problem.as_ref().map_or(JsValue::NULL, |p: &RestoreProblem| to_js(p));
+        let _ = Reflect::set(&out, &JsValue::from_str("cart"), &Cart { inner: restored.cart }.into());
+        let _ = Reflect::set(&out, &JsValue::from_str("problem"), &problem);
+        Ok(out.unchecked_into())
+    }
+
+    /// The versioned JSON form (`{"version":1,…}`) for `Cart.restore`.
+    pub fn serialize(&self) -> String {
+        self.inner.to_json()
+    }
+
+    /// The cart's ISO 4217 currency code.
+    #[wasm_bindgen(getter)]
+    pub fn currency(&self) -> String {
+        self.inner.currency().code().to_owned()
+    }
+
+    /// Add `quantity` of variant `variantId` of `product` (a catalog `Product`).
+    /// Adding a variant already in the cart merges into its line.
+    ///
+    /// # Errors
+    /// `not_found` (no such variant), `conflict` (out of stock, product not
+    /// active), `invalid_argument` (quantity not a whole number in stock, bad
+    /// product data, total beyond 2^53 − 1).
+    pub fn add(&mut self, product: &JsProduct, #[wasm_bindgen(js_name = variantId)] variant_id: &str, quantity: &JsValue) -> Result<()> {
+        let product: Product = from_js(product, "product")?;
+        self.inner.add(&product, variant_id, self::quantity(quantity)?)
+    }
+
+    /// Set the quantity of a line (1..=stockQuantity); use `remove` to drop it.
+    ///
+    /// # Errors
+    /// `not_found` (not in the cart), `invalid_argument` (quantity).
+    #[wasm_bindgen(js_name = setQuantity)]
+    pub fn set_quantity(&mut self, #[wasm_bindgen(js_name = variantId)] variant_id: &str, quantity: &JsValue) -> Result<()> {
+        self.inner.set_quantity(variant_id, self::quantity(quantity)?)
+    }
+
+    /// Remove a line; returns whether there was one.
+    pub fn remove(&mut self, #[wasm_bindgen(js_name = variantId)] variant_id: &str) -> bool {
+        self.inner.remove(variant_id)
+    }
+
+    /// Remove every line.
+    pub fn clear(&mut self) {
+        self.inner.clear();
+    }
+
+    /// The lines, in the order they were added.
+    #[wasm_bindgen(getter)]
+    pub fn lines(&self) -> JsCartLines {
+        to_js::<[CartLine], _>(self.inner.lines())
+    }
+
+    /// The line of `variantId`, or `null`.
+    pub fn line(&self, #[wasm_bindgen(js_name = variantId)] variant_id: &str) -> JsCartLineOrNull {
+        to_js(&self.inner.line(variant_id))
+    }
+
+    /// `{ subtotal, totalSavings, itemCount, lineCount }` (minor units, counts).
+    #[wasm_bindgen(getter)]
+    pub fn totals(&self) -> JsTotals {
+        to_js::<Totals, _>(&self.inner.totals())
+    }
+
+    /// The subtotal in minor units.
+    #[wasm_bindgen(getter)]
+    pub fn subtotal(&self) -> JsValue {
+        to_js(&self.inner.subtotal())
+    }
+
+    #[wasm_bindgen(getter, js_name = isEmpty)]
+    pub fn is_empty(&self) -> bool {
+        self.inner.is_empty()
+    }
+
+    /// Apply fresh catalog `products` (those of the cart's lines) and report
+    /// what changed: `priceChanged`, `stockLowered`, `outOfStock`, `variantGone`.
+    /// Lines whose product is not given stay and are listed in `unchecked`.
+    ///
+    /// # Errors
+    /// `invalid_argument` for bad product data; the cart is then unchanged.
+    pub fn refresh(&mut self, products: &JsProducts) -> Result<JsRefreshReport> {
+        let products: Vec<Product> = from_js(products, "products")?;
+        Ok(to_js::<RefreshReport, _>(&self.inner.refresh(&products)?))
+    }
+
+    /// What `refresh` would report, without changing the cart.
+    ///
+    /// # Errors
+    /// As `refresh`.
+    pub fn check(&self, products: &JsProducts) -> Result<JsRefreshReport> {
+        let products: Vec<Product> = from_js(products, "products")?;
+        Ok(to_js::<RefreshReport, _>(&self.inner.check(&products)?))
+    }
+
+    /// The `items` of `payments.initiate`: `{ variantId, quantity }` per line.
+    #[wasm_bindgen(js_name = paymentItems)]
+    pub fn payment_items(&self) -> JsPaymentItems {
+        to_js::<Vec<PaymentItem>, _>(&self.inner.payment_items())
+    }
+
+    /// From a `shippingRates` answer for this cart's variants, the rates the
+    /// whole order can use (offered for every variant, subtotal inside the
+    /// rate's band), cheapest first, each with `price` and `estimatedTotal`
+    /// (subtotal + price, before tax) in minor units.
+    ///
+    /// # Errors
+    /// `invalid_argument` for an empty cart or a malformed answer.
+    #[wasm_bindgen(js_name = shippingOptions)]
+    pub fn shipping_options(&self, answer: &JsShippingRates) -> Result<JsShippingOptions> {
+        let answer: ShippingRatesResponse = from_js(answer, "shipping rates")?;
+        Ok(to_js::<Vec<ShippingOption>, _>(&shipping::cart_rates(&self.inner, &answer)?))
+    }
+
+    /// Format `minor` units of the cart's currency for `locale` (see `formatMoney`).
+    ///
+    /// # Errors
+    /// As `formatMoney`.
+    pub fn format(&self, minor: &JsValue, locale: Option<String>) -> Result<String> {
+        format_currency(minor_units(minor, "minor")?, self.inner.currency(), locale.as_deref())
+    }
+}
+
+/// Decimal price string → integer minor units: `parseMoney("19.99", "USD") === 1999`.
+///
+/// # Errors
+/// `invalid_argument` naming the value (not a plain decimal, more decimals
+/// than the currency has, beyond 2^53 − 1) or the unknown currency.
+#[wasm_bindgen(js_name = parseMoney)]
+pub fn parse_money(value: &str, currency: &str) -> Result<JsValue> {
+    safe(Currency::from_code(currency)?.parse(value)?)
+}
+
+/// Integer minor units → the exact decimal string: `moneyToDecimal(1999, "USD") === "19.99"`.
+///
+/// # Errors
+/// `invalid_argument` for a non-integer or unsafe amount or an unknown currency.
+#[wasm_bindgen(js_name = moneyToDecimal)]
+pub fn money_to_decimal(minor: &JsValue, currency: &str) -> Result<String> {
+    let minor = minor_units(minor, "minor")?;
+    Ok(Currency::from_code(currency)?.format(minor))
+}
+
+/// `a + b` in minor units, exact.
+///
+/// # Errors
+/// `invalid_argument` for a non-integer input or a sum beyond 2^53 − 1.
+#[wasm_bindgen(js_name = addMoney)]
+pub fn add_money(a: &JsValue, b: &JsValue) -> Result<JsValue> {
+    safe(money::checked_add(minor_units(a, "a")?, minor_units(b, "b")?)?)
+}
+
+/// Digits after the decimal point of an ISO 4217 currency (USD 2, JPY 0, KWD 3).
+///
+/// # Errors
+/// `invalid_argument` for an unknown currency.
+#[wasm_bindgen(js_name = currencyExponent)]
+pub fn currency_exponent(currency: &str) -> Result<u32> {
+    Ok(Currency::from_code(currency)?.exponent())
+}
+
+/// Format `minor` units of `currency` for display with `Intl.NumberFormat`
+/// (`locale` like `"de-DE"`; omitted: the runtime's default). The exact decimal
+/// string is handed to `Intl`, so no digit is lost or rounded:
+/// `formatMoney(123456, "USD", "en-US") === "$1,234.56"`.
+///
+/// # Errors
+/// `invalid_argument` for a non-integer or unsafe amount, an unknown currency
+/// or a locale `Intl` rejects.
+#[wasm_bindgen(js_name = formatMoney)]
+pub fn format_money(minor: &JsValue, currency: &str, locale: Option<String>) -> Result<String> {
+    format_currency(minor_units(minor, "minor")?, Currency::from_code(currency)?, locale.as_deref())
+}
+
+thread_local! {
+    /// `Intl.NumberFormat#format` functions by (locale, currency): building one
+    /// costs tens of microseconds, formatting with one a fraction of that.
+    static FORMATTERS: RefCell<BTreeMap<(String, &'static str), js_sys::Function>> = const { RefCell::new(BTreeMap::new()) };
+}
+
+fn formatter(locale: Option<&str>, currency: Currency) -> Result<js_sys::Function> {
+    let key = (locale.unwrap_or("").to_owned(), currency.code());
+    if let Some(f) = FORMATTERS.with(|m| m.borrow().get(&key).cloned()) {
+        return Ok(f);
+    }
+    let options = Object::new();
+    let set = |k: &str, v: JsValue| {
+        let _ = Reflect::set(&options, &JsValue::from_str(k), &v);
+    };
+    set("style", JsValue::from_str("currency"));
+    set("currency", JsValue::from_str(currency.code()));
+    // Show exactly the ISO 4217 digits, so the display is the exact amount.
+    set("minimumFractionDigits", JsValue::from(currency.exponent()));
+    set("maximumFractionDigits", JsValue::from(currency.exponent()));
+    let locales = locale.map_or(JsValue::UNDEFINED, JsValue::from_str);
+    let nf = intl_number_format(&locales, &options).map_err(|e| {
+        Error::invalid_argument(format!("locale {} is not usable: {}", money::echo(locale.unwrap_or("")), js_message(&e)))
+    })?;
+    let format: js_sys::Function = Reflect::get(&nf, &JsValue::from_str("format"))
+        .ok()
+        .and_then(|f| f.dyn_into().ok())
+        .ok_or_else(|| Error::invalid_argument("Intl.NumberFormat has no format function"))?;
+    FORMATTERS.with(|m| m.borrow_mut().insert(key, format.clone()));
+    Ok(format)
+}
+
+fn format_currency(minor: i64, currency: Currency, locale: Option<&str>) -> Result<String> {
+    let format = formatter(locale, currency)?;
+    // Intl.NumberFormat formats a decimal *string* exactly (no conversion to a double).
+    format
+        .call1(&JsValue::NULL, &JsValue::from_str(&currency.format(minor)))
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| Error::invalid_argument(format!("Intl.NumberFormat could not format {minor} {currency}")))
+}
