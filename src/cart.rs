@@ -128,6 +128,12 @@ pub enum RestoreProblemKind {
     UnknownVersion,
     /// Saved for another currency than the store's.
     CurrencyMismatch,
+    /// The browser storage could not be read (e.g. storage disabled); the
+    /// browser helper then keeps the cart in memory only.
+    StorageUnavailable,
+    /// Writing the cart to browser storage failed (e.g. quota exceeded); the
+    /// cart in memory is intact.
+    WriteFailed,
 }
 
 /// The outcome of [`Cart::restore`]: always a usable cart.

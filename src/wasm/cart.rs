@@ -9,14 +9,15 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
-use js_sys::{Object, Reflect, JSON};
-use serde::de::DeserializeOwned;
+use js_sys::{Function, Object, Reflect, JSON};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::cart::{self, CartLine, RefreshReport, RestoreProblem, Totals};
+use crate::cart::{self, CartLine, RefreshReport, RestoreProblem, RestoreProblemKind, Totals};
 use crate::error::{Error, Result};
+use crate::wasm::client::parse_arg;
 use crate::model::{PaymentItem, Product, ShippingRatesResponse};
 use crate::money::{self, Currency};
 use crate::shipping::{self, ShippingOption};
@@ -58,17 +59,6 @@ fn js_message(e: &JsValue) -> String {
         .unwrap_or_else(|| "unknown error".to_owned())
 }
 
-/// Decode a JS value through its JSON text into a core type.
-fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T> {
-    if value.is_undefined() {
-        return Err(Error::invalid_argument(format!("{what} is required")));
-    }
-    let text = JSON::stringify(value)
-        .map_err(|e| Error::invalid_argument(format!("{what} cannot be read: {}", js_message(&e))))?;
-    let text = String::from(text);
-    serde_json::from_str(&text).map_err(|e| Error::invalid_argument(format!("{what} is invalid: {e}")))
-}
-
 /// Encode a core value as a plain JS value (JSON, so `null` stays `null`).
 fn to_js<T: Serialize + ?Sized, J: JsCast>(value: &T) -> J {
     let text = serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned());
@@ -77,13 +67,13 @@ fn to_js<T: Serialize + ?Sized, J: JsCast>(value: &T) -> J {
 
 /// A quantity: an integer number of 1..=2^32 − 1 (0 is reported by the core).
 fn quantity(value: &JsValue) -> Result<u32> {
-    from_js::<u32>(value, "quantity")
+    parse_arg::<u32>("quantity", value)
         .map_err(|_| Error::invalid_argument(format!("quantity must be a whole number, got {}", describe(value))))
 }
 
 /// An amount in minor units: an integer `number` with |value| <= 2^53 − 1.
 fn minor_units(value: &JsValue, what: &str) -> Result<i64> {
-    let minor = from_js::<i64>(value, what).map_err(|_| {
+    let minor = parse_arg::<i64>(what, value).map_err(|_| {
         Error::invalid_argument(format!("{what} must be a whole number of minor units, got {}", describe(value)))
     })?;
     money::check_safe(minor).map_err(|e| Error::invalid_argument(format!("{what}: {}", e.message)))
@@ -111,10 +101,109 @@ fn safe(minor: i64) -> Result<JsValue> {
 ///
 /// Amounts (`unitPrice`, `lineTotal`, `subtotal`, …) are whole numbers of the
 /// currency's minor unit (cents for USD), always `<= 2^53 − 1`. Format them
-/// with `formatMoney`.
+/// with `formatMoney`. A cart made by `Cart.persistent` saves itself to
+/// `localStorage` after every change and follows changes made in other tabs.
 #[wasm_bindgen]
 pub struct Cart {
-    inner: cart::Cart,
+    inner: Rc<RefCell<cart::Cart>>,
+    persist: Option<Persist>,
+}
+
+/// The browser-storage side of a persistent cart.
+struct Persist {
+    shared: Rc<PersistShared>,
+    target: JsValue,
+    listener: Closure<dyn FnMut(JsValue)>,
+}
+
+struct PersistShared {
+    key: String,
+    storage: Option<JsStorage>,
+    on_change: Option<Function>,
+    problem: RefCell<Option<RestoreProblem>>,
+}
+
+impl PersistShared {
+    /// Record `problem` and tell the `onChange` listener (`source`: `"storage"`
+    /// for another tab's change, `"save"` for a failed write).
+    fn report(&self, source: &str, problem: Option<RestoreProblem>) {
+        let problem_js: JsValue = problem.as_ref().map_or(JsValue::NULL, |p| to_js(p));
+        *self.problem.borrow_mut() = problem;
+        if let Some(f) = &self.on_change {
+            let event = Object::new();
+            let _ = Reflect::set(&event, &JsValue::from_str("source"), &JsValue::from_str(source));
+            let _ = Reflect::set(&event, &JsValue::from_str("problem"), &problem_js);
+            // A throwing listener must not break the cart.
+            let _ = f.call1(&JsValue::NULL, &event);
+        }
+    }
+}
+
+impl Drop for Persist {
+    fn drop(&mut self) {
+        let _ = remove_event_listener(&self.target, "storage", self.listener.as_ref().unchecked_ref());
+    }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// A `Storage` (`localStorage`, `sessionStorage`, or anything with the same methods).
+    #[wasm_bindgen(typescript_type = "Storage")]
+    pub type JsStorage;
+    #[wasm_bindgen(method, catch, js_name = getItem)]
+    fn get_item(this: &JsStorage, key: &str) -> std::result::Result<Option<String>, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = setItem)]
+    fn set_item(this: &JsStorage, key: &str, value: &str) -> std::result::Result<(), JsValue>;
+
+    #[wasm_bindgen(typescript_type = "PersistentCartOptions")]
+    pub type JsPersistOptions;
+
+    #[wasm_bindgen(catch, js_name = addEventListener)]
+    fn add_event_listener_global(ty: &str, f: &Function) -> std::result::Result<(), JsValue>;
+}
+
+fn remove_event_listener(target: &JsValue, ty: &str, f: &Function) -> std::result::Result<JsValue, JsValue> {
+    let remove: Function = Reflect::get(target, &JsValue::from_str("removeEventListener"))?.dyn_into()?;
+    remove.call2(target, &JsValue::from_str(ty), f)
+}
+
+fn get(o: &JsValue, k: &str) -> JsValue {
+    if o.is_object() {
+        Reflect::get(o, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
+    } else {
+        JsValue::UNDEFINED
+    }
+}
+
+fn storage_problem(kind: RestoreProblemKind, what: &str, e: &JsValue) -> RestoreProblem {
+    RestoreProblem { kind, message: format!("{what}: {}", js_message(e)) }
+}
+
+impl Cart {
+    fn from_core(inner: cart::Cart) -> Self {
+        Self { inner: Rc::new(RefCell::new(inner)), persist: None }
+    }
+
+    /// Run a change and, for a persistent cart, save the result.
+    fn change<R>(&mut self, f: impl FnOnce(&mut cart::Cart) -> Result<R>) -> Result<R> {
+        let out = f(&mut self.inner.borrow_mut())?;
+        self.save();
+        Ok(out)
+    }
+
+    fn save(&self) {
+        let Some(p) = &self.persist else { return };
+        let Some(storage) = &p.shared.storage else { return };
+        let json = self.inner.borrow().to_json();
+        match storage.set_item(&p.shared.key, &json) {
+            Ok(()) => {
+                if p.shared.problem.borrow().as_ref().is_some_and(|pr| pr.kind == RestoreProblemKind::WriteFailed) {
+                    p.shared.report("save", None);
+                }
+            }
+            Err(e) => p.shared.report("save", Some(storage_problem(RestoreProblemKind::WriteFailed, "saving the cart failed", &e))),
+        }
+    }
 }
 
 #[wasm_bindgen]
@@ -125,7 +214,7 @@ impl Cart {
     /// `invalid_argument` for an unknown currency code.
     #[wasm_bindgen(constructor)]
     pub fn new(currency: &str) -> Result<Cart> {
-        Ok(Self { inner: cart::Cart::new(currency)? })
+        Ok(Self::from_core(cart::Cart::new(currency)?))
     }
 
     /// Restore a cart saved with `serialize()`. Never throws on the data:
@@ -138,20 +227,104 @@ impl Cart {
         let restored = cart::Cart::restore(data.as_deref(), currency)?;
         let out = Object::new();
         let problem: JsValue = restored.problem.as_ref().map_or(JsValue::NULL, |p: &RestoreProblem| to_js(p));
-        let _ = Reflect::set(&out, &JsValue::from_str("cart"), &Cart { inner: restored.cart }.into());
+        let _ = Reflect::set(&out, &JsValue::from_str("cart"), &Cart::from_core(restored.cart).into());
         let _ = Reflect::set(&out, &JsValue::from_str("problem"), &problem);
         Ok(out.unchecked_into())
     }
 
+    /// A cart kept in `localStorage` (or `options.storage`) under `options.key`
+    /// (default `"cirrus-storefront.cart"`): restored now, saved after every
+    /// change, and replaced when another tab changes it (the `storage` event).
+    /// Never throws on bad saved data or unavailable storage: the cart starts
+    /// empty and `problem` says why. `options.onChange({ source, problem })` is
+    /// called after another tab's change (`source: "storage"`) and when saving
+    /// fails or recovers (`source: "save"`). Call `free()` to stop following.
+    ///
+    /// # Errors
+    /// `invalid_argument` for an unknown `currency` or bad options.
+    pub fn persistent(currency: &str, options: Option<JsPersistOptions>) -> Result<Cart> {
+        let options: JsValue = options.map_or(JsValue::UNDEFINED, Into::into);
+        let key = match get(&options, "key") {
+            k if k.is_undefined() || k.is_null() => "cirrus-storefront.cart".to_owned(),
+            k => k.as_string().filter(|k| !k.is_empty()).ok_or_else(|| Error::invalid_argument("options.key must be a non-empty string"))?,
+        };
+        let on_change = match get(&options, "onChange") {
+            f if f.is_undefined() || f.is_null() => None,
+            f => Some(f.dyn_into::<Function>().map_err(|_| Error::invalid_argument("options.onChange must be a function"))?),
+        };
+        let mut problem = None;
+        let storage: Option<JsStorage> = match get(&options, "storage") {
+            s if s.is_undefined() || s.is_null() => {
+                // Reading `localStorage` itself throws where storage is disabled.
+                match Reflect::get(&js_sys::global(), &JsValue::from_str("localStorage")) {
+                    Ok(s) if s.is_object() => Some(s.unchecked_into()),
+                    Ok(_) => {
+                        problem = Some(RestoreProblem { kind: RestoreProblemKind::StorageUnavailable, message: "localStorage is not available here; the cart is kept in memory only".into() });
+                        None
+                    }
+                    Err(e) => {
+                        problem = Some(storage_problem(RestoreProblemKind::StorageUnavailable, "localStorage is not available; the cart is kept in memory only", &e));
+                        None
+                    }
+                }
+            }
+            s if s.is_object() => Some(s.unchecked_into()),
+            _ => return Err(Error::invalid_argument("options.storage must be a Storage object")),
+        };
+        let saved = match &storage {
+            Some(st) => st.get_item(&key).unwrap_or_else(|e| {
+                problem = Some(storage_problem(RestoreProblemKind::StorageUnavailable, "reading the saved cart failed", &e));
+                None
+            }),
+            None => None,
+        };
+        let restored = cart::Cart::restore(saved.as_deref(), currency)?;
+        let problem = problem.or(restored.problem);
+        let inner = Rc::new(RefCell::new(restored.cart));
+        let shared = Rc::new(PersistShared { key, storage, on_change, problem: RefCell::new(problem) });
+        let code = currency.to_owned();
+        let listener = {
+            let inner = Rc::clone(&inner);
+            let shared = Rc::clone(&shared);
+            Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+                let Some(storage) = &shared.storage else { return };
+                if !Object::is(&get(&event, "storageArea"), storage) {
+                    return;
+                }
+                // `key === null` is `storage.clear()` in the other tab.
+                let key = get(&event, "key");
+                if !key.is_null() && key.as_string().as_deref() != Some(shared.key.as_str()) {
+                    return;
+                }
+                let data = get(&event, "newValue").as_string();
+                let Ok(restored) = cart::Cart::restore(data.as_deref(), &code) else { return };
+                *inner.borrow_mut() = restored.cart;
+                shared.report("storage", restored.problem);
+            })
+        };
+        let target = js_sys::global().into();
+        if shared.storage.is_some() {
+            // Without `addEventListener` (workers, node) there is no other tab to follow.
+            let _ = add_event_listener_global("storage", listener.as_ref().unchecked_ref());
+        }
+        Ok(Self { inner, persist: Some(Persist { shared, target, listener }) })
+    }
+
+    /// Why a persistent cart started empty or could not be saved, or `null`.
+    #[wasm_bindgen(getter)]
+    pub fn problem(&self) -> JsValue {
+        self.persist.as_ref().and_then(|p| p.shared.problem.borrow().as_ref().map(|pr| to_js(pr))).unwrap_or(JsValue::NULL)
+    }
+
     /// The versioned JSON form (`{"version":1,…}`) for `Cart.restore`.
     pub fn serialize(&self) -> String {
-        self.inner.to_json()
+        self.inner.borrow().to_json()
     }
 
     /// The cart's ISO 4217 currency code.
     #[wasm_bindgen(getter)]
     pub fn currency(&self) -> String {
-        self.inner.currency().code().to_owned()
+        self.inner.borrow().currency().code().to_owned()
     }
 
     /// Add `quantity` of variant `variantId` of `product` (a catalog `Product`).
@@ -162,8 +335,9 @@ impl Cart {
     /// active), `invalid_argument` (quantity not a whole number in stock, bad
     /// product data, total beyond 2^53 − 1).
     pub fn add(&mut self, product: &JsProduct, #[wasm_bindgen(js_name = variantId)] variant_id: &str, quantity: &JsValue) -> Result<()> {
-        let product: Product = from_js(product, "product")?;
-        self.inner.add(&product, variant_id, self::quantity(quantity)?)
+        let product: Product = parse_arg("product", product)?;
+        let quantity = self::quantity(quantity)?;
+        self.change(|c| c.add(&product, variant_id, quantity))
     }
 
     /// Set the quantity of a line (1..=stockQuantity); use `remove` to drop it.
@@ -172,45 +346,49 @@ impl Cart {
     /// `not_found` (not in the cart), `invalid_argument` (quantity).
     #[wasm_bindgen(js_name = setQuantity)]
     pub fn set_quantity(&mut self, #[wasm_bindgen(js_name = variantId)] variant_id: &str, quantity: &JsValue) -> Result<()> {
-        self.inner.set_quantity(variant_id, self::quantity(quantity)?)
+        let quantity = self::quantity(quantity)?;
+        self.change(|c| c.set_quantity(variant_id, quantity))
     }
 
     /// Remove a line; returns whether there was one.
     pub fn remove(&mut self, #[wasm_bindgen(js_name = variantId)] variant_id: &str) -> bool {
-        self.inner.remove(variant_id)
+        self.change(|c| Ok(c.remove(variant_id))).unwrap_or(false)
     }
 
     /// Remove every line.
     pub fn clear(&mut self) {
-        self.inner.clear();
+        let _ = self.change(|c| {
+            c.clear();
+            Ok(())
+        });
     }
 
     /// The lines, in the order they were added.
     #[wasm_bindgen(getter)]
     pub fn lines(&self) -> JsCartLines {
-        to_js::<[CartLine], _>(self.inner.lines())
+        to_js::<[CartLine], _>(self.inner.borrow().lines())
     }
 
     /// The line of `variantId`, or `null`.
     pub fn line(&self, #[wasm_bindgen(js_name = variantId)] variant_id: &str) -> JsCartLineOrNull {
-        to_js(&self.inner.line(variant_id))
+        to_js(&self.inner.borrow().line(variant_id))
     }
 
     /// `{ subtotal, totalSavings, itemCount, lineCount }` (minor units, counts).
     #[wasm_bindgen(getter)]
     pub fn totals(&self) -> JsTotals {
-        to_js::<Totals, _>(&self.inner.totals())
+        to_js::<Totals, _>(&self.inner.borrow().totals())
     }
 
     /// The subtotal in minor units.
     #[wasm_bindgen(getter)]
     pub fn subtotal(&self) -> JsValue {
-        to_js(&self.inner.subtotal())
+        to_js(&self.inner.borrow().subtotal())
     }
 
     #[wasm_bindgen(getter, js_name = isEmpty)]
     pub fn is_empty(&self) -> bool {
-        self.inner.is_empty()
+        self.inner.borrow().is_empty()
     }
 
     /// Apply fresh catalog `products` (those of the cart's lines) and report
@@ -220,8 +398,9 @@ impl Cart {
     /// # Errors
     /// `invalid_argument` for bad product data; the cart is then unchanged.
     pub fn refresh(&mut self, products: &JsProducts) -> Result<JsRefreshReport> {
-        let products: Vec<Product> = from_js(products, "products")?;
-        Ok(to_js::<RefreshReport, _>(&self.inner.refresh(&products)?))
+        let products: Vec<Product> = parse_arg("products", products)?;
+        let report = self.change(|c| c.refresh(&products))?;
+        Ok(to_js::<RefreshReport, _>(&report))
     }
 
     /// What `refresh` would report, without changing the cart.
@@ -229,14 +408,14 @@ impl Cart {
     /// # Errors
     /// As `refresh`.
     pub fn check(&self, products: &JsProducts) -> Result<JsRefreshReport> {
-        let products: Vec<Product> = from_js(products, "products")?;
-        Ok(to_js::<RefreshReport, _>(&self.inner.check(&products)?))
+        let products: Vec<Product> = parse_arg("products", products)?;
+        Ok(to_js::<RefreshReport, _>(&self.inner.borrow().check(&products)?))
     }
 
     /// The `items` of `payments.initiate`: `{ variantId, quantity }` per line.
     #[wasm_bindgen(js_name = paymentItems)]
     pub fn payment_items(&self) -> JsPaymentItems {
-        to_js::<Vec<PaymentItem>, _>(&self.inner.payment_items())
+        to_js::<Vec<PaymentItem>, _>(&self.inner.borrow().payment_items())
     }
 
     /// From a `shippingRates` answer for this cart's variants, the rates the
@@ -248,8 +427,8 @@ impl Cart {
     /// `invalid_argument` for an empty cart or a malformed answer.
     #[wasm_bindgen(js_name = shippingOptions)]
     pub fn shipping_options(&self, answer: &JsShippingRates) -> Result<JsShippingOptions> {
-        let answer: ShippingRatesResponse = from_js(answer, "shipping rates")?;
-        Ok(to_js::<Vec<ShippingOption>, _>(&shipping::cart_rates(&self.inner, &answer)?))
+        let answer: ShippingRatesResponse = parse_arg("shipping rates", answer)?;
+        Ok(to_js::<Vec<ShippingOption>, _>(&shipping::cart_rates(&self.inner.borrow(), &answer)?))
     }
 
     /// Format `minor` units of the cart's currency for `locale` (see `formatMoney`).
@@ -257,7 +436,8 @@ impl Cart {
     /// # Errors
     /// As `formatMoney`.
     pub fn format(&self, minor: &JsValue, locale: Option<String>) -> Result<String> {
-        format_currency(minor_units(minor, "minor")?, self.inner.currency(), locale.as_deref())
+        let currency = self.inner.borrow().currency();
+        format_currency(minor_units(minor, "minor")?, currency, locale.as_deref())
     }
 }
 
