@@ -68,3 +68,9 @@ export function raceAbort(promise, signal, makeError) {
 export function now() {
   return Date.now();
 }
+
+// Marks a promise's rejection as handled (every caller of a shared request may
+// have gone away by the time it fails).
+export function quiet(promise) {
+  promise.catch(() => {});
+}

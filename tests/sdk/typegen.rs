@@ -1,2 +1,273 @@
-//! Generates the TypeScript model types and the response schemas (js/generated/) from
-//! the Rust wire types (being written).
+//! Generates, from the Rust wire types (via serde-reflection, which traces
+//! their `Deserialize` impls, so renames and nullability are the real ones):
+//! - `js/generated/types.ts`: the TypeScript types of the package (included in
+//!   the wasm-bindgen `.d.ts` by `src/wasm/client.rs`);
+//! - `js/generated/schema.js`: the response schemas `js/validate.js` checks
+//!   parsed JSON against.
+//!
+//! The test fails when the committed files differ from what the types give;
+//! `CIRRUS_BLESS=1 cargo test --test typegen` rewrites them.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use cirrus_storefront::error::ErrorCode;
+use cirrus_storefront::model::*;
+use cirrus_storefront::options::ClientOptions;
+use cirrus_storefront::request::ProductsQuery;
+use serde_reflection::{ContainerFormat, Format, Registry, Tracer, TracerConfig, VariantFormat};
+
+/// Output types: `Option` is "present, maybe null".
+const OUTPUTS: &[&str] = &[
+    "ProductsResponse",
+    "MinimalProductsResponse",
+    "ProductResponse",
+    "PagesResponse",
+    "CollectionsResponse",
+    "CollectionResponse",
+    "StoreResponse",
+    "ShippingRatesResponse",
+    "InitiateResponse",
+    "UpdateResponse",
+    "ConfirmResponse",
+];
+
+/// Input types: `Option` is "may be omitted".
+const INPUTS: &[&str] =
+    &["ClientOptions", "ProductsOptions", "ShippingRatesRequest", "InitiateRequest", "UpdateRequest", "ConfirmRequest", "ShippingAddress", "PaymentItem"];
+
+/// Output fields the server omits unless asked (`#[serde(default)]` in model.rs).
+const MAY_BE_MISSING: &[(&str, &str)] =
+    &[("ProductsResponse", "pagination"), ("MinimalProductsResponse", "pagination")];
+
+fn trace() -> Registry {
+    let mut reg = Registry::new();
+    let mut one = |f: &dyn Fn(&mut Tracer), rename: Option<(&str, &str)>| {
+        let mut t = Tracer::new(TracerConfig::default());
+        f(&mut t);
+        for (mut name, c) in t.registry().expect("complete trace") {
+            if let Some((from, to)) = rename {
+                if name == from {
+                    name = to.to_owned();
+                }
+            }
+            if let Some(old) = reg.insert(name.clone(), c.clone()) {
+                assert_eq!(old, c, "two different shapes named {name}");
+            }
+        }
+    };
+    one(
+        &|t| {
+            t.trace_simple_type::<ProductStatus>().unwrap();
+            t.trace_simple_type::<StockStatus>().unwrap();
+            t.trace_simple_type::<DisplayStyle>().unwrap();
+            t.trace_simple_type::<ProductsResponse<Product>>().unwrap();
+        },
+        None,
+    );
+    one(&|t| drop(t.trace_simple_type::<ProductsResponse<MinimalProduct>>().unwrap()), Some(("ProductsResponse", "MinimalProductsResponse")));
+    one(
+        &|t| {
+            t.trace_simple_type::<ProductStatus>().unwrap();
+            t.trace_simple_type::<StockStatus>().unwrap();
+            t.trace_simple_type::<DisplayStyle>().unwrap();
+            t.trace_simple_type::<Processor>().unwrap();
+            t.trace_simple_type::<PaymentStatus>().unwrap();
+            t.trace_simple_type::<ErrorCode>().unwrap();
+            t.trace_simple_type::<ProductResponse>().unwrap();
+            t.trace_simple_type::<PagesResponse>().unwrap();
+            t.trace_simple_type::<CollectionsResponse>().unwrap();
+            t.trace_simple_type::<CollectionResponse>().unwrap();
+            t.trace_simple_type::<StoreResponse>().unwrap();
+            t.trace_simple_type::<ShippingRatesRequest>().unwrap();
+            t.trace_simple_type::<ShippingRatesResponse>().unwrap();
+            t.trace_simple_type::<InitiateRequest>().unwrap();
+            t.trace_simple_type::<InitiateResponse>().unwrap();
+            t.trace_simple_type::<UpdateRequest>().unwrap();
+            t.trace_simple_type::<UpdateResponse>().unwrap();
+            t.trace_simple_type::<ConfirmRequest>().unwrap();
+            t.trace_simple_type::<ConfirmResponse>().unwrap();
+            t.trace_simple_type::<ClientOptions>().unwrap();
+        },
+        None,
+    );
+    one(&|t| drop(t.trace_simple_type::<ProductsQuery>().unwrap()), Some(("ProductsQuery", "ProductsOptions")));
+    reg
+}
+
+fn ts_type(f: &Format) -> String {
+    match f {
+        Format::TypeName(n) => n.clone(),
+        Format::Bool => "boolean".into(),
+        Format::Str | Format::Char => "string".into(),
+        Format::U8 | Format::U16 | Format::U32 | Format::U64 | Format::I8 | Format::I16 | Format::I32 | Format::I64 | Format::F32 | Format::F64 => {
+            "number".into()
+        }
+        Format::Option(inner) => format!("{} | null", ts_type(inner)),
+        Format::Seq(inner) => match **inner {
+            Format::Option(_) => format!("({})[]", ts_type(inner)),
+            _ => format!("{}[]", ts_type(inner)),
+        },
+        Format::Map { value, .. } => format!("Record<string, {}>", ts_type(value)),
+        other => panic!("no TypeScript for {other:?}"),
+    }
+}
+
+fn enum_values(variants: &BTreeMap<u32, serde_reflection::Named<VariantFormat>>) -> Vec<String> {
+    variants
+        .values()
+        .map(|v| {
+            assert!(matches!(v.value, VariantFormat::Unit), "only unit enums cross the boundary");
+            v.name.clone()
+        })
+        .collect()
+}
+
+/// Every type reachable from `roots`.
+fn reachable(reg: &Registry, roots: &[&str]) -> Vec<String> {
+    fn walk(f: &Format, out: &mut Vec<String>, reg: &Registry) {
+        match f {
+            Format::TypeName(n) => visit(n, out, reg),
+            Format::Option(i) | Format::Seq(i) => walk(i, out, reg),
+            Format::Map { value, .. } => walk(value, out, reg),
+            _ => {}
+        }
+    }
+    fn visit(n: &str, out: &mut Vec<String>, reg: &Registry) {
+        if out.iter().any(|o| o == n) {
+            return;
+        }
+        out.push(n.to_owned());
+        if let Some(ContainerFormat::Struct(fields)) = reg.get(n) {
+            for f in fields {
+                walk(&f.value, out, reg);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for r in roots {
+        visit(r, &mut out, reg);
+    }
+    out.sort();
+    out
+}
+
+fn gen_ts(reg: &Registry) -> String {
+    let inputs = reachable(reg, INPUTS);
+    let mut out = String::from(
+        "// GENERATED by tests/sdk/typegen.rs from the Rust types in src/model.rs, src/error.rs,\n\
+         // src/options.rs and src/request.rs. Do not edit: run `CIRRUS_BLESS=1 cargo test --test typegen`.\n",
+    );
+    for (name, c) in reg {
+        match c {
+            ContainerFormat::Enum(variants) => {
+                let vals: Vec<String> = enum_values(variants).iter().map(|v| format!("\"{v}\"")).collect();
+                writeln!(out, "export type {name} = {};", vals.join(" | ")).unwrap();
+            }
+            ContainerFormat::Struct(fields) => {
+                let input = inputs.contains(name) && !OUTPUTS.contains(&name.as_str());
+                writeln!(out, "export interface {name} {{").unwrap();
+                for f in fields {
+                    let missing = MAY_BE_MISSING.contains(&(name.as_str(), f.name.as_str()));
+                    match (&f.value, input || missing) {
+                        (Format::Option(inner), true) => {
+                            if missing {
+                                writeln!(out, "  {}?: {};", f.name, ts_type(inner)).unwrap();
+                            } else {
+                                writeln!(out, "  {}?: {} | null;", f.name, ts_type(inner)).unwrap();
+                            }
+                        }
+                        (Format::Bool, true) => writeln!(out, "  {}?: boolean;", f.name).unwrap(),
+                        (t, _) => writeln!(out, "  {}: {};", f.name, ts_type(t)).unwrap(),
+                    }
+                }
+                if name == "ClientOptions" {
+                    out.push_str("  /** A `fetch` implementation (SSR, tests); default `globalThis.fetch`. */\n");
+                    out.push_str("  fetch?: typeof globalThis.fetch;\n");
+                }
+                out.push_str("}\n");
+            }
+            other => panic!("{name}: unsupported container {other:?}"),
+        }
+    }
+    out
+}
+
+fn schema_type(f: &Format) -> String {
+    match f {
+        Format::TypeName(n) => format!("\"{n}\""),
+        Format::Bool => "\"bool\"".into(),
+        Format::Str => "\"string\"".into(),
+        Format::U8 | Format::U16 | Format::U32 => "\"u32\"".into(),
+        Format::U64 => "\"u64\"".into(),
+        Format::I8 | Format::I16 | Format::I32 | Format::I64 => "\"i64\"".into(),
+        Format::F32 | Format::F64 => "\"f64\"".into(),
+        Format::Option(i) => format!("[\"null\", {}]", schema_type(i)),
+        Format::Seq(i) => format!("[\"array\", {}]", schema_type(i)),
+        Format::Map { value, .. } => format!("[\"map\", {}]", schema_type(value)),
+        other => panic!("no schema for {other:?}"),
+    }
+}
+
+fn gen_schema(reg: &Registry) -> String {
+    let mut out = String::from(
+        "// GENERATED by tests/sdk/typegen.rs from the Rust types in src/model.rs. Do not edit:\n\
+         // run `CIRRUS_BLESS=1 cargo test --test typegen`. Read by js/validate.js.\n\
+         // A type is a primitive (\"string\", \"bool\", \"u32\", \"u64\", \"i64\", \"f64\"), the name of an\n\
+         // entry below, or [\"null\" | \"optional\" | \"array\" | \"map\", type]; a struct is { field: type },\n\
+         // an enum [\"enum\", ...values].\n\
+         export const SCHEMA = {\n",
+    );
+    for name in reachable(reg, OUTPUTS) {
+        match &reg[&name] {
+            ContainerFormat::Enum(variants) => {
+                let vals: Vec<String> = enum_values(variants).iter().map(|v| format!("\"{v}\"")).collect();
+                writeln!(out, "  {name}: [\"enum\", {}],", vals.join(", ")).unwrap();
+            }
+            ContainerFormat::Struct(fields) => {
+                writeln!(out, "  {name}: {{").unwrap();
+                for f in fields {
+                    let t = match (&f.value, MAY_BE_MISSING.contains(&(name.as_str(), f.name.as_str()))) {
+                        (Format::Option(i), true) => format!("[\"optional\", {}]", schema_type(i)),
+                        (t, _) => schema_type(t),
+                    };
+                    writeln!(out, "    {}: {t},", f.name).unwrap();
+                }
+                out.push_str("  },\n");
+            }
+            other => panic!("{name}: unsupported container {other:?}"),
+        }
+    }
+    out.push_str("};\n");
+    out
+}
+
+fn check_or_bless(path: &str, content: &str) {
+    let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var_os("CIRRUS_BLESS").is_some() {
+        std::fs::write(&full, content).unwrap();
+        return;
+    }
+    let committed = std::fs::read_to_string(&full).unwrap_or_default();
+    assert!(committed == content, "{path} is out of date with the Rust types: run `CIRRUS_BLESS=1 cargo test --test typegen`");
+}
+
+#[test]
+fn generated_types_and_schemas_are_up_to_date() {
+    let reg = trace();
+    check_or_bless("js/generated/types.ts", &gen_ts(&reg));
+    check_or_bless("js/generated/schema.js", &gen_schema(&reg));
+}
+
+#[test]
+fn nullable_fields_are_null_not_undefined_and_money_is_typed() {
+    let ts = gen_ts(&trace());
+    assert!(ts.contains("  compareAtPrice: string | null;\n"), "{ts}");
+    assert!(ts.contains("  metaTitle: string | null;\n"));
+    assert!(ts.contains("  pagination?: Pagination;\n"));
+    assert!(ts.contains("  address2?: string | null;\n"), "inputs may omit optional fields");
+    assert!(ts.contains("export type ProductStatus = \"ACTIVE\" | \"DRAFT\" | \"ARCHIVED\";"));
+    assert!(ts.contains("\"invalid_argument\" |"), "error codes are a union");
+    assert!(!ts.contains("any") && !ts.contains("undefined"));
+}
