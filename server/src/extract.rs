@@ -1,0 +1,134 @@
+//! Request extractors that answer with the contract's errors: JSON bodies
+//! (415 / 413 / 400 naming the field) and strict query parsing.
+
+use axum::extract::{FromRequest, Request};
+use axum::http::header;
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+use cirrus_storefront::model::ServerErrorCode;
+
+/// Largest accepted request body.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// A JSON body: `Content-Type: application/json` (415), at most 64 KiB (413),
+/// decoded into `T` (400 naming the JSON path that failed).
+pub struct Json<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, _state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = read_json_body(req).await?;
+        let mut de = serde_json::Deserializer::from_slice(&bytes);
+        let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            let msg = strip_position(&inner.to_string());
+            if path.is_empty() || path == "." {
+                ApiError::bad_request(format!("invalid JSON body: {msg}"))
+            } else {
+                ApiError::bad_request(format!("{path}: {msg}"))
+            }
+        })?;
+        de.end().map_err(|_| ApiError::bad_request("invalid JSON body: trailing characters"))?;
+        Ok(Self(value))
+    }
+}
+
+fn strip_position(msg: &str) -> String {
+    msg.find(" at line ").map_or_else(|| msg.to_string(), |i| msg[..i].to_string())
+}
+
+/// Checks the content type and the size, and reads the body.
+///
+/// # Errors
+/// 415 without a JSON content type, 413 over [`BODY_LIMIT`].
+pub async fn read_json_body(req: Request) -> Result<axum::body::Bytes, ApiError> {
+    let headers = req.headers();
+    let ct = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let mime = ct.split(';').next().unwrap_or("").trim();
+    if !mime.eq_ignore_ascii_case("application/json") {
+        return Err(ApiError::new(
+            ServerErrorCode::UnsupportedMediaType,
+            "Content-Type must be application/json",
+        ));
+    }
+    let too_large = || {
+        ApiError::new(ServerErrorCode::PayloadTooLarge, format!("request body is over {} KiB", BODY_LIMIT / 1024))
+    };
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > BODY_LIMIT as u64) {
+        return Err(too_large());
+    }
+    axum::body::to_bytes(req.into_body(), BODY_LIMIT).await.map_err(|_| too_large())
+}
+
+/// Query string pairs; a repeated parameter is a 400.
+///
+/// # Errors
+/// 400 naming a repeated parameter.
+pub fn query_pairs(raw: Option<&str>) -> Result<Vec<(String, String)>, ApiError> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for part in raw.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = part.split_once('=').unwrap_or((part, ""));
+        let (k, v) = (percent_decode(k), percent_decode(v));
+        if out.iter().any(|(seen, _)| *seen == k) {
+            return Err(ApiError::bad_request(format!("{k}: given more than once")));
+        }
+        out.push((k, v));
+    }
+    Ok(out)
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// `true` / `false` (exactly), naming the parameter otherwise.
+///
+/// # Errors
+/// 400 for anything else.
+pub fn parse_bool(name: &str, v: &str) -> Result<bool, ApiError> {
+    match v {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(ApiError::bad_request(format!("{name}: must be true or false, got {v:?}"))),
+    }
+}
+
+/// A decimal integer in `min..=max`, naming the parameter otherwise.
+///
+/// # Errors
+/// 400 for non-integers and out-of-range values.
+pub fn parse_int(name: &str, v: &str, min: u64, max: u64) -> Result<u64, ApiError> {
+    let n = if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) { v.parse::<u64>().ok() } else { None };
+    match n {
+        Some(n) if (min..=max).contains(&n) => Ok(n),
+        Some(_) => Err(ApiError::bad_request(format!("{name}: must be between {min} and {max}, got {v}"))),
+        None => Err(ApiError::bad_request(format!("{name}: must be an integer, got {v:?}"))),
+    }
+}

@@ -1,0 +1,192 @@
+//! Test hooks (`CIRRUS_TEST_HOOKS=1`), the generated images under `/static`,
+//! the optional www dir and the JSON 404.
+
+use axum::extract::{Path, State as AxState};
+use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Json;
+use crate::State;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FaultKind {
+    Status,
+    Truncated,
+    Slow,
+}
+
+/// One armed fault (ARCHITECTURE.md "Test hooks").
+#[derive(Debug, Clone)]
+pub struct Fault {
+    pub method: String,
+    pub path: String,
+    pub kind: FaultKind,
+    pub status: u16,
+    pub times: u32,
+    pub retry_after: u64,
+    pub delay_ms: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FaultRequest {
+    method: String,
+    path: String,
+    kind: FaultKind,
+    status: Option<u16>,
+    times: Option<u32>,
+    retry_after: Option<u64>,
+    delay_ms: Option<u64>,
+}
+
+/// Takes one use of the first fault matching `method` and `path`.
+pub fn take_fault(state: &State, method: &str, path: &str) -> Option<Fault> {
+    let mut faults = state.faults.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let i = faults.iter().position(|f| f.method == method && f.path == path)?;
+    let f = faults[i].clone();
+    if faults[i].times <= 1 {
+        faults.remove(i);
+    } else {
+        faults[i].times -= 1;
+    }
+    Some(f)
+}
+
+/// `POST /__test/faults`: arms a fault. 204.
+///
+/// # Errors
+/// 400 for a bad body.
+pub async fn arm_fault(AxState(state): AxState<State>, Json(r): Json<FaultRequest>) -> ApiResult<StatusCode> {
+    if !r.path.starts_with('/') || r.path.contains('?') {
+        return Err(ApiError::bad_request("path: must start with / and have no query"));
+    }
+    let method = r.method.to_ascii_uppercase();
+    if !["GET", "POST", "DELETE", "PUT", "PATCH"].contains(&method.as_str()) {
+        return Err(ApiError::bad_request("method: must be GET, POST, DELETE, PUT or PATCH"));
+    }
+    let status = r.status.unwrap_or(500);
+    if r.kind == FaultKind::Status && !(400..=599).contains(&status) {
+        return Err(ApiError::bad_request("status: must be 400..=599"));
+    }
+    let times = r.times.unwrap_or(1);
+    if times == 0 {
+        return Err(ApiError::bad_request("times: must be at least 1"));
+    }
+    let delay_ms = r.delay_ms.unwrap_or(0);
+    if delay_ms > 60_000 {
+        return Err(ApiError::bad_request("delayMs: must be at most 60000"));
+    }
+    let fault = Fault { method, path: r.path, kind: r.kind, status, times, retry_after: r.retry_after.unwrap_or(1), delay_ms };
+    state.faults.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(fault);
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `DELETE /__test/faults`: disarms every fault. 204.
+pub async fn disarm_faults(AxState(state): AxState<State>) -> StatusCode {
+    state.faults.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clear();
+    StatusCode::NO_CONTENT
+}
+
+/// `GET /__test/orders`: every recorded order, oldest first.
+///
+/// # Errors
+/// 500 on a database error.
+pub async fn orders(AxState(state): AxState<State>) -> ApiResult<axum::Json<serde_json::Value>> {
+    let orders = state
+        .db(|c| {
+            let mut stmt = c.prepare(
+                "SELECT id, session_id, payment_intent_id, amount, currency, items, created_at FROM orders ORDER BY created_at, id",
+            )?;
+            let rows = stmt.query_map([], |r| {
+                let items: String = r.get(5)?;
+                Ok(json!({
+                    "id": r.get::<_, String>(0)?, "sessionId": r.get::<_, String>(1)?,
+                    "paymentIntentId": r.get::<_, String>(2)?, "amount": r.get::<_, i64>(3)?,
+                    "currency": r.get::<_, String>(4)?,
+                    "items": serde_json::from_str::<serde_json::Value>(&items).unwrap_or_default(),
+                    "createdAt": r.get::<_, String>(6)?,
+                }))
+            })?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        })
+        .await?;
+    Ok(axum::Json(json!({ "orders": orders })))
+}
+
+fn escape_xml(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// `GET /static/{path}.svg`: a generated placeholder image (no auth), its
+/// colour and label derived from the file name.
+///
+/// # Errors
+/// 404 for anything but `.svg` under a known folder.
+pub async fn static_file(Path(path): Path<String>) -> Result<Response, ApiError> {
+    let folders = ["products/", "collections/", "brand/"];
+    let stem = path.strip_suffix(".svg").filter(|_| folders.iter().any(|f| path.starts_with(f)));
+    let Some(stem) = stem else { return Err(ApiError::not_found(format!("no static file {path}"))) };
+    let name = stem.rsplit('/').next().unwrap_or(stem);
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+        return Err(ApiError::not_found(format!("no static file {path}")));
+    }
+    let hue = crate::util::sha256(name)[0] as u32 * 360 / 256;
+    let label: String = name.split('-').filter(|w| !w.chars().all(|c| c.is_ascii_digit())).collect::<Vec<_>>().join(" ");
+    let label = escape_xml(&label);
+    let svg = format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600" viewBox="0 0 600 600"><rect width="600" height="600" fill="hsl({hue},45%,82%)"/><circle cx="300" cy="260" r="140" fill="hsl({hue},50%,62%)"/><text x="300" y="500" font-family="sans-serif" font-size="30" text-anchor="middle" fill="hsl({hue},40%,25%)">{label}</text></svg>"##
+    );
+    let mut r = svg.into_response();
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"));
+    r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=3600"));
+    Ok(r)
+}
+
+/// Everything unrouted: a file of `CIRRUS_WWW_DIR` for GET if configured, else a JSON 404.
+pub async fn fallback(AxState(state): AxState<State>, method: Method, uri: Uri) -> Response {
+    if method == Method::GET && !uri.path().starts_with("/api/") {
+        if let Some(dir) = &state.config.www_dir {
+            if let Some(r) = serve_www(dir, uri.path()).await {
+                return r;
+            }
+        }
+    }
+    ApiError::not_found(format!("no route {method} {}", uri.path())).into_response()
+}
+
+/// A known path with the wrong method: JSON 404 too (the contract has no 405).
+pub async fn method_not_allowed(method: Method, uri: Uri) -> Response {
+    ApiError::not_found(format!("no route {method} {}", uri.path())).into_response()
+}
+
+async fn serve_www(dir: &std::path::Path, path: &str) -> Option<Response> {
+    let rel = path.trim_start_matches('/');
+    if rel.split('/').any(|seg| seg == ".." || seg.starts_with('.')) {
+        return None;
+    }
+    let mut file = dir.join(rel);
+    if rel.is_empty() || path.ends_with('/') {
+        file = file.join("index.html");
+    }
+    let bytes = tokio::fs::read(&file).await.ok()?;
+    let ct = match file.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "json" | "map" => "application/json",
+        "wasm" => "application/wasm",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "ico" => "image/x-icon",
+        "ts" => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    };
+    let mut r = bytes.into_response();
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(ct));
+    r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    Some(r)
+}

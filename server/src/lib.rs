@@ -1,0 +1,300 @@
+//! The Cirrus V1 dev server: every endpoint of `shared/design/CONTRACT.md` on
+//! SQLite with a seeded demo store, payments through Stripe or localstripe.
+//!
+//! [`Config::from_env`] reads the environment of `docs/ARCHITECTURE.md`;
+//! [`start`] binds, builds the app and serves it in the background (the
+//! binary and the integration tests both use it).
+
+pub mod catalog;
+pub mod checkout;
+pub mod db;
+pub mod error;
+pub mod extract;
+pub mod hooks;
+pub mod middleware;
+pub mod stripe;
+pub mod util;
+
+use std::collections::{HashMap, HashSet};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use axum::routing::{get, post};
+use axum::Router;
+use rusqlite::Connection;
+
+use crate::error::{ApiError, ApiResult};
+
+/// Server configuration (see `docs/ARCHITECTURE.md` "Runtime conventions").
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub addr: String,
+    pub db: String,
+    pub api_key: Option<String>,
+    pub seed_products: u32,
+    /// Allowed CORS origins; `["*"]` allows any.
+    pub cors_origins: Vec<String>,
+    pub www_dir: Option<PathBuf>,
+    /// Requests per second per key; 0 disables the limiter.
+    pub rate_limit: u32,
+    pub test_hooks: bool,
+    pub stripe_api_base: String,
+    pub stripe_secret_key: String,
+    pub stripe_publishable_key: String,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            addr: "127.0.0.1:8787".into(),
+            db: ".cirrus/dev.sqlite".into(),
+            api_key: None,
+            seed_products: 120,
+            cors_origins: vec!["http://127.0.0.1:8787".into(), "http://localhost:8787".into()],
+            www_dir: None,
+            rate_limit: 50,
+            test_hooks: false,
+            stripe_api_base: "http://127.0.0.1:8420".into(),
+            stripe_secret_key: "sk_test_localstripe".into(),
+            stripe_publishable_key: "pk_test_localstripe".into(),
+        }
+    }
+}
+
+impl Config {
+    /// Reads the `CIRRUS_*` and `STRIPE_*` variables; unset ones keep their defaults.
+    ///
+    /// # Errors
+    /// A message naming the variable whose value is invalid.
+    pub fn from_env() -> Result<Self, String> {
+        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        let mut c = Self::default();
+        if let Some(v) = var("CIRRUS_ADDR") {
+            c.addr = v;
+        }
+        if let Some(v) = var("CIRRUS_DB") {
+            c.db = v;
+        }
+        if let Some(v) = var("CIRRUS_API_KEY") {
+            if !util::is_api_key(&v) {
+                return Err("CIRRUS_API_KEY must be ak_ followed by 48 hex digits".into());
+            }
+            c.api_key = Some(v);
+        }
+        if let Some(v) = var("CIRRUS_SEED_PRODUCTS") {
+            c.seed_products = v
+                .parse()
+                .ok()
+                .filter(|n| (1..=db::MAX_SEED_PRODUCTS).contains(n))
+                .ok_or_else(|| format!("CIRRUS_SEED_PRODUCTS must be an integer 1..={}, got {v:?}", db::MAX_SEED_PRODUCTS))?;
+        }
+        if let Some(v) = var("CIRRUS_CORS_ORIGINS") {
+            c.cors_origins = v.split(',').map(|s| s.trim().trim_end_matches('/').to_string()).filter(|s| !s.is_empty()).collect();
+        }
+        c.www_dir = var("CIRRUS_WWW_DIR").map(PathBuf::from);
+        if let Some(v) = var("CIRRUS_RATE_LIMIT") {
+            c.rate_limit = v.parse().map_err(|_| format!("CIRRUS_RATE_LIMIT must be a non-negative integer, got {v:?}"))?;
+        }
+        c.test_hooks = var("CIRRUS_TEST_HOOKS").as_deref() == Some("1");
+        if let Some(v) = var("STRIPE_API_BASE") {
+            c.stripe_api_base = v.trim_end_matches('/').to_string();
+        }
+        if let Some(v) = var("STRIPE_SECRET_KEY") {
+            c.stripe_secret_key = v;
+        }
+        if let Some(v) = var("STRIPE_PUBLISHABLE_KEY") {
+            c.stripe_publishable_key = v;
+        }
+        Ok(c)
+    }
+}
+
+/// Shared state of the running app.
+pub struct AppState {
+    pub config: Config,
+    /// `http://host:port` the server answers on; prefixes image URLs.
+    pub origin: String,
+    conn: Mutex<Connection>,
+    /// SHA-256 of every accepted API key.
+    pub key_hashes: HashSet<[u8; 32]>,
+    pub limiter: middleware::RateLimiter,
+    pub faults: Mutex<Vec<hooks::Fault>>,
+    pub stripe: stripe::Stripe,
+    /// Serializes payment confirmation, so a session is charged and recorded once.
+    pub confirm_lock: tokio::sync::Mutex<()>,
+}
+
+pub type State = Arc<AppState>;
+
+impl AppState {
+    /// Runs `f` on the database connection on the blocking pool.
+    ///
+    /// # Errors
+    /// Whatever `f` returns, or `internal` if the task failed.
+    pub async fn db<T, F>(self: &Arc<Self>, f: F) -> ApiResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> ApiResult<T> + Send + 'static,
+    {
+        let state = Arc::clone(self);
+        tokio::task::spawn_blocking(move || {
+            let mut conn = state.conn.lock().map_err(|_| ApiError::internal("database lock poisoned"))?;
+            f(&mut conn)
+        })
+        .await?
+    }
+
+    /// A stored server path (`/static/…`) as an absolute URL.
+    #[must_use]
+    pub fn url(&self, path: &str) -> String {
+        if path.starts_with('/') {
+            format!("{}{path}", self.origin)
+        } else {
+            path.to_string()
+        }
+    }
+}
+
+/// Where the accepted key came from, for the start banner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeySource {
+    Env,
+    File,
+    Generated,
+}
+
+/// A running server.
+pub struct Started {
+    pub addr: SocketAddr,
+    /// `http://addr/api/v1`
+    pub base_url: String,
+    pub api_key: String,
+    pub key_source: KeySource,
+    pub key_file: Option<PathBuf>,
+    pub handle: tokio::task::JoinHandle<()>,
+}
+
+/// Opens the database, resolves the API key, binds `config.addr` and serves
+/// in a background task.
+///
+/// # Errors
+/// A message if the database cannot be opened, the key file is unreadable or
+/// the address cannot be bound.
+pub async fn start(config: Config) -> Result<Started, String> {
+    let listener = tokio::net::TcpListener::bind(&config.addr)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let origin = format!("http://{addr}");
+    let cfg = config.clone();
+    let (conn, key, key_source, key_file) = tokio::task::spawn_blocking(move || open_db(&cfg))
+        .await
+        .map_err(|e| e.to_string())??;
+    let key_hashes = {
+        let mut stmt = conn.prepare("SELECT hash FROM api_keys").map_err(|e| e.to_string())?;
+        let rows = stmt
+            .query_map([], |r| r.get::<_, Vec<u8>>(0))
+            .map_err(|e| e.to_string())?
+            .filter_map(Result::ok)
+            .filter_map(|h| <[u8; 32]>::try_from(h).ok())
+            .collect::<HashSet<_>>();
+        rows
+    };
+    let stripe = stripe::Stripe::new(&config.stripe_api_base, &config.stripe_secret_key)?;
+    let state = Arc::new(AppState {
+        limiter: middleware::RateLimiter::new(config.rate_limit),
+        config,
+        origin,
+        conn: Mutex::new(conn),
+        key_hashes,
+        faults: Mutex::new(Vec::new()),
+        stripe,
+        confirm_lock: tokio::sync::Mutex::new(()),
+    });
+    let app = router(state);
+    let handle = tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            eprintln!("server error: {e}");
+        }
+    });
+    Ok(Started { addr, base_url: format!("http://{addr}/api/v1"), api_key: key, key_source, key_file, handle })
+}
+
+type Opened = (Connection, String, KeySource, Option<PathBuf>);
+
+fn open_db(config: &Config) -> Result<Opened, String> {
+    let conn = db::open(&config.db, config.seed_products, config.test_hooks)
+        .map_err(|e| format!("cannot open database {}: {e}", config.db))?;
+    let key_file = (config.db != ":memory:").then(|| PathBuf::from(format!("{}.key", config.db)));
+    let (key, source) = if let Some(k) = &config.api_key {
+        (k.clone(), KeySource::Env)
+    } else if let Some(k) = key_file
+        .as_ref()
+        .and_then(|f| std::fs::read_to_string(f).ok())
+        .map(|s| s.trim().to_string())
+        .filter(|s| util::is_api_key(s))
+    {
+        (k, KeySource::File)
+    } else {
+        let k = format!("ak_{}", util::random_hex(24));
+        if let Some(f) = &key_file {
+            write_private(f, &k).map_err(|e| format!("cannot write key file {}: {e}", f.display()))?;
+        }
+        (k, KeySource::Generated)
+    };
+    conn.execute(
+        "INSERT OR IGNORE INTO api_keys (hash, prefix, created_at) VALUES (?1, ?2, ?3)",
+        rusqlite::params![util::sha256(&key).to_vec(), util::mask_key(&key), util::now_iso()],
+    )
+    .map_err(|e| e.to_string())?;
+    Ok((conn, key, source, key_file))
+}
+
+fn write_private(path: &std::path::Path, contents: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    let mut f = opts.open(path)?;
+    writeln!(f, "{contents}")
+}
+
+/// The whole app: API under `/api/v1` (auth + rate limit), `/static`, the test
+/// hooks when enabled, the www dir or a JSON 404 for everything else.
+pub fn router(state: State) -> Router {
+    let api = Router::new()
+        .route("/store", get(catalog::store))
+        .route("/products", get(catalog::products))
+        .route("/products/slug/{slug}", get(catalog::product_by_slug))
+        .route("/pages", get(catalog::pages))
+        .route("/collections", get(catalog::collections))
+        .route("/collections/slug/{slug}", get(catalog::collection_by_slug))
+        .route("/collections/{id}", get(catalog::collection_by_id))
+        .route("/shipping-rates", post(checkout::shipping_rates))
+        .route("/payments/initiate", post(checkout::initiate))
+        .route("/payments/update", post(checkout::update))
+        .route("/payments/confirm", post(checkout::confirm))
+        .route_layer(axum::middleware::from_fn_with_state(state.clone(), middleware::auth));
+    let mut app = Router::new()
+        .nest("/api/v1", api)
+        .route("/static/{*path}", get(hooks::static_file));
+    if state.config.test_hooks {
+        app = app
+            .route("/__test/faults", post(hooks::arm_fault).delete(hooks::disarm_faults))
+            .route("/__test/orders", get(hooks::orders));
+    }
+    app.fallback(hooks::fallback)
+        .method_not_allowed_fallback(hooks::method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(state.clone(), middleware::faults))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), middleware::edge))
+        .with_state(state)
+}
+
+/// Per-key counters are keyed by the key's hash; the type is shared with middleware.
+pub(crate) type KeyHash = [u8; 32];
+pub(crate) type Buckets = HashMap<KeyHash, middleware::Bucket>;

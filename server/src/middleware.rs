@@ -1,0 +1,187 @@
+//! Cross-cutting layers: request id + CORS + access log (`edge`), test faults,
+//! bearer auth and the per-key rate limiter.
+
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::{Request, State as AxState};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use cirrus_storefront::model::ServerErrorCode;
+
+use crate::error::ApiError;
+use crate::hooks::FaultKind;
+use crate::{util, Buckets, State};
+
+/// The masked key of an authenticated request (`ak_1234…`), for the access log.
+#[derive(Clone)]
+struct KeyTag(String);
+
+fn allowed_origin(state: &State, headers: &HeaderMap) -> Option<HeaderValue> {
+    let origin = headers.get(header::ORIGIN)?;
+    let o = origin.to_str().ok()?;
+    let ok = state.config.cors_origins.iter().any(|a| a == "*" || a == o);
+    ok.then(|| origin.clone())
+}
+
+/// Outermost layer: answers CORS preflights, adds `x-request-id` and the CORS
+/// headers to every response, and writes one access-log line (never a key).
+pub async fn edge(AxState(state): AxState<State>, req: Request, next: Next) -> Response {
+    let start = Instant::now();
+    let request_id = format!("req_{}", util::random_hex(12));
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    let origin = allowed_origin(&state, req.headers());
+    let preflight = method == Method::OPTIONS && req.headers().contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
+    let mut resp = if preflight {
+        let mut r = StatusCode::NO_CONTENT.into_response();
+        if origin.is_some() {
+            let h = r.headers_mut();
+            h.insert(header::ACCESS_CONTROL_ALLOW_METHODS, HeaderValue::from_static("GET, POST, DELETE, OPTIONS"));
+            h.insert(
+                header::ACCESS_CONTROL_ALLOW_HEADERS,
+                HeaderValue::from_static("authorization, content-type, x-request-id"),
+            );
+            h.insert(header::ACCESS_CONTROL_MAX_AGE, HeaderValue::from_static("600"));
+        }
+        r
+    } else {
+        next.run(req).await
+    };
+    let h = resp.headers_mut();
+    if let Some(o) = origin {
+        h.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, o);
+        h.insert(
+            header::ACCESS_CONTROL_EXPOSE_HEADERS,
+            HeaderValue::from_static("x-request-id, retry-after"),
+        );
+    }
+    h.append(header::VARY, HeaderValue::from_static("Origin"));
+    if let Ok(v) = HeaderValue::from_str(&request_id) {
+        h.insert("x-request-id", v);
+    }
+    let key = resp.extensions().get::<KeyTag>().map_or("-", |k| k.0.as_str());
+    eprintln!(
+        "{request_id} {method} {path} {} {}us key={key}",
+        resp.status().as_u16(),
+        start.elapsed().as_micros()
+    );
+    resp
+}
+
+/// Test hooks: applies an armed fault to a matching request.
+pub async fn faults(AxState(state): AxState<State>, req: Request, next: Next) -> Response {
+    if !state.config.test_hooks || req.uri().path().starts_with("/__test/") {
+        return next.run(req).await;
+    }
+    let fault = crate::hooks::take_fault(&state, req.method().as_str(), req.uri().path());
+    let Some(fault) = fault else { return next.run(req).await };
+    match fault.kind {
+        FaultKind::Status => {
+            let code = match fault.status {
+                400 => ServerErrorCode::InvalidRequest,
+                401 => ServerErrorCode::Unauthorized,
+                404 => ServerErrorCode::NotFound,
+                409 => ServerErrorCode::Conflict,
+                413 => ServerErrorCode::PayloadTooLarge,
+                415 => ServerErrorCode::UnsupportedMediaType,
+                429 => ServerErrorCode::RateLimited,
+                502 => ServerErrorCode::ProcessorError,
+                _ => ServerErrorCode::Internal,
+            };
+            let mut e = ApiError::new(code, format!("injected fault: status {}", fault.status));
+            e.status = Some(fault.status);
+            if matches!(fault.status, 429 | 503) {
+                e.retry_after = Some(fault.retry_after);
+            }
+            e.into_response()
+        }
+        FaultKind::Slow => {
+            tokio::time::sleep(Duration::from_millis(fault.delay_ms)).await;
+            next.run(req).await
+        }
+        FaultKind::Truncated => {
+            let resp = next.run(req).await;
+            let (mut parts, body) = resp.into_parts();
+            let bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap_or_default();
+            parts.headers.remove(header::CONTENT_LENGTH);
+            Response::from_parts(parts, Body::from(bytes.slice(..bytes.len() / 2)))
+        }
+    }
+}
+
+/// Bearer auth against the stored key hashes, then the rate limiter.
+pub async fn auth(AxState(state): AxState<State>, req: Request, next: Next) -> Response {
+    let header = req.headers().get(header::AUTHORIZATION).map(|v| v.to_str().unwrap_or("\u{0}"));
+    let key = match header {
+        None => return ApiError::unauthorized("missing Authorization header").into_response(),
+        Some(h) => match h.split_once(' ') {
+            Some((scheme, key)) if scheme.eq_ignore_ascii_case("bearer") => key.trim(),
+            _ => return ApiError::unauthorized("Authorization must use the Bearer scheme").into_response(),
+        },
+    };
+    if !util::is_api_key(key) {
+        return ApiError::unauthorized("malformed API key: expected ak_ followed by 48 hex digits").into_response();
+    }
+    let hash = util::sha256(key);
+    if !state.key_hashes.contains(&hash) {
+        return ApiError::unauthorized(format!("unknown API key {}", util::mask_key(key))).into_response();
+    }
+    let tag = KeyTag(util::mask_key(key));
+    let mut resp = match state.limiter.check(hash) {
+        Ok(()) => next.run(req).await,
+        Err(secs) => ApiError::new(
+            ServerErrorCode::RateLimited,
+            format!("rate limit of {} requests per second exceeded", state.config.rate_limit),
+        )
+        .with_retry_after(secs)
+        .into_response(),
+    };
+    resp.extensions_mut().insert(tag);
+    resp
+}
+
+/// Token bucket state of one key.
+pub struct Bucket {
+    tokens: f64,
+    last: Instant,
+}
+
+/// Per-key token buckets: `rate` tokens per second, burst `2 * rate`.
+pub struct RateLimiter {
+    rate: u32,
+    buckets: Mutex<Buckets>,
+}
+
+impl RateLimiter {
+    #[must_use]
+    pub fn new(rate: u32) -> Self {
+        Self { rate, buckets: Mutex::new(Buckets::new()) }
+    }
+
+    /// Takes a token for `key`, or returns the seconds to wait (>= 1).
+    ///
+    /// # Errors
+    /// `Err(retry_after_seconds)` when the bucket is empty.
+    pub fn check(&self, key: [u8; 32]) -> Result<(), u64> {
+        if self.rate == 0 {
+            return Ok(());
+        }
+        let rate = f64::from(self.rate);
+        let burst = 2.0 * rate;
+        let now = Instant::now();
+        let mut buckets = self.buckets.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let b = buckets.entry(key).or_insert(Bucket { tokens: burst, last: now });
+        b.tokens = (b.tokens + now.duration_since(b.last).as_secs_f64() * rate).min(burst);
+        b.last = now;
+        if b.tokens >= 1.0 {
+            b.tokens -= 1.0;
+            Ok(())
+        } else {
+            let wait = ((1.0 - b.tokens) / rate).ceil();
+            Err((wait as u64).max(1))
+        }
+    }
+}
