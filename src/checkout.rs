@@ -331,6 +331,17 @@ impl CheckoutState {
         }
     }
 
+    /// The token a resumed checkout must confirm again (after a reload or a
+    /// 3-D Secure redirect): set in `paying` and `requires_action`, where a
+    /// payment may exist whose outcome the stored state does not know yet.
+    #[must_use]
+    pub fn resume_token(&self) -> Option<&str> {
+        match self {
+            Self::Paying { attempt, .. } | Self::RequiresAction { attempt, .. } => Some(&attempt.token),
+            _ => None,
+        }
+    }
+
     /// Mark a confirm as sent and build its body. From `shipping_chosen` or
     /// retryable `failed` (a new token, or the pending one), from `paying`
     /// after `processing` (same token only), or from `requires_action` after
@@ -978,7 +989,10 @@ mod tests {
         p.begin_confirm("tok_1", URL).unwrap();
         let mut resumed = CheckoutState::from_json(&p.to_json()).unwrap();
         assert!(matches!(&resumed, CheckoutState::Paying { attempt, .. } if attempt.confirm_in_flight));
+        assert_eq!(resumed.resume_token(), Some("tok_1"));
         assert_eq!(resumed.begin_confirm("tok_1", URL).unwrap().confirmation_token_id, "tok_1");
+        assert_eq!(s.resume_token(), Some("tok_1"));
+        assert_eq!(chosen().resume_token(), None);
         assert_eq!(CheckoutState::Idle.to_json(), r#"{"state":"idle"}"#);
         let e = CheckoutState::from_json(r#"{"state":"paying"}"#).unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidArgument);
@@ -1061,5 +1075,85 @@ mod tests {
         let mut c = chosen();
         c.cancel().unwrap();
         assert_state_err(c.pay_step(), "`cancelled`");
+    }
+
+    /// Field names of a `{ … }` block of TypeScript (no nested braces).
+    fn ts_fields(block: &str) -> Vec<String> {
+        let mut out: Vec<String> = block
+            .split(';')
+            .filter_map(|f| f.split_once(':'))
+            .map(|(name, _)| name.trim().trim_end_matches('?').to_owned())
+            .filter(|n| !n.is_empty())
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn ts_without_comments() -> String {
+        let ts = include_str!("../js/adapters/checkout-types.d.ts");
+        let mut out = String::new();
+        let mut rest = ts;
+        while let Some(i) = rest.find("/*") {
+            out.push_str(&rest[..i]);
+            rest = rest[i..].split_once("*/").map_or("", |(_, r)| r);
+        }
+        out.push_str(rest);
+        out.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
+    }
+
+    fn ts_interface(ts: &str, name: &str) -> Vec<String> {
+        let start = ts.find(&format!("export interface {name} {{")).unwrap_or_else(|| panic!("no interface {name}"));
+        let body = &ts[start..];
+        let body = &body[body.find('{').unwrap() + 1..body.find('}').unwrap()];
+        ts_fields(body)
+    }
+
+    fn json_keys(v: &serde_json::Value) -> Vec<String> {
+        let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    }
+
+    #[test]
+    fn typescript_matches_serde() {
+        let ts = ts_without_comments();
+        // One sample of every state.
+        let mut samples = vec![CheckoutState::Idle];
+        let mut s = CheckoutState::Idle;
+        s.initiated(vec![item()], initiate()).unwrap();
+        samples.push(s.clone());
+        let mut s = chosen();
+        samples.push(s.clone());
+        s.begin_confirm("tok_1", URL).unwrap();
+        samples.push(s.clone());
+        s.confirmed(answer(PaymentStatus::RequiresAction, Some("sec"), None)).unwrap();
+        samples.push(s.clone());
+        let mut f = s.clone();
+        f.adapter_failed("x").unwrap();
+        samples.push(f);
+        let t = s.action_finished().unwrap();
+        s.begin_confirm(&t, URL).unwrap();
+        s.confirmed(answer(PaymentStatus::Succeeded, None, None)).unwrap();
+        samples.push(s);
+        samples.push(CheckoutState::Cancelled { session_id: None });
+        let union = &ts[ts.find("export type CheckoutState =").expect("CheckoutState union")..];
+        let mut seen = Vec::new();
+        for member in union.split('{').skip(1) {
+            let body = member.split('}').next().unwrap();
+            let name = body.split('"').nth(1).unwrap();
+            let sample = samples.iter().find(|s| s.name() == name).unwrap_or_else(|| panic!("TS state {name} has no Rust variant"));
+            let json = serde_json::to_value(sample).unwrap();
+            assert_eq!(ts_fields(body), json_keys(&json), "fields of state {name}");
+            seen.push(name.to_owned());
+        }
+        assert_eq!(seen.len(), samples.len(), "every Rust state is in the TS union: {seen:?}");
+        // The nested objects.
+        let CheckoutState::Paying { session, attempt, shipping } = &samples[3] else { panic!() };
+        assert_eq!(ts_interface(&ts, "CheckoutSession"), json_keys(&serde_json::to_value(session).unwrap()));
+        assert_eq!(ts_interface(&ts, "PaymentAttempt"), json_keys(&serde_json::to_value(attempt).unwrap()));
+        assert_eq!(ts_interface(&ts, "ShippingChoice"), json_keys(&serde_json::to_value(shipping).unwrap()));
+        let codes = [FailureCode::Declined, FailureCode::ActionFailed, FailureCode::Canceled, FailureCode::Adapter, FailureCode::Request];
+        let expect = codes.map(|c| serde_json::to_value(c).unwrap().as_str().unwrap().to_owned()).map(|c| format!("\"{c}\"")).join(" | ");
+        assert!(ts.contains(&format!("export type CheckoutFailureCode = {expect};")), "{expect}");
     }
 }
