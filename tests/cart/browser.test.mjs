@@ -1,0 +1,365 @@
+// Browser tests of the cart/money JS surface in headless Chromium: money
+// helpers, the Cart class, persistence, and two tabs following each other.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openSdkPage, product, startStatic } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startStatic();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A fresh context + SDK page; returns { page, errors, context }. */
+async function fresh() {
+  const context = await browser.newContext({ locale: 'en-US' });
+  const { page, errors } = await openSdkPage(context, server.origin);
+  return { context, page, errors };
+}
+
+/** Run `fn(sdk, arg)` in the page; a thrown error comes back as { threw: {name, code, message, isError} }. */
+function inPage(page, fn, arg) {
+  return page.evaluate(async ([src, arg]) => {
+    const f = new Function(`return (${src})`)();
+    try {
+      return await f(window.sdk, arg);
+    } catch (e) {
+      return { threw: { name: e?.name, code: e?.code ?? null, message: String(e?.message), isError: e instanceof Error } };
+    }
+  }, [fn.toString(), arg]);
+}
+
+const TEE = product('p1', [['v1', '19.99', '24.99', 5], ['v2', '0.10', null, 100], ['v0', '5.00', null, 0]]);
+
+describe('money helpers', () => {
+  let t;
+  before(async () => { t = await fresh(); });
+  after(async () => {
+    assert.deepEqual(t.errors, []);
+    await t.context.close();
+  });
+
+  test('parse and exact decimals for every exponent', async () => {
+    const r = await inPage(t.page, (sdk) => ({
+      usd: sdk.parseMoney('19.99', 'USD'),
+      jpy: sdk.parseMoney('1500', 'JPY'),
+      kwd: sdk.parseMoney('1.234', 'KWD'),
+      clf: sdk.parseMoney('1.0001', 'CLF'),
+      back: [sdk.moneyToDecimal(1999, 'USD'), sdk.moneyToDecimal(1500, 'JPY'), sdk.moneyToDecimal(1234, 'KWD'), sdk.moneyToDecimal(-5, 'USD')],
+      exps: ['USD', 'JPY', 'KWD', 'BHD', 'CLF'].map((c) => sdk.currencyExponent(c)),
+      // 0.1 + 0.2 in doubles is 0.30000000000000004
+      sum: sdk.moneyToDecimal(sdk.addMoney(sdk.parseMoney('0.1', 'USD'), sdk.parseMoney('0.2', 'USD')), 'USD'),
+      max: sdk.moneyToDecimal(9007199254740991, 'USD'),
+    }));
+    assert.deepEqual(r, {
+      usd: 1999, jpy: 1500, kwd: 1234, clf: 10001,
+      back: ['19.99', '1500', '1.234', '-0.05'],
+      exps: [2, 0, 3, 3, 4],
+      sum: '0.30',
+      max: '90071992547409.91',
+    });
+  });
+
+  test('Intl formatting for a locale, exact to the last digit', async () => {
+    const r = await inPage(t.page, (sdk) => [
+      sdk.formatMoney(123456, 'USD', 'en-US'),
+      sdk.formatMoney(123456, 'EUR', 'de-DE'),
+      sdk.formatMoney(1500, 'JPY', 'ja-JP'),
+      sdk.formatMoney(1234, 'KWD', 'en-US'),
+      sdk.formatMoney(9007199254740991, 'USD', 'en-US'),
+      sdk.formatMoney(5, 'USD', 'en-US'),
+      sdk.formatMoney(-5, 'USD', 'en-US'),
+    ]);
+    assert.deepEqual(r, ['$1,234.56', '1.234,56\u00a0€', '￥1,500', 'KWD\u00a01.234', '$90,071,992,547,409.91', '$0.05', '-$0.05']);
+  });
+
+  test('bad input is a CirrusError invalid_argument naming the value', async () => {
+    const cases = await inPage(t.page, (sdk) => {
+      const out = [];
+      const attempt = (label, f) => {
+        try { out.push([label, 'no throw', f()]); } catch (e) {
+          out.push([label, e.name, e.code, e.message, e instanceof Error]);
+        }
+      };
+      attempt('too many decimals', () => sdk.parseMoney('1.999', 'USD'));
+      attempt('yen decimals', () => sdk.parseMoney('1.5', 'JPY'));
+      attempt('garbage', () => sdk.parseMoney('12abc', 'USD'));
+      attempt('exponent notation', () => sdk.parseMoney('1e3', 'USD'));
+      attempt('beyond 2^53', () => sdk.parseMoney('90071992547409.92', 'USD'));
+      attempt('unknown currency', () => sdk.parseMoney('1.00', 'ABC'));
+      attempt('fractional minor', () => sdk.formatMoney(1.5, 'USD', 'en-US'));
+      attempt('unsafe minor', () => sdk.formatMoney(9007199254740992, 'USD', 'en-US'));
+      attempt('NaN', () => sdk.moneyToDecimal(NaN, 'USD'));
+      attempt('string minor', () => sdk.addMoney('1', 2));
+      attempt('overflowing sum', () => sdk.addMoney(9007199254740991, 1));
+      attempt('bad locale', () => sdk.formatMoney(1, 'USD', 'not a locale!'));
+      return out;
+    });
+    const expect = {
+      'too many decimals': '1.999', 'yen decimals': '1.5', garbage: '12abc', 'exponent notation': '1e3',
+      'beyond 2^53': '9007199254740992', 'unknown currency': 'ABC', 'fractional minor': '1.5',
+      'unsafe minor': '9007199254740992', NaN: 'null', 'string minor': '"1"', 'overflowing sum': '9007199254740992',
+      'bad locale': 'not a locale!',
+    };
+    for (const [label, name, code, message, isError] of cases) {
+      assert.equal(name, 'CirrusError', `${label}: ${name} ${code}`);
+      assert.equal(code, 'invalid_argument', label);
+      assert.equal(isError, true, label);
+      assert.ok(message.includes(expect[label]), `${label}: "${message}" should name ${expect[label]}`);
+    }
+    assert.equal(cases.length, Object.keys(expect).length);
+  });
+});
+
+describe('Cart', () => {
+  let t;
+  before(async () => { t = await fresh(); });
+  after(async () => {
+    assert.deepEqual(t.errors, []);
+    await t.context.close();
+  });
+
+  test('lines carry catalog data; totals are exact', async () => {
+    const r = await inPage(t.page, (sdk, tee) => {
+      const cart = new sdk.Cart('USD');
+      cart.add(tee, 'v1', 2);
+      cart.add(tee, 'v2', 3);
+      cart.add(tee, 'v1', 1); // merges
+      return { lines: cart.lines, totals: cart.totals, subtotal: cart.subtotal, items: cart.paymentItems(), currency: cart.currency, fmt: cart.format(cart.subtotal, 'en-US') };
+    }, TEE);
+    assert.equal(r.lines.length, 2);
+    assert.deepEqual(r.lines[0], {
+      productId: 'p1', productName: 'Product p1', productSlug: 'product-p1', variantId: 'v1',
+      attributes: { Size: 'M' }, image: { url: 'https://img.test/p1.png', alt: 'p1' },
+      unitPrice: 1999, compareAtPrice: 2499, quantity: 3, stockQuantity: 5, lineTotal: 5997, lineSavings: 1500,
+    });
+    assert.equal(r.lines[1].compareAtPrice, null, 'nullable fields are null, not undefined');
+    assert.equal(r.lines[1].lineTotal, 30, '0.10 x 3 is exactly 30 cents');
+    assert.deepEqual(r.totals, { subtotal: 6027, totalSavings: 1500, itemCount: 6, lineCount: 2 });
+    assert.equal(r.subtotal, 6027);
+    assert.deepEqual(r.items, [{ variantId: 'v1', quantity: 3 }, { variantId: 'v2', quantity: 3 }]);
+    assert.equal(r.currency, 'USD');
+    assert.equal(r.fmt, '$60.27');
+  });
+
+  test('refusals are typed and leave the cart unchanged', async () => {
+    const r = await inPage(t.page, (sdk, tee) => {
+      const cart = new sdk.Cart('USD');
+      cart.add(tee, 'v1', 4);
+      const codes = {};
+      const attempt = (label, f) => { try { f(); codes[label] = 'no throw'; } catch (e) { codes[label] = `${e.name}:${e.code}`; } };
+      attempt('over stock', () => cart.add(tee, 'v1', 2));
+      attempt('unknown variant', () => cart.add(tee, 'nope', 1));
+      attempt('out of stock', () => cart.add(tee, 'v0', 1));
+      attempt('fractional quantity', () => cart.add(tee, 'v2', 1.5));
+      attempt('negative quantity', () => cart.add(tee, 'v2', -1));
+      attempt('string quantity', () => cart.add(tee, 'v2', '2'));
+      attempt('zero quantity', () => cart.setQuantity('v1', 0));
+      attempt('set above stock', () => cart.setQuantity('v1', 6));
+      attempt('set unknown', () => cart.setQuantity('zz', 1));
+      attempt('not a product', () => cart.add({ id: 1 }, 'v1', 1));
+      attempt('bad currency', () => new sdk.Cart('usd'));
+      return { codes, lines: cart.lines.map((l) => [l.variantId, l.quantity]) };
+    }, TEE);
+    assert.deepEqual(r.codes, {
+      'over stock': 'CirrusError:invalid_argument',
+      'unknown variant': 'CirrusError:not_found',
+      'out of stock': 'CirrusError:conflict',
+      'fractional quantity': 'CirrusError:invalid_argument',
+      'negative quantity': 'CirrusError:invalid_argument',
+      'string quantity': 'CirrusError:invalid_argument',
+      'zero quantity': 'CirrusError:invalid_argument',
+      'set above stock': 'CirrusError:invalid_argument',
+      'set unknown': 'CirrusError:not_found',
+      'not a product': 'CirrusError:invalid_argument',
+      'bad currency': 'CirrusError:invalid_argument',
+    });
+    assert.deepEqual(r.lines, [['v1', 4]]);
+  });
+
+  test('setQuantity, remove, clear, line', async () => {
+    const r = await inPage(t.page, (sdk, tee) => {
+      const cart = new sdk.Cart('USD');
+      cart.add(tee, 'v1', 1);
+      cart.add(tee, 'v2', 1);
+      cart.setQuantity('v1', 5);
+      const a = cart.subtotal;
+      const removed = [cart.remove('v2'), cart.remove('v2')];
+      const line = cart.line('v1').quantity;
+      const missing = cart.line('v2');
+      cart.clear();
+      return { a, removed, line, missing, empty: cart.isEmpty, totals: cart.totals };
+    }, TEE);
+    assert.deepEqual(r, { a: 5 * 1999 + 10, removed: [true, false], line: 5, missing: null, empty: true, totals: { subtotal: 0, totalSavings: 0, itemCount: 0, lineCount: 0 } });
+  });
+
+  test('refresh reports price, stock and gone variants; check does not apply', async () => {
+    const fresh1 = { ...TEE, variants: [{ ...TEE.variants[0], price: '17.99', stockQuantity: 2 }] };
+    const r = await inPage(t.page, (sdk, [tee, fresh1]) => {
+      const cart = new sdk.Cart('USD');
+      cart.add(tee, 'v1', 4);
+      cart.add(tee, 'v2', 2);
+      const preview = cart.check([fresh1]);
+      const unchanged = cart.subtotal;
+      const report = cart.refresh([fresh1]);
+      return { preview, report, unchanged, after: cart.lines.map((l) => [l.variantId, l.quantity, l.unitPrice]) };
+    }, [TEE, fresh1]);
+    assert.deepEqual(r.report, {
+      changes: [
+        { kind: 'priceChanged', variantId: 'v1', productName: 'Product p1', oldUnitPrice: 1999, newUnitPrice: 1799, oldCompareAtPrice: 2499, newCompareAtPrice: 2499 },
+        { kind: 'stockLowered', variantId: 'v1', productName: 'Product p1', oldQuantity: 4, newQuantity: 2 },
+        { kind: 'variantGone', variantId: 'v2', productName: 'Product p1', removedQuantity: 2 },
+      ],
+      unchecked: [],
+    });
+    assert.deepEqual(r.preview, r.report);
+    assert.equal(r.unchanged, 4 * 1999 + 20);
+    assert.deepEqual(r.after, [['v1', 2, 1799]]);
+  });
+
+  test('shipping options: rates for the whole order, in band, cheapest first', async () => {
+    const rate = (id, price, min, max, days = [3, 5]) => ({ id, name: id, price, deliveryDescription: '', deliveryTimeframeMin: days[0], deliveryTimeframeMax: days[1], minOrderPrice: min, maxOrderPrice: max });
+    const answer = {
+      variantRates: [
+        { variantId: 'v1', profileId: 'a', rates: [rate('express', '14.99', null, null, [1, 2]), rate('standard', '5.99', null, '99.99'), rate('free', '0.00', '100.00', null)] },
+        { variantId: 'v2', profileId: 'b', rates: [rate('standard', '5.99', null, '99.99'), rate('free', '0.00', '100.00', null)] },
+      ],
+    };
+    const r = await inPage(t.page, (sdk, [tee, answer]) => {
+      const cart = new sdk.Cart('USD');
+      cart.add(tee, 'v1', 1);
+      cart.add(tee, 'v2', 1);
+      const small = cart.shippingOptions(answer).map((o) => [o.rate.id, o.price, o.estimatedTotal]);
+      cart.setQuantity('v1', 5); // 99.95 + 0.10 = 100.05
+      const big = cart.shippingOptions(answer).map((o) => [o.rate.id, o.price, o.estimatedTotal]);
+      let empty;
+      try { new sdk.Cart('USD').shippingOptions(answer); } catch (e) { empty = e.code; }
+      return { small, big, empty };
+    }, [TEE, answer]);
+    assert.deepEqual(r.small, [['standard', 599, 2009 + 599]], 'express is not offered for v2');
+    assert.deepEqual(r.big, [['free', 0, 10005]]);
+    assert.equal(r.empty, 'invalid_argument');
+  });
+
+  test('serialize / restore round trip; bad data gives an empty cart and a reason', async () => {
+    const r = await inPage(t.page, (sdk, tee) => {
+      const cart = new sdk.Cart('USD');
+      cart.add(tee, 'v1', 2);
+      const json = cart.serialize();
+      const back = sdk.Cart.restore(json, 'USD');
+      const bad = ['{oops', '{"version":99,"currency":"USD","lines":[]}', json.replace('"quantity":2', '"quantity":50'), json.replace('"USD"', '"EUR"'), null, ''];
+      return {
+        version: JSON.parse(json).version,
+        same: back.cart.serialize() === json,
+        problem: back.problem,
+        isCart: back.cart instanceof sdk.Cart,
+        bad: bad.map((d) => { const x = sdk.Cart.restore(d, 'USD'); return [x.cart.isEmpty, x.problem?.kind ?? null]; }),
+      };
+    }, TEE);
+    assert.deepEqual(r, {
+      version: 1, same: true, problem: null, isCart: true,
+      bad: [[true, 'corrupt'], [true, 'unknown_version'], [true, 'corrupt'], [true, 'currency_mismatch'], [true, null], [true, null]],
+    });
+  });
+});
+
+describe('persistence in localStorage', () => {
+  test('a persistent cart survives a new page load; corrupt data starts empty with a reason', async () => {
+    const { context, page, errors } = await fresh();
+    const KEY = 'cirrus-storefront.cart';
+    await inPage(page, (sdk, tee) => {
+      const cart = sdk.Cart.persistent('USD');
+      cart.add(tee, 'v1', 2);
+      cart.add(tee, 'v2', 1);
+    }, TEE);
+    const saved = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), KEY);
+    assert.equal(saved.version, 1);
+    assert.deepEqual(saved.lines.map((l) => [l.variantId, l.quantity]), [['v1', 2], ['v2', 1]]);
+
+    await page.close();
+    const reloaded = await openSdkPage(context, server.origin);
+    const r = await inPage(reloaded.page, (sdk) => {
+      const cart = sdk.Cart.persistent('USD');
+      return { lines: cart.lines.map((l) => [l.variantId, l.quantity]), problem: cart.problem, subtotal: cart.subtotal };
+    });
+    assert.deepEqual(r, { lines: [['v1', 2], ['v2', 1]], problem: null, subtotal: 2 * 1999 + 10 });
+
+    for (const [data, kind] of [['not json {', 'corrupt'], ['{"version":7,"currency":"USD","lines":[]}', 'unknown_version'], ['{"version":1,"currency":"USD","lines":[{"variantId":"x"}]}', 'corrupt']]) {
+      const got = await inPage(reloaded.page, (sdk, [key, data]) => {
+        localStorage.setItem(key, data);
+        const cart = sdk.Cart.persistent('USD');
+        const out = { empty: cart.isEmpty, problem: cart.problem };
+        cart.free();
+        return out;
+      }, [KEY, data]);
+      assert.equal(got.empty, true, data);
+      assert.equal(got.problem.kind, kind, data);
+      assert.ok(got.problem.message.length > 0);
+    }
+    assert.deepEqual(reloaded.errors, []);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('storage that throws (disabled) keeps the cart in memory and says why', async () => {
+    const { context, page, errors } = await fresh();
+    const r = await inPage(page, (sdk, tee) => {
+      const broken = { getItem() { throw new Error('SecurityError: storage disabled'); }, setItem() { throw new Error('QuotaExceededError'); } };
+      const events = [];
+      const cart = sdk.Cart.persistent('USD', { storage: broken, onChange: (e) => events.push([e.source, e.problem?.kind ?? null]) });
+      const first = cart.problem.kind;
+      cart.add(tee, 'v1', 1);
+      return { first, after: cart.problem.kind, events, subtotal: cart.subtotal };
+    }, TEE);
+    assert.deepEqual(r, { first: 'storage_unavailable', after: 'write_failed', events: [['save', 'write_failed']], subtotal: 1999 });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
+
+describe('two tabs', () => {
+  test('a change in one tab shows in the other; corrupt data there is reported, not thrown', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const a = await openSdkPage(context, server.origin, '/');
+    const b = await openSdkPage(context, server.origin, '/other');
+    const setup = (sdk) => {
+      window.events = [];
+      window.cart = sdk.Cart.persistent('USD', { key: 'shop.cart', onChange: (e) => window.events.push({ source: e.source, problem: e.problem?.kind ?? null, lines: window.cart?.lines.length }) });
+      return window.cart.lines.length;
+    };
+    assert.equal(await inPage(a.page, setup), 0);
+    assert.equal(await inPage(b.page, setup), 0);
+
+    await inPage(a.page, (sdk, tee) => { window.cart.add(tee, 'v1', 2); }, TEE);
+    await b.page.waitForFunction(() => window.events.length >= 1);
+    const inB = await b.page.evaluate(() => ({ lines: window.cart.lines.map((l) => [l.variantId, l.quantity]), events: window.events }));
+    assert.deepEqual(inB, { lines: [['v1', 2]], events: [{ source: 'storage', problem: null, lines: 1 }] });
+
+    await inPage(b.page, (sdk, tee) => { window.cart.add(tee, 'v2', 3); window.cart.setQuantity('v1', 1); }, TEE);
+    await a.page.waitForFunction(() => window.events.length >= 2);
+    const inA = await a.page.evaluate(() => window.cart.lines.map((l) => [l.variantId, l.quantity]));
+    assert.deepEqual(inA, [['v1', 1], ['v2', 3]]);
+
+    // Another writer puts garbage under the key: the other tab reports it and empties, without throwing.
+    await a.page.evaluate(() => localStorage.setItem('shop.cart', '{"version":1,"currency":"USD","lines":"garbage"}'));
+    await b.page.waitForFunction(() => window.events.some((e) => e.problem === 'corrupt'));
+    assert.equal(await b.page.evaluate(() => window.cart.isEmpty), true);
+
+    // A different key is ignored; clear() in a tab empties the other.
+    await inPage(b.page, (sdk, tee) => { window.cart.add(tee, 'v1', 1); }, TEE);
+    await a.page.waitForFunction(() => window.cart.lines.length === 1);
+    const before = await b.page.evaluate(() => window.events.length);
+    await a.page.evaluate(() => localStorage.setItem('unrelated', 'x'));
+    await a.page.evaluate(() => localStorage.clear());
+    await b.page.waitForFunction(() => window.cart.isEmpty);
+    assert.equal(await b.page.evaluate(() => window.events.length), before + 1, 'only the clear() was followed');
+
+    assert.deepEqual([...a.errors, ...b.errors], []);
+    await context.close();
+  });
+});
