@@ -71,7 +71,7 @@ impl CartLine {
 /// Cart totals in minor units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Totals {
+pub struct CartTotals {
     pub subtotal: i64,
     pub total_savings: i64,
     /// Sum of the quantities.
@@ -79,25 +79,49 @@ pub struct Totals {
     pub line_count: u32,
 }
 
-/// What [`Cart::refresh`] found for one line.
+/// What [`Cart::refresh`] found for one line (`kind` tells which).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(tag = "kind", rename_all = "camelCase")]
 pub enum CartChange {
     /// The unit price or the compare-at price changed; the line now has the new ones.
-    PriceChanged {
-        variant_id: String,
-        product_name: String,
-        old_unit_price: i64,
-        new_unit_price: i64,
-        old_compare_at_price: Option<i64>,
-        new_compare_at_price: Option<i64>,
-    },
+    PriceChanged(PriceChange),
     /// Stock fell below the quantity; the quantity is lowered to the stock.
-    StockLowered { variant_id: String, product_name: String, old_quantity: u32, new_quantity: u32 },
+    StockLowered(StockChange),
     /// The variant is out of stock; the line is removed.
-    OutOfStock { variant_id: String, product_name: String, removed_quantity: u32 },
+    OutOfStock(LineRemoved),
     /// The variant no longer exists (or its product is no longer active); the line is removed.
-    VariantGone { variant_id: String, product_name: String, removed_quantity: u32 },
+    VariantGone(LineRemoved),
+}
+
+/// Payload of [`CartChange::PriceChanged`] (minor units).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PriceChange {
+    pub variant_id: String,
+    pub product_name: String,
+    pub old_unit_price: i64,
+    pub new_unit_price: i64,
+    pub old_compare_at_price: Option<i64>,
+    pub new_compare_at_price: Option<i64>,
+}
+
+/// Payload of [`CartChange::StockLowered`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StockChange {
+    pub variant_id: String,
+    pub product_name: String,
+    pub old_quantity: u32,
+    pub new_quantity: u32,
+}
+
+/// Payload of [`CartChange::OutOfStock`] and [`CartChange::VariantGone`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LineRemoved {
+    pub variant_id: String,
+    pub product_name: String,
+    pub removed_quantity: u32,
 }
 
 /// The result of [`Cart::refresh`] / [`Cart::check`].
@@ -194,8 +218,8 @@ impl Cart {
     /// Subtotal, savings, item and line counts. Infallible: the invariants
     /// guarantee the sums fit.
     #[must_use]
-    pub fn totals(&self) -> Totals {
-        let mut t = Totals { subtotal: 0, total_savings: 0, item_count: 0, line_count: 0 };
+    pub fn totals(&self) -> CartTotals {
+        let mut t = CartTotals { subtotal: 0, total_savings: 0, item_count: 0, line_count: 0 };
         for l in &self.lines {
             // Cannot overflow: `check_totals` bounds both sums by MAX_SAFE_MINOR.
             t.subtotal += l.line_total;
@@ -394,36 +418,36 @@ impl Cart {
                 Ok(fresh) => fresh,
                 Err(e) if e.code == ErrorCode::NotFound || product.status != ProductStatus::Active => {
                     let (variant_id, product_name) = ids();
-                    report.changes.push(CartChange::VariantGone { variant_id, product_name, removed_quantity: line.quantity });
+                    report.changes.push(CartChange::VariantGone(LineRemoved { variant_id, product_name, removed_quantity: line.quantity }));
                     continue;
                 }
                 Err(e) if e.code == ErrorCode::Conflict => {
                     let (variant_id, product_name) = ids();
-                    report.changes.push(CartChange::OutOfStock { variant_id, product_name, removed_quantity: line.quantity });
+                    report.changes.push(CartChange::OutOfStock(LineRemoved { variant_id, product_name, removed_quantity: line.quantity }));
                     continue;
                 }
                 Err(e) => return Err(e),
             };
             if fresh.unit_price != line.unit_price || fresh.compare_at_price != line.compare_at_price {
                 let (variant_id, product_name) = ids();
-                report.changes.push(CartChange::PriceChanged {
+                report.changes.push(CartChange::PriceChanged(PriceChange {
                     variant_id,
                     product_name,
                     old_unit_price: line.unit_price,
                     new_unit_price: fresh.unit_price,
                     old_compare_at_price: line.compare_at_price,
                     new_compare_at_price: fresh.compare_at_price,
-                });
+                }));
             }
             fresh.quantity = line.quantity.min(fresh.stock_quantity);
             if fresh.quantity < line.quantity {
                 let (variant_id, product_name) = ids();
-                report.changes.push(CartChange::StockLowered {
+                report.changes.push(CartChange::StockLowered(StockChange {
                     variant_id,
                     product_name,
                     old_quantity: line.quantity,
                     new_quantity: fresh.quantity,
-                });
+                }));
             }
             fresh.recompute()?;
             lines.push(fresh);
@@ -588,7 +612,7 @@ pub(crate) mod tests {
         assert_eq!(l.image.as_ref().unwrap().url, "https://img.test/p1.png");
         // 0.10 × 3 is exactly 30 cents (floats say 0.30000000000000004).
         assert_eq!(cart.line("v2").unwrap().line_total, 30);
-        assert_eq!(cart.totals(), Totals { subtotal: 4028, total_savings: 1000, item_count: 5, line_count: 2 });
+        assert_eq!(cart.totals(), CartTotals { subtotal: 4028, total_savings: 1000, item_count: 5, line_count: 2 });
         assert_eq!(cart.subtotal(), 4028);
     }
 
@@ -675,17 +699,17 @@ pub(crate) mod tests {
         assert_eq!(
             report.changes,
             vec![
-                CartChange::PriceChanged {
+                CartChange::PriceChanged(PriceChange {
                     variant_id: "v1".into(),
                     product_name: "Product p1".into(),
                     old_unit_price: 1999,
                     new_unit_price: 1799,
                     old_compare_at_price: Some(2499),
                     new_compare_at_price: Some(2499),
-                },
-                CartChange::StockLowered { variant_id: "v1".into(), product_name: "Product p1".into(), old_quantity: 4, new_quantity: 3 },
-                CartChange::VariantGone { variant_id: "v2".into(), product_name: "Product p1".into(), removed_quantity: 2 },
-                CartChange::OutOfStock { variant_id: "w".into(), product_name: "Product p2".into(), removed_quantity: 1 },
+                }),
+                CartChange::StockLowered(StockChange { variant_id: "v1".into(), product_name: "Product p1".into(), old_quantity: 4, new_quantity: 3 }),
+                CartChange::VariantGone(LineRemoved { variant_id: "v2".into(), product_name: "Product p1".into(), removed_quantity: 2 }),
+                CartChange::OutOfStock(LineRemoved { variant_id: "w".into(), product_name: "Product p2".into(), removed_quantity: 1 }),
             ]
         );
         assert_eq!(report.unchecked, vec!["x".to_owned()]);

@@ -15,12 +15,16 @@ use js_sys::{Function, Object, Reflect, JSON};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::cart::{self, CartLine, RefreshReport, RestoreProblem, RestoreProblemKind, Totals};
+use crate::cart::{self, CartLine, CartTotals, RefreshReport, RestoreProblem, RestoreProblemKind};
 use crate::error::{Error, Result};
 use crate::wasm::client::parse_arg;
 use crate::model::{PaymentItem, Product, ShippingRatesResponse};
 use crate::money::{self, Currency};
 use crate::shipping::{self, ShippingOption};
+
+/// The TypeScript types named below, generated from the Rust types by tests/cart/types.rs.
+#[wasm_bindgen(typescript_custom_section)]
+const CART_TYPES: &str = include_str!("../../js/storage/cart-types.ts");
 
 #[wasm_bindgen]
 extern "C" {
@@ -311,7 +315,7 @@ impl Cart {
     }
 
     /// Why a persistent cart started empty or could not be saved, or `null`.
-    #[wasm_bindgen(getter)]
+    #[wasm_bindgen(getter, unchecked_return_type = "RestoreProblem | null")]
     pub fn problem(&self) -> JsValue {
         self.persist.as_ref().and_then(|p| p.shared.problem.borrow().as_ref().map(|pr| to_js(pr))).unwrap_or(JsValue::NULL)
     }
@@ -334,7 +338,7 @@ impl Cart {
     /// `not_found` (no such variant), `conflict` (out of stock, product not
     /// active), `invalid_argument` (quantity not a whole number in stock, bad
     /// product data, total beyond 2^53 − 1).
-    pub fn add(&mut self, product: &JsProduct, #[wasm_bindgen(js_name = variantId)] variant_id: &str, quantity: &JsValue) -> Result<()> {
+    pub fn add(&mut self, product: &JsProduct, #[wasm_bindgen(js_name = variantId)] variant_id: &str, #[wasm_bindgen(unchecked_param_type = "number")] quantity: &JsValue) -> Result<()> {
         let product: Product = parse_arg("product", product)?;
         let quantity = self::quantity(quantity)?;
         self.change(|c| c.add(&product, variant_id, quantity))
@@ -345,7 +349,7 @@ impl Cart {
     /// # Errors
     /// `not_found` (not in the cart), `invalid_argument` (quantity).
     #[wasm_bindgen(js_name = setQuantity)]
-    pub fn set_quantity(&mut self, #[wasm_bindgen(js_name = variantId)] variant_id: &str, quantity: &JsValue) -> Result<()> {
+    pub fn set_quantity(&mut self, #[wasm_bindgen(js_name = variantId)] variant_id: &str, #[wasm_bindgen(unchecked_param_type = "number")] quantity: &JsValue) -> Result<()> {
         let quantity = self::quantity(quantity)?;
         self.change(|c| c.set_quantity(variant_id, quantity))
     }
@@ -377,11 +381,11 @@ impl Cart {
     /// `{ subtotal, totalSavings, itemCount, lineCount }` (minor units, counts).
     #[wasm_bindgen(getter)]
     pub fn totals(&self) -> JsTotals {
-        to_js::<Totals, _>(&self.inner.borrow().totals())
+        to_js::<CartTotals, _>(&self.inner.borrow().totals())
     }
 
     /// The subtotal in minor units.
-    #[wasm_bindgen(getter)]
+    #[wasm_bindgen(getter, unchecked_return_type = "number")]
     pub fn subtotal(&self) -> JsValue {
         to_js(&self.inner.borrow().subtotal())
     }
@@ -435,7 +439,7 @@ impl Cart {
     ///
     /// # Errors
     /// As `formatMoney`.
-    pub fn format(&self, minor: &JsValue, locale: Option<String>) -> Result<String> {
+    pub fn format(&self, #[wasm_bindgen(unchecked_param_type = "number")] minor: &JsValue, locale: Option<String>) -> Result<String> {
         let currency = self.inner.borrow().currency();
         format_currency(minor_units(minor, "minor")?, currency, locale.as_deref())
     }
@@ -446,7 +450,7 @@ impl Cart {
 /// # Errors
 /// `invalid_argument` naming the value (not a plain decimal, more decimals
 /// than the currency has, beyond 2^53 − 1) or the unknown currency.
-#[wasm_bindgen(js_name = parseMoney)]
+#[wasm_bindgen(js_name = parseMoney, unchecked_return_type = "number")]
 pub fn parse_money(value: &str, currency: &str) -> Result<JsValue> {
     safe(Currency::from_code(currency)?.parse(value)?)
 }
@@ -456,7 +460,7 @@ pub fn parse_money(value: &str, currency: &str) -> Result<JsValue> {
 /// # Errors
 /// `invalid_argument` for a non-integer or unsafe amount or an unknown currency.
 #[wasm_bindgen(js_name = moneyToDecimal)]
-pub fn money_to_decimal(minor: &JsValue, currency: &str) -> Result<String> {
+pub fn money_to_decimal(#[wasm_bindgen(unchecked_param_type = "number")] minor: &JsValue, currency: &str) -> Result<String> {
     let minor = minor_units(minor, "minor")?;
     Ok(Currency::from_code(currency)?.format(minor))
 }
@@ -465,8 +469,8 @@ pub fn money_to_decimal(minor: &JsValue, currency: &str) -> Result<String> {
 ///
 /// # Errors
 /// `invalid_argument` for a non-integer input or a sum beyond 2^53 − 1.
-#[wasm_bindgen(js_name = addMoney)]
-pub fn add_money(a: &JsValue, b: &JsValue) -> Result<JsValue> {
+#[wasm_bindgen(js_name = addMoney, unchecked_return_type = "number")]
+pub fn add_money(#[wasm_bindgen(unchecked_param_type = "number")] a: &JsValue, #[wasm_bindgen(unchecked_param_type = "number")] b: &JsValue) -> Result<JsValue> {
     safe(money::checked_add(minor_units(a, "a")?, minor_units(b, "b")?)?)
 }
 
@@ -488,7 +492,7 @@ pub fn currency_exponent(currency: &str) -> Result<u32> {
 /// `invalid_argument` for a non-integer or unsafe amount, an unknown currency
 /// or a locale `Intl` rejects.
 #[wasm_bindgen(js_name = formatMoney)]
-pub fn format_money(minor: &JsValue, currency: &str, locale: Option<String>) -> Result<String> {
+pub fn format_money(#[wasm_bindgen(unchecked_param_type = "number")] minor: &JsValue, currency: &str, locale: Option<String>) -> Result<String> {
     format_currency(minor_units(minor, "minor")?, Currency::from_code(currency)?, locale.as_deref())
 }
 

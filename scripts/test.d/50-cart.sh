@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Cart and money (issue 4), through the built package:
+# - browser tests in headless Chromium: money helpers, the Cart class,
+#   persistence in localStorage, two tabs following each other;
+# - agreement with the dev server: 1,000 seeded random carts (seed printed;
+#   CART_SEED=… replays), SDK subtotal == initiate breakdown.subtotal, and
+#   SDK subtotal + chosen rate == server subtotal + shipping after update;
+# - the 1,000-line cart pricing benchmark (fails over the 1 ms budget).
+# The native property tests run in stage 10-core.
+set -euo pipefail
+source "$(dirname "$0")/../lib.sh"
+cd "$ROOT"
+trap stop_services EXIT
+ensure_chromium
+ensure_node_modules
+: "${CIRRUS_API_KEY:=ak_$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')}"
+export CIRRUS_API_KEY
+
+# Build the package unless it is newer than everything it is made of.
+if [ ! -f pkg/index.js ] || [ -n "$(find src js pkg-template scripts/build-pkg.sh Cargo.toml -newer pkg/index.js -print -quit)" ]; then
+  scripts/build-pkg.sh
+fi
+
+log "cart: browser tests"
+node --test --test-reporter=spec tests/cart/browser.test.mjs
+
+log "cart: agreement with the dev server"
+build_server
+start_localstripe 18422
+start_server 18792 CIRRUS_TEST_HOOKS=1 CIRRUS_CORS_ORIGINS='*' CIRRUS_RATE_LIMIT=100000
+node --test --test-reporter=spec tests/cart/agreement.test.mjs
+
+log "cart: benchmark"
+node tests/cart/bench.mjs
