@@ -85,11 +85,11 @@ impl CirrusClient {
     /// `GET /products`: `{ products, pagination? }`. `limit` 1..=500 (an
     /// integer), `offset` >= 0; `minimal` gives `MinimalProduct`s;
     /// `includePagination` adds `pagination`.
-    #[wasm_bindgen(unchecked_return_type = "Promise<ProductsResponse | MinimalProductsResponse>")]
+    #[wasm_bindgen(unchecked_return_type = "Promise<{ products: (Product | MinimalProduct)[]; pagination?: Pagination }>")]
     pub fn products(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ProductsOptions")] options: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "AbortSignal")] signal: Option<js_sys::Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<js_sys::Object>,
     ) -> Promise {
         let q: Result<ProductsQuery> = parse_arg("options", &options);
         let shape = match &q {
@@ -108,7 +108,7 @@ impl CirrusClient {
     pub fn product_by_slug(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] slug: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "AbortSignal")] signal: Option<js_sys::Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<js_sys::Object>,
     ) -> Promise {
         let req = string_arg("slug", &slug).and_then(|s| request::product_by_slug(&s));
         self.shared.get(req, shape("ProductResponse", Some("product")), signal_arg(signal))
@@ -116,13 +116,13 @@ impl CirrusClient {
 
     /// `GET /pages`: every page.
     #[wasm_bindgen(unchecked_return_type = "Promise<Page[]>")]
-    pub fn pages(&self, #[wasm_bindgen(unchecked_param_type = "AbortSignal")] signal: Option<js_sys::Object>) -> Promise {
+    pub fn pages(&self, #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<js_sys::Object>) -> Promise {
         self.shared.get(Ok(request::pages()), shape("PagesResponse", Some("pages")), signal_arg(signal))
     }
 
     /// `GET /collections`: every collection, with products and breadcrumb.
     #[wasm_bindgen(unchecked_return_type = "Promise<Collection[]>")]
-    pub fn collections(&self, #[wasm_bindgen(unchecked_param_type = "AbortSignal")] signal: Option<js_sys::Object>) -> Promise {
+    pub fn collections(&self, #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<js_sys::Object>) -> Promise {
         self.shared.get(Ok(request::collections()), shape("CollectionsResponse", Some("collections")), signal_arg(signal))
     }
 
@@ -131,7 +131,7 @@ impl CirrusClient {
     pub fn collection_by_slug(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] slug: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "AbortSignal")] signal: Option<js_sys::Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<js_sys::Object>,
     ) -> Promise {
         let req = string_arg("slug", &slug).and_then(|s| request::collection_by_slug(&s));
         self.shared.get(req, shape("CollectionResponse", Some("collection")), signal_arg(signal))
@@ -142,7 +142,7 @@ impl CirrusClient {
     pub fn collection(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "AbortSignal")] signal: Option<js_sys::Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<js_sys::Object>,
     ) -> Promise {
         let req = string_arg("id", &id).and_then(|s| request::collection(&s));
         self.shared.get(req, shape("CollectionResponse", Some("collection")), signal_arg(signal))
@@ -150,7 +150,7 @@ impl CirrusClient {
 
     /// `GET /store`: the store configuration.
     #[wasm_bindgen(unchecked_return_type = "Promise<Store>")]
-    pub fn store(&self, #[wasm_bindgen(unchecked_param_type = "AbortSignal")] signal: Option<js_sys::Object>) -> Promise {
+    pub fn store(&self, #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<js_sys::Object>) -> Promise {
         self.shared.get(Ok(request::store()), shape("StoreResponse", Some("store")), signal_arg(signal))
     }
 
@@ -159,7 +159,7 @@ impl CirrusClient {
     pub fn shipping_rates(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ShippingRatesRequest")] body: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "AbortSignal")] signal: Option<js_sys::Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<js_sys::Object>,
     ) -> Promise {
         let req = parse_arg::<ShippingRatesRequest>("body", &body).and_then(|b| request::shipping_rates(&b));
         self.shared.post(req, shape("ShippingRatesResponse", Some("variantRates")), signal_arg(signal))
@@ -170,7 +170,7 @@ impl CirrusClient {
     pub fn initiate_payment(
         &self,
         #[wasm_bindgen(unchecked_param_type = "InitiateRequest")] body: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "AbortSignal")] signal: Option<js_sys::Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<js_sys::Object>,
     ) -> Promise {
         let req = parse_arg::<InitiateRequest>("body", &body).and_then(|b| request::initiate_payment(&b));
         self.shared.post(req, shape("InitiateResponse", None), signal_arg(signal))
@@ -181,7 +181,7 @@ impl CirrusClient {
     pub fn update_payment(
         &self,
         #[wasm_bindgen(unchecked_param_type = "UpdateRequest")] body: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "AbortSignal")] signal: Option<js_sys::Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<js_sys::Object>,
     ) -> Promise {
         let req = parse_arg::<UpdateRequest>("body", &body).and_then(|b| request::update_payment(&b));
         self.shared.post(req, shape("UpdateResponse", None), signal_arg(signal))
@@ -193,7 +193,7 @@ impl CirrusClient {
     pub fn confirm_payment(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ConfirmRequest")] body: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "AbortSignal")] signal: Option<js_sys::Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<js_sys::Object>,
     ) -> Promise {
         let req = parse_arg::<ConfirmRequest>("body", &body).and_then(|b| request::confirm_payment(&b));
         self.shared.post(req, shape("ConfirmResponse", None), signal_arg(signal))

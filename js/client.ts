@@ -1,0 +1,75 @@
+// The typed face of the wasm CirrusClient: products() whose result type follows
+// its options, an async iterator over every product, and the init() guard.
+import {
+  CirrusClient as WasmClient,
+  type ClientOptions,
+  type MinimalProduct,
+  type Pagination,
+  type Product,
+  type ProductsOptions,
+} from "./cirrus_storefront.js";
+import { assertReady } from "./ready.js";
+
+/** The product type `products(options)` yields: `MinimalProduct` when `minimal: true`. */
+export type ProductOf<O extends ProductsOptions | undefined> = [O] extends [{ minimal: true }]
+  ? MinimalProduct
+  : [O] extends [undefined | { minimal?: false | undefined }]
+    ? Product
+    : Product | MinimalProduct;
+
+/** `pagination` is present exactly when `includePagination: true`. */
+export type PaginationOf<O extends ProductsOptions | undefined> = [O] extends [{ includePagination: true }]
+  ? { pagination: Pagination }
+  : [O] extends [undefined | { includePagination?: false | undefined }]
+    ? { pagination?: never }
+    : { pagination?: Pagination };
+
+/** What `products(options)` resolves with. */
+export type ProductsResult<O extends ProductsOptions | undefined> = { products: ProductOf<O>[] } & PaginationOf<O>;
+
+/** Options of `allProducts()`: page size and the minimal flag. */
+export interface AllProductsOptions {
+  /** Products per request, 1..=500 (default 100). */
+  pageSize?: number;
+  minimal?: boolean;
+}
+
+export class CirrusClient extends WasmClient {
+  /**
+   * Makes a client; the options are checked at once.
+   * @throws {CirrusError} `invalid_state` before `init()`, `invalid_argument` for a bad option.
+   */
+  constructor(options: ClientOptions) {
+    assertReady();
+    super(options);
+  }
+
+  /**
+   * `GET /products`. With `minimal: true` the products are `MinimalProduct`s; with
+   * `includePagination: true` the result has `pagination`.
+   */
+  override products<const O extends ProductsOptions | undefined = undefined>(
+    options?: O,
+    signal?: AbortSignal,
+  ): Promise<ProductsResult<O>> {
+    return super.products(options ?? {}, signal) as Promise<ProductsResult<O>>;
+  }
+
+  /**
+   * Every active product, fetched page by page (`for await (const p of client.allProducts())`).
+   */
+  async *allProducts<const O extends AllProductsOptions | undefined = undefined>(
+    options?: O,
+    signal?: AbortSignal,
+  ): AsyncGenerator<ProductOf<O extends { minimal: true } ? { minimal: true } : undefined>, void, undefined> {
+    const limit = options?.pageSize ?? 100;
+    const minimal = options?.minimal ?? false;
+    let offset = 0;
+    for (;;) {
+      const page = await super.products({ limit, offset, minimal, includePagination: true }, signal);
+      for (const p of page.products) yield p as ProductOf<O extends { minimal: true } ? { minimal: true } : undefined>;
+      offset += page.products.length;
+      if (!page.pagination?.hasMore || page.products.length === 0) return;
+    }
+  }
+}

@@ -1,0 +1,33 @@
+// CirrusError: the one error class of the package. Registered into the wasm
+// module by init(), so errors thrown from Rust are instances of it.
+import type { ErrorCode } from "./cirrus_storefront.js";
+
+export type { ErrorCode };
+
+/** The fields every `CirrusError` carries besides `message`. */
+export interface CirrusErrorFields {
+  /** What went wrong, as a stable machine code. */
+  code: ErrorCode;
+  /** HTTP status, when the error came from a response. */
+  status: number | null;
+  /** The server's `x-request-id`, when there was a response. */
+  requestId: string | null;
+  /** Seconds from `Retry-After`, when the server sent one. */
+  retryAfter: number | null;
+}
+
+export class CirrusError extends Error implements CirrusErrorFields {
+  readonly code: ErrorCode;
+  readonly status: number | null;
+  readonly requestId: string | null;
+  readonly retryAfter: number | null;
+
+  constructor(message: string, fields: CirrusErrorFields) {
+    super(message);
+    this.name = "CirrusError";
+    this.code = fields.code;
+    this.status = fields.status;
+    this.requestId = fields.requestId;
+    this.retryAfter = fields.retryAfter;
+  }
+}

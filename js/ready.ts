@@ -1,0 +1,29 @@
+// init() bookkeeping shared by the browser and node entries.
+import * as glue from "./cirrus_storefront.js";
+import { CirrusError } from "./error.js";
+
+let ready = false;
+
+/** Throws a `CirrusError` (`invalid_state`) unless `init()` has completed. */
+export function assertReady(): void {
+  if (!ready) {
+    throw new CirrusError("cirrus-storefront is not initialised: call `await init()` first", {
+      code: "invalid_state",
+      status: null,
+      requestId: null,
+      retryAfter: null,
+    });
+  }
+}
+
+/** Called once the wasm module is instantiated. */
+export function markReady(): void {
+  if (ready) return;
+  // Internal hook, left out of the public typings on purpose (src/wasm/error.rs).
+  (glue as unknown as { __registerErrorClass(c: typeof CirrusError): void }).__registerErrorClass(CirrusError);
+  ready = true;
+}
+
+export function isReady(): boolean {
+  return ready;
+}

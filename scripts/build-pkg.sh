@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds the npm package into pkg/:
+#   1. wasm-pack build --release --target web (wasm-opt disabled in Cargo.toml metadata)
+#   2. binaryen wasm-opt -Oz on the result
+#   3. tsc of the JS entry (js/*.ts) against the generated glue
+#   4. package.json rendered from pkg-template/
+# Usage: scripts/build-pkg.sh   (idempotent; prints the sizes at the end)
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+ensure_wasm_toolchain
+ensure_node_modules
+
+RAW="$ROOT/target/pkg-raw"
+STAGE="$ROOT/target/pkg-stage"
+OUT="$ROOT/pkg"
+rm -rf "$RAW" "$STAGE" "$OUT"
+mkdir -p "$STAGE" "$OUT"
+
+log "wasm-pack build --release --target web"
+wasm-pack --quiet build --release --target web --no-pack --out-dir "$RAW" --out-name cirrus_storefront >/dev/null
+
+log "wasm-opt -Oz"
+# rustc's wasm32 target emits bulk-memory, sign-ext, … ; binaryen must be told it may keep them.
+wasm-opt --all-features -Oz "$RAW/cirrus_storefront_bg.wasm" -o "$OUT/cirrus_storefront_bg.wasm"
+
+cp "$RAW/cirrus_storefront.js" "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$OUT/"
+cp -r "$RAW/snippets" "$OUT/"
+# tsc compiles the entry in a staging directory next to the glue's typings.
+cp "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$STAGE/"
+cp js/*.ts "$STAGE/"
+cp pkg-template/tsconfig.json "$STAGE/"
+log "tsc (entry points)"
+"$ROOT/node_modules/.bin/tsc" -p "$STAGE/tsconfig.json"
+
+version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+description=$(sed -n 's/^description = "\(.*\)"/\1/p' Cargo.toml | head -1)
+license=$(sed -n 's/^license = "\(.*\)"/\1/p' Cargo.toml | head -1)
+sed -e "s|@VERSION@|$version|" -e "s|@DESCRIPTION@|${description//|/\\|}|" -e "s|@LICENSE@|$license|" \
+  pkg-template/package.json >"$OUT/package.json"
+cp pkg-template/README.md "$OUT/README.md"
+
+wasm_gz=$(gzip -9c "$OUT/cirrus_storefront_bg.wasm" | wc -c)
+glue_gz=$(cat "$OUT/cirrus_storefront.js" "$OUT"/snippets/*/js/*.js "$OUT"/snippets/*/js/generated/*.js | gzip -9c | wc -c)
+log "pkg/ ready: wasm $(wc -c <"$OUT/cirrus_storefront_bg.wasm") B ($wasm_gz B gzip -9), glue+snippets $glue_gz B gzip -9"
