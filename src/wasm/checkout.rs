@@ -400,7 +400,7 @@ impl Checkout {
     /// Remove the stored state of `storageKey` (default "cirrus.checkout")
     /// from `sessionStorage`, e.g. after showing the order confirmation.
     #[wasm_bindgen(js_name = clearStored)]
-    pub fn clear_stored(storage_key: Option<String>) {
+    pub fn clear_stored(#[wasm_bindgen(js_name = storageKey)] storage_key: Option<String>) {
         let key = storage_key.unwrap_or_else(|| DEFAULT_KEY.to_owned());
         if let Some(s) = Reflect::get(&js_sys::global(), &JsValue::from_str("sessionStorage"))
             .ok()
@@ -483,7 +483,7 @@ impl Checkout {
     #[wasm_bindgen(js_name = selectShipping, unchecked_return_type = "Promise<CheckoutState>")]
     pub fn select_shipping(
         &self,
-        rate_id: String,
+        #[wasm_bindgen(js_name = rateId)] rate_id: String,
         #[wasm_bindgen(unchecked_param_type = "ShippingAddress")] address: JsValue,
     ) -> Promise {
         let inner = self.inner.clone();

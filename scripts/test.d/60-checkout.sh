@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Stage 60-checkout (issue 5): the checkout state machine natively, the
+# processor adapters type-checked against @stripe/stripe-js (tsc --strict),
+# then Checkout + the localstripe adapter in headless Chromium against a fresh
+# dev server (test hooks on, serving the test page) and a fresh localstripe:
+# success, 3-D Secure, declines, double clicks, reloads, lost confirms.
+set -euo pipefail
+source "$(dirname "$0")/../lib.sh"
+trap stop_services EXIT
+
+: "${CIRRUS_API_KEY:?run through scripts/test.sh (it exports a fresh CIRRUS_API_KEY)}"
+ensure_chromium
+ensure_python_tools
+ensure_node_modules
+LS_PORT=18423 SERVER_PORT=18793
+cd "$ROOT"
+
+log "checkout: state machine (native)"
+cargo test -q -p cirrus-storefront --lib checkout::
+
+log "checkout: adapters type-check (tsc --strict, @stripe/stripe-js types)"
+node_modules/.bin/tsc -p tests/checkout/tsconfig.json
+
+[ -x "$ROOT/scripts/build-pkg.sh" ] || die "scripts/build-pkg.sh is missing: the checkout tests need the npm package"
+log "checkout: building the package and the test page"
+"$ROOT/scripts/build-pkg.sh" >/dev/null
+www="$RUN_DIR/checkout-www"
+rm -rf "$www"; mkdir -p "$www/checkout-test"
+cp -r "$ROOT/pkg" "$www/checkout-test/pkg"
+cp -r "$ROOT/js/adapters" "$www/checkout-test/adapters"
+cp "$ROOT/tests/checkout/page.html" "$ROOT/tests/checkout/page.js" "$www/checkout-test/"
+# The package's types as a consumer sees them, with the checkout API used for real.
+node_modules/.bin/tsc -p tests/checkout/tsconfig.consumer.json || die "the checkout types do not type-check as a consumer"
+
+build_server
+start_localstripe "$LS_PORT"
+start_server "$SERVER_PORT" CIRRUS_TEST_HOOKS=1 CIRRUS_CORS_ORIGINS='*' CIRRUS_WWW_DIR="$www" CIRRUS_API_KEY="$CIRRUS_API_KEY"
+
+export E2E_SITE="http://127.0.0.1:$SERVER_PORT/" E2E_ARTIFACTS="$ROOT/artifacts/checkout"
+node --test --test-concurrency=1 --test-reporter=spec tests/checkout/checkout.test.mjs

@@ -1,0 +1,320 @@
+// Browser tests of Checkout + LocalstripeAdapter (issue 5), run by
+// scripts/test.d/60-checkout.sh in headless Chromium against a fresh dev
+// server (test hooks on, serving tests/checkout/page.html) and a real
+// localstripe. Every claim is checked against the server's orders and
+// localstripe's own PaymentIntents, never against what the page says alone.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { launch, openPage, api, testHook, pickProduct, SITE, API, API_KEY, LOCALSTRIPE } from "../e2e/harness.mjs";
+
+const RETURN_URL = new URL("return", SITE).href;
+const CARDS = {
+  ok: "4242424242424242",
+  threeDs: "4000002760003184",
+  threeDsFail: "4000002500003155",
+  declined: "4000000000000341",
+};
+const ADDRESS = {
+  email: "ada@example.com",
+  firstName: "Ada",
+  lastName: "Lovelace",
+  address1: "1 Analytical Way",
+  city: "Springfield",
+  postalCode: "12345",
+  country: "US",
+};
+
+let browser;
+let currency;
+let nextProduct = 0;
+before(async () => {
+  browser = await launch();
+  currency = (await api("/store")).store.defaultCurrency;
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** localstripe's PaymentIntents of one session (the server tags them with metadata). */
+async function paymentIntents(sessionId) {
+  const res = await fetch(`${LOCALSTRIPE}/v1/payment_intents?limit=100`, {
+    headers: { Authorization: "Bearer sk_test_localstripe" },
+  });
+  assert.equal(res.status, 200, "localstripe lists payment intents");
+  const { data } = await res.json();
+  return data.filter((pi) => pi.metadata && pi.metadata.cirrus_session === sessionId);
+}
+
+async function ordersOf(sessionId) {
+  const { orders } = await testHook("/__test/orders");
+  return orders.filter((o) => o.sessionId === sessionId);
+}
+
+async function stockOf(product, variantId) {
+  const { product: p } = await api(`/products/slug/${encodeURIComponent(product.slug)}`);
+  return p.variants.find((v) => v.id === variantId).stockQuantity;
+}
+
+/** Unwraps a page call's { ok } / { error }. */
+function ok(r, what) {
+  assert.ok(!r.error, `${what}: ${JSON.stringify(r.error)}`);
+  return r.ok;
+}
+
+async function openCheckoutPage() {
+  const { context, page, problems } = await openPage(browser);
+  await context.addInitScript((cfg) => { window.__CHECKOUT_TEST = cfg; }, {
+    baseUrl: API, apiKey: API_KEY, localstripeUrl: LOCALSTRIPE,
+  });
+  await page.goto(new URL("checkout-test/page.html", SITE).href);
+  await page.waitForFunction(() => window.ready === true);
+  return { context, page, problems };
+}
+
+/** Start, choose the cheapest US rate, and fill the card: ready to pay. */
+async function readyToPay(page, card, { quantity = 1 } = {}) {
+  const { product, variant } = await pickProduct({ minStock: 3, skip: nextProduct++ });
+  const started = ok(await page.evaluate(([items, cur]) => window.t.start(items, cur), [[{ variantId: variant.id, quantity }], currency]), "start");
+  assert.equal(started.state, "initiated");
+  assert.ok(started.session.publishableKey.startsWith("pk_test_"));
+  const options = ok(await page.evaluate(() => window.t.options("US")), "shippingOptions");
+  assert.ok(options.length > 0, "US has shipping options");
+  const chosen = ok(await page.evaluate(([id, a]) => window.t.select(id, a), [options[0].rate.id, ADDRESS]), "selectShipping");
+  assert.equal(chosen.state, "shipping_chosen");
+  const b = chosen.session.breakdown;
+  assert.equal(chosen.session.amount, b.subtotal + b.shipping + b.tax);
+  assert.equal(b.shipping, options[0].price, "the chosen rate's exact price was applied");
+  await fillCard(page, card);
+  return { product, variant, sessionId: chosen.session.sessionId, amount: chosen.session.amount };
+}
+
+async function fillCard(page, number) {
+  const field = (name) => page.locator(`#card input[placeholder="${name}"]`);
+  await field("number").fill(number);
+  await field("exp_month").fill("12");
+  await field("exp_year").fill("34");
+  await field("cvc").fill("123");
+  await field("postal_code").fill("12345");
+}
+
+function assertSucceeded(state, sessionId) {
+  assert.equal(state.state, "succeeded", JSON.stringify(state));
+  assert.equal(state.session.sessionId, sessionId);
+  assert.match(state.paymentIntentId, /^pi_/);
+}
+
+async function exactlyOnePayment(sessionId, amount) {
+  const pis = await paymentIntents(sessionId);
+  const paid = pis.filter((pi) => pi.status === "succeeded");
+  assert.equal(paid.length, 1, `one succeeded PaymentIntent, got ${JSON.stringify(pis.map((p) => [p.id, p.status]))}`);
+  assert.equal(paid[0].amount, amount, "charged exactly the session amount");
+  const orders = await ordersOf(sessionId);
+  assert.equal(orders.length, 1, "one order recorded");
+  assert.equal(orders[0].paymentIntentId, paid[0].id);
+  assert.equal(orders[0].amount, amount);
+  return { pis, order: orders[0] };
+}
+
+test("4242 succeeds: one PaymentIntent, the order is in the DB, stock went down once", async () => {
+  const { context, page, problems } = await openCheckoutPage();
+  const { product, variant, sessionId, amount } = await readyToPay(page, CARDS.ok, { quantity: 2 });
+  const before = await stockOf(product, variant.id);
+  const done = ok(await page.evaluate((u) => window.t.pay(u), RETURN_URL), "pay");
+  assertSucceeded(done, sessionId);
+  const { pis, order } = await exactlyOnePayment(sessionId, amount);
+  assert.equal(pis.length, 1, "exactly one PaymentIntent created");
+  assert.deepEqual(order.items, [{ variantId: variant.id, quantity: 2 }]);
+  assert.equal(await stockOf(product, variant.id), before - 2, "stock decremented once by the quantity");
+  // Change events went through every step, in order.
+  const events = await page.evaluate(() => window.t.events);
+  assert.deepEqual(events, ["shipping_chosen", "paying", "succeeded"], "subscribed after start: every later change, in order");
+  // A paid checkout refuses further steps with a typed error, and stays paid.
+  const again = await page.evaluate(() => window.t.select("x", {}));
+  assert.equal(again.error.code, "invalid_state");
+  const payAgain = await page.evaluate((u) => window.t.pay(u), RETURN_URL);
+  assert.equal(payAgain.error.code, "invalid_state");
+  assert.equal((await paymentIntents(sessionId)).length, 1);
+  assert.equal(await stockOf(product, variant.id), before - 2, "a second pay did not touch stock");
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("3-D Secure completed (4000002760003184) succeeds with one payment", async () => {
+  const { context, page } = await openCheckoutPage();
+  const { sessionId, amount } = await readyToPay(page, CARDS.threeDs);
+  await page.evaluate((u) => window.t.payInBackground(u), RETURN_URL);
+  await page.getByRole("button", { name: "Complete authentication" }).click();
+  const done = ok(await page.evaluate(() => window.__paying), "pay");
+  assertSucceeded(done, sessionId);
+  const { pis } = await exactlyOnePayment(sessionId, amount);
+  assert.equal(pis.length, 1);
+  const events = await page.evaluate(() => window.t.events);
+  assert.deepEqual(events.slice(-4), ["paying", "requires_action", "paying", "succeeded"]);
+  await context.close();
+});
+
+test("3-D Secure failed (4000002500003155) ends failed and retryable; a retry with 4242 pays once", async () => {
+  const { context, page } = await openCheckoutPage();
+  const { sessionId, amount } = await readyToPay(page, CARDS.threeDsFail);
+  await page.evaluate((u) => window.t.payInBackground(u), RETURN_URL);
+  await page.getByRole("button", { name: "Fail authentication" }).click();
+  const failed = ok(await page.evaluate(() => window.__paying), "pay");
+  assert.equal(failed.state, "failed", JSON.stringify(failed));
+  assert.equal(failed.code, "action_failed");
+  assert.equal(failed.retryable, true);
+  assert.equal(failed.pending, null, "the failed attempt is settled: a new token is needed");
+  assert.equal((await ordersOf(sessionId)).length, 0, "no order for a failed payment");
+  assert.equal((await paymentIntents(sessionId)).filter((p) => p.status === "succeeded").length, 0);
+  await fillCard(page, CARDS.ok);
+  assertSucceeded(ok(await page.evaluate((u) => window.t.pay(u), RETURN_URL), "retry"), sessionId);
+  await exactlyOnePayment(sessionId, amount);
+  await context.close();
+});
+
+test("decline (4000000000000341), then 4242: exactly one successful payment", async () => {
+  const { context, page } = await openCheckoutPage();
+  const { sessionId, amount } = await readyToPay(page, CARDS.declined);
+  const declined = ok(await page.evaluate((u) => window.t.pay(u), RETURN_URL), "pay");
+  assert.equal(declined.state, "failed", JSON.stringify(declined));
+  assert.equal(declined.code, "declined");
+  assert.equal(declined.retryable, true);
+  assert.match(declined.message, /declin/i, "the processor's reason is kept");
+  await fillCard(page, CARDS.ok);
+  assertSucceeded(ok(await page.evaluate((u) => window.t.pay(u), RETURN_URL), "retry"), sessionId);
+  const { pis } = await exactlyOnePayment(sessionId, amount);
+  assert.equal(pis.length, 2, "the declined attempt and the paid one");
+  await context.close();
+});
+
+test("double click on pay: the same promise, exactly one PaymentIntent", async () => {
+  const { context, page } = await openCheckoutPage();
+  const { sessionId, amount } = await readyToPay(page, CARDS.ok);
+  // Two clicks on a real button, then two calls in the same tick.
+  await page.evaluate((u) => {
+    const b = document.createElement("button");
+    b.id = "pay";
+    b.textContent = "Pay";
+    window.__clicks = [];
+    b.addEventListener("click", () => window.__clicks.push(window.t.pay(u)));
+    document.body.append(b);
+  }, RETURN_URL);
+  await page.locator("#pay").dblclick();
+  const results = await page.evaluate(() => Promise.all(window.__clicks));
+  assert.equal(results.length, 2, "both clicks called pay");
+  for (const r of results) assertSucceeded(ok(r, "pay"), sessionId);
+  const { pis } = await exactlyOnePayment(sessionId, amount);
+  assert.equal(pis.length, 1, "one PaymentIntent for two clicks");
+
+  const page2 = await openCheckoutPage();
+  const second = await readyToPay(page2.page, CARDS.ok);
+  const r = ok(await page2.page.evaluate((u) => window.t.doublePay(u), RETURN_URL), "doublePay");
+  assert.equal(r.same, true, "a second pay() while one runs returns the same promise");
+  assertSucceeded(r.x, second.sessionId);
+  assert.equal((await paymentIntents(second.sessionId)).length, 1);
+  await page2.context.close();
+  await context.close();
+});
+
+test("reload in the middle of 3-D Secure: resume finishes with exactly one payment", async () => {
+  const { context, page } = await openCheckoutPage();
+  const { sessionId, amount } = await readyToPay(page, CARDS.threeDs);
+  await page.evaluate((u) => window.t.payInBackground(u), RETURN_URL);
+  await page.getByRole("button", { name: "Complete authentication" }).waitFor();
+  const stored = JSON.parse(await page.evaluate(() => window.t.stored()));
+  assert.equal(stored.state, "requires_action", "the state was stored before the next action");
+  assert.match(stored.attempt.token, /^tok_/);
+  await page.reload();
+  await page.waitForFunction(() => window.ready === true);
+  const resuming = page.evaluate(() => window.t.resume());
+  // The payment still needs authentication: resume shows the step again.
+  await page.getByRole("button", { name: "Complete authentication" }).click();
+  const resumed = ok(await resuming, "resume");
+  assertSucceeded(resumed, sessionId);
+  assert.equal(resumed.session.amount, amount);
+  const { pis } = await exactlyOnePayment(sessionId, amount);
+  assert.equal(pis.length, 1, "resume confirmed the same payment, it did not create another");
+  // A later resume (another reload) re-reads the final state without any request side effects.
+  await page.reload();
+  await page.waitForFunction(() => window.ready === true);
+  assert.equal(ok(await page.evaluate(() => window.t.resume()), "resume again").state, "succeeded");
+  assert.equal((await paymentIntents(sessionId)).length, 1);
+  await context.close();
+});
+
+test("network failure during confirm (request lost), then retry: one payment", async () => {
+  const { context, page } = await openCheckoutPage();
+  const { sessionId, amount } = await readyToPay(page, CARDS.ok);
+  let aborted = 0;
+  await page.route("**/api/v1/payments/confirm", (route) => {
+    aborted++;
+    return route.abort("connectionreset");
+  });
+  const failed = ok(await page.evaluate((u) => window.t.pay(u), RETURN_URL), "pay");
+  assert.equal(aborted, 1, "confirm was sent once (payments are not auto-retried)");
+  assert.equal(failed.state, "failed", JSON.stringify(failed));
+  assert.equal(failed.code, "request");
+  assert.equal(failed.errorCode, "network");
+  assert.equal(failed.retryable, true);
+  assert.match(failed.pending.token, /^tok_/, "the unsettled token is kept for the retry");
+  await page.unroute("**/api/v1/payments/confirm");
+  // The card form is untouched: the retry must not collect a new token.
+  await fillCard(page, CARDS.declined);
+  assertSucceeded(ok(await page.evaluate((u) => window.t.pay(u), RETURN_URL), "retry"), sessionId);
+  const { pis } = await exactlyOnePayment(sessionId, amount);
+  assert.equal(pis.length, 1);
+  await context.close();
+});
+
+test("response lost after the server charged (and a 503 fault), then retry: still one payment", async () => {
+  const { context, page } = await openCheckoutPage();
+  const { sessionId, amount } = await readyToPay(page, CARDS.ok);
+  // The server processes the confirm, the browser never sees the answer.
+  await page.route("**/api/v1/payments/confirm", async (route) => {
+    await route.fetch();
+    await route.abort("connectionreset");
+  });
+  const failed = ok(await page.evaluate((u) => window.t.pay(u), RETURN_URL), "pay");
+  assert.equal(failed.state, "failed");
+  assert.equal(failed.errorCode, "network");
+  assert.equal((await paymentIntents(sessionId)).filter((p) => p.status === "succeeded").length, 1, "the server did charge");
+  await page.unroute("**/api/v1/payments/confirm");
+  // The next retry meets a 503 from the server's fault switch: still failed, still the same token.
+  await testHook("/__test/faults", {
+    method: "POST",
+    body: JSON.stringify({ method: "POST", path: "/api/v1/payments/confirm", kind: "status", status: 503, times: 1, retryAfter: 1, delayMs: 0 }),
+  });
+  const again = ok(await page.evaluate((u) => window.t.pay(u), RETURN_URL), "retry 1");
+  assert.equal(again.state, "failed");
+  assert.equal(again.pending.token, failed.pending.token, "the same token is retried");
+  assertSucceeded(ok(await page.evaluate((u) => window.t.pay(u), RETURN_URL), "retry 2"), sessionId);
+  const { pis } = await exactlyOnePayment(sessionId, amount);
+  assert.equal(pis.length, 1);
+  await context.close();
+});
+
+test("typed errors: bad address fields, pay before shipping, cancel rules", async () => {
+  const { context, page } = await openCheckoutPage();
+  const { variant } = await pickProduct({ minStock: 1, skip: nextProduct++ });
+  ok(await page.evaluate(([v, c]) => window.t.start([{ variantId: v, quantity: 1 }], c), [variant.id, currency]), "start");
+  const early = await page.evaluate((u) => window.t.pay(u), RETURN_URL);
+  assert.equal(early.error.code, "invalid_state");
+  assert.match(early.error.message, /cannot pay in checkout state `initiated`/);
+  const options = ok(await page.evaluate(() => window.t.options("US")), "options");
+  const rate = options[0].rate.id;
+  for (const [patch, field] of [
+    [{ email: "not-an-email" }, "shippingAddress.email"],
+    [{ city: "" }, "shippingAddress.city"],
+    [{ country: "us" }, "shippingAddress.country"],
+  ]) {
+    const r = await page.evaluate(([id, a]) => window.t.select(id, a), [rate, { ...ADDRESS, ...patch }]);
+    assert.equal(r.error && r.error.code, "invalid_argument", JSON.stringify(r));
+    assert.ok(r.error.message.includes(field), r.error.message);
+  }
+  const unknown = await page.evaluate(([a]) => window.t.select("rate_nope", a), [ADDRESS]);
+  assert.equal(unknown.error.code, "invalid_argument");
+  assert.equal((await page.evaluate(() => window.t.state())).state, "initiated", "bad input changed nothing");
+  ok(await page.evaluate(() => window.t.cancel()), "cancel");
+  assert.equal((await page.evaluate(() => window.t.state())).state, "cancelled");
+  assert.equal((await page.evaluate(() => window.t.cancel())).error.code, "invalid_state");
+  await context.close();
+});

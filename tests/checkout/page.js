@@ -1,0 +1,56 @@
+// Drives the packaged Checkout for checkout.test.mjs. Configuration comes from
+// window.__CHECKOUT_TEST (set by the test through an init script, so the API
+// key never appears in a URL).
+import { init, CirrusClient, Checkout } from "./pkg/index.js";
+import { LocalstripeAdapter } from "./adapters/localstripe.js";
+
+const cfg = window.__CHECKOUT_TEST;
+await init();
+const client = new CirrusClient({ baseUrl: cfg.baseUrl, apiKey: cfg.apiKey, retries: 0 });
+const adapter = new LocalstripeAdapter({ container: "#card", localstripeUrl: cfg.localstripeUrl });
+let checkout = null;
+const events = [];
+
+function watch(c) {
+  checkout = c;
+  if (c) {
+    c.subscribe((s) => {
+      events.push(s.state);
+      document.getElementById("state").textContent = s.state;
+    });
+  }
+  return c ? c.state : null;
+}
+
+/** Errors cross to the test as plain data. */
+async function data(p) {
+  try {
+    return { ok: await p };
+  } catch (e) {
+    return { error: { name: e && e.name, code: e && e.code, message: e && e.message } };
+  }
+}
+
+window.t = {
+  events,
+  start: (items, currency) => data(Checkout.start(client, { items, currency, adapter }).then(watch)),
+  resume: () => data(Checkout.resume(client, { adapter }).then(watch)),
+  options: (country) => data(checkout.shippingOptions(country)),
+  select: (rateId, address) => data(checkout.selectShipping(rateId, address)),
+  pay: (returnUrl) => data(checkout.pay({ returnUrl })),
+  /** Two clicks in the same tick: both must get the very same promise. */
+  doublePay: (returnUrl) => {
+    const a = checkout.pay({ returnUrl });
+    const b = checkout.pay({ returnUrl });
+    return data(Promise.all([a, b]).then(([x, y]) => ({ same: a === b, x, y })));
+  },
+  /** Start a payment without awaiting it (for reloads in the middle). */
+  payInBackground: (returnUrl) => {
+    window.__paying = data(checkout.pay({ returnUrl }));
+    return true;
+  },
+  cancel: () => data(Promise.resolve().then(() => checkout.cancel())),
+  state: () => (checkout ? checkout.state : null),
+  stored: () => sessionStorage.getItem("cirrus.checkout"),
+};
+window.ready = true;
