@@ -2,7 +2,7 @@
 // construction and the fetch calls the views use. Everything is imported from
 // the public package name, exactly as an npm consumer would.
 import { init, CirrusClient, CirrusError } from 'cirrus-storefront';
-import type { Collection, MinimalProduct, Page, Pagination, Product, Store } from 'cirrus-storefront';
+import type { Collection, MinimalProduct, MinimalProductsResponse, Page, Pagination, Product, Store } from 'cirrus-storefront';
 
 export { CirrusError };
 
@@ -30,28 +30,35 @@ export function makeClient(config: DemoConfig): CirrusClient {
   return new CirrusClient({ baseUrl: new URL('/api/v1', location.href).href, apiKey: config.apiKey });
 }
 
+/** The fetchers the views use, each cancellable with the view's AbortSignal. */
 export class Api {
   constructor(readonly client: CirrusClient) {}
 
-  async store(): Promise<Store> {
-    return (await this.client.store()).store;
+  store(signal = never()): Promise<Store> {
+    return this.client.store(signal);
   }
-  async products(offset: number, limit: number, signal?: AbortSignal): Promise<{ products: MinimalProduct[]; pagination: Pagination }> {
-    const r = await this.client.products({ limit, offset, includePagination: true, minimal: true }, signal);
-    return { products: r.products, pagination: r.pagination! };
+  async products(offset: number, limit: number, signal = never()): Promise<{ products: MinimalProduct[]; pagination: Pagination }> {
+    const r = (await this.client.products({ limit, offset, includePagination: true, minimal: true }, signal)) as MinimalProductsResponse;
+    if (!r.pagination) throw new Error('the server left out pagination'); // includePagination=true always has it
+    return { products: r.products, pagination: r.pagination };
   }
-  async product(slug: string, signal?: AbortSignal): Promise<Product> {
-    return (await this.client.productBySlug(slug, signal)).product;
+  product(slug: string, signal = never()): Promise<Product> {
+    return this.client.productBySlug(slug, signal);
   }
-  async collections(): Promise<Collection[]> {
-    return (await this.client.collections()).collections;
+  collections(signal = never()): Promise<Collection[]> {
+    return this.client.collections(signal);
   }
-  async collection(slug: string, signal?: AbortSignal): Promise<Collection> {
-    return (await this.client.collectionBySlug(slug, signal)).collection;
+  collection(slug: string, signal = never()): Promise<Collection> {
+    return this.client.collectionBySlug(slug, signal);
   }
-  async pages(): Promise<Page[]> {
-    return (await this.client.pages()).pages;
+  pages(signal = never()): Promise<Page[]> {
+    return this.client.pages(signal);
   }
+}
+
+/** A signal that never fires, for requests no view owns. */
+function never(): AbortSignal {
+  return new AbortController().signal;
 }
 
 /** A sentence for the shopper; the code and request id go to the console for support. */

@@ -22,32 +22,16 @@ export class CartUi {
   private listeners = new Set<() => void>();
 
   constructor(readonly store: Store, readonly api: Api, readonly ctx: () => Ctx | null) {
-    this.cart = this.load();
-    window.addEventListener('storage', (e) => {
-      if (e.key !== STORAGE_KEY) return;
-      this.cart = this.load();
-      this.changed(false);
+    // The SDK keeps the cart in localStorage, saves after every change and
+    // follows other tabs; it never throws on bad saved data, it reports it.
+    this.cart = Cart.persistent(store.defaultCurrency, {
+      key: STORAGE_KEY,
+      onChange: ({ problem }) => {
+        this.notice = problem ? `Your cart: ${problem.message}` : null;
+        this.changed();
+      },
     });
-  }
-
-  private load(): Cart {
-    let raw: string | null = null;
-    try {
-      raw = localStorage.getItem(STORAGE_KEY);
-    } catch {
-      // storage disabled: an in-memory cart still works
-    }
-    const { cart, problem } = Cart.restore(raw, this.store.defaultCurrency);
-    if (problem) this.notice = `Your saved cart could not be restored (${problem.message}).`;
-    return cart;
-  }
-
-  private save(): void {
-    try {
-      localStorage.setItem(STORAGE_KEY, this.cart.toJSON());
-    } catch {
-      this.notice = 'Your cart cannot be saved in this browser; it will be lost on reload.';
-    }
+    if (this.cart.problem) this.notice = `Your saved cart could not be restored: ${this.cart.problem.message}`;
   }
 
   onChange(fn: () => void): () => void {
@@ -55,9 +39,8 @@ export class CartUi {
     return () => this.listeners.delete(fn);
   }
 
-  private changed(persist = true): void {
-    if (persist) this.save();
-    const count = this.cart.totals().itemCount;
+  private changed(): void {
+    const count = this.cart.totals.itemCount;
     this.badge.textContent = String(count);
     this.btn?.setAttribute('aria-label', `Cart, ${count} ${count === 1 ? 'item' : 'items'}`);
     if (!this.drawer.hidden) this.render();
@@ -83,7 +66,7 @@ export class CartUi {
   button(): HTMLButtonElement {
     this.btn = h('button', { type: 'button', class: 'btn cart-button', id: 'cart-button', 'aria-haspopup': 'dialog', 'aria-controls': 'cart-drawer', 'aria-expanded': 'false', onclick: () => this.open() },
       h('span', { 'aria-hidden': 'true' }, 'Cart'), this.badge);
-    this.changed(false);
+    this.changed();
     return this.btn;
   }
 
@@ -133,7 +116,7 @@ export class CartUi {
   /** Lines, totals and the checkout button (also used read-only by the checkout summary). */
   linesList(editable: boolean): HTMLElement {
     const cur = this.store.defaultCurrency;
-    return h('ul', { class: 'lines' }, this.cart.lines().map((l, i) => {
+    return h('ul', { class: 'lines' }, this.cart.lines.map((l, i) => {
       const attrs = Object.entries(l.attributes).map(([k, v]) => `${k}: ${v}`).join(' · ');
       const qtyId = `line-qty-${i}`;
       return h('li', { class: 'line', 'data-variant': l.variantId },
@@ -169,15 +152,15 @@ export class CartUi {
 
   totalsList(extra: [string, string, string?][] = []): HTMLElement {
     const cur = this.store.defaultCurrency;
-    const t = this.cart.totals();
+    const t = this.cart.totals;
     return h('dl', { class: 'totals' },
       h('dt', null, 'Subtotal'), h('dd', { 'data-subtotal': '' }, fmt(t.subtotal, cur)),
       t.totalSavings > 0 ? [h('dt', null, 'You save'), h('dd', { 'data-savings': '', class: 'savings' }, fmt(t.totalSavings, cur))] : null,
-      extra.map(([k, v, cls]) => [h('dt', { class: cls ?? '' }, k), h('dd', { class: cls ?? '' }, v)]));
+      extra.flatMap(([k, v, cls]) => [h('dt', { class: cls ?? '' }, k), h('dd', { class: cls ?? '' }, v)]));
   }
 
   render(): void {
-    const empty = this.cart.lines().length === 0;
+    const empty = this.cart.lines.length === 0;
     replace(this.drawer,
       h('div', { class: 'drawer-head' },
         h('h2', { id: 'cart-title' }, 'Your cart'),

@@ -1,6 +1,6 @@
 // Catalog views: the product grid (infinite scroll + a "load more" button),
 // collections with breadcrumbs, product pages with option pickers, CMS pages.
-import type { CollectionProduct, Image, MinimalProduct, Product } from 'cirrus-storefront';
+import type { CollectionProduct, Image, MinimalProduct } from 'cirrus-storefront';
 import type { Ctx } from '../app';
 import { h, replace, status } from '../dom';
 import { href } from '../router';

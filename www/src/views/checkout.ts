@@ -3,8 +3,8 @@
 // card asks for it) -> order summary. The SDK's `Checkout` runs the state
 // machine (single flight, idempotent confirm, resumable from sessionStorage);
 // this view only renders its state.
-import { Checkout, localstripeAdapter, stripeAdapter } from 'cirrus-storefront';
-import type { CheckoutState, ShippingAddress, ShippingOption } from 'cirrus-storefront';
+import { Checkout, LocalstripeAdapter, StripeAdapter } from 'cirrus-storefront';
+import type { CheckoutState, PaymentItem, ShippingAddress, ShippingOption } from 'cirrus-storefront';
 import type { Ctx } from '../app';
 import { h, replace, status } from '../dom';
 import { href } from '../router';
@@ -28,8 +28,11 @@ interface OrderSummary {
   lines: { name: string; attrs: string; quantity: number; lineTotal: number }[];
 }
 
-function adapterFor(ctx: Ctx) {
-  return ctx.config.processor === 'stripe' ? stripeAdapter() : localstripeAdapter({ url: ctx.config.localstripeUrl! });
+/** The processor's payment form goes into `container`; `Checkout` mounts it once a session exists. */
+function adapterFor(ctx: Ctx, container: HTMLElement) {
+  return ctx.config.processor === 'stripe'
+    ? new StripeAdapter({ container })
+    : new LocalstripeAdapter({ container, localstripeUrl: ctx.config.localstripeUrl! });
 }
 
 function field(id: string, label: string, attrs: Record<string, string | boolean> = {}): HTMLElement {
@@ -40,16 +43,30 @@ function field(id: string, label: string, attrs: Record<string, string | boolean
 export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
   ctx.setTitle('Checkout');
   const cur = ctx.store.defaultCurrency;
-  const adapter = adapterFor(ctx);
-  // A checkout in sessionStorage (reload, return from 3-D Secure) resumes; else start from the cart.
-  let checkout = await Checkout.resume(ctx.api.client, adapter);
+  const paymentElement = h('div', { id: 'payment-element', class: 'payment-element' });
+  const adapter = adapterFor(ctx, paymentElement);
+  // A checkout kept in sessionStorage (reload, return from 3-D Secure) resumes;
+  // one for other items than the cart holds now, with no payment yet, is dropped.
+  let checkout = await Checkout.resume(ctx.api.client, { adapter });
   if (ctx.signal.aborted) return;
+  const items = ctx.cart.cart.paymentItems();
+  if (checkout) {
+    const s = checkout.state;
+    const stale = (s.state === 'initiated' || s.state === 'shipping_chosen' || (s.state === 'failed' && s.pending === null && s.retryable))
+      && !sameItems(s.session.items, items);
+    if (stale || s.state === 'cancelled' || (s.state === 'failed' && !s.retryable)) {
+      if (s.state !== 'cancelled' && s.state !== 'failed') checkout.cancel();
+      Checkout.clearStored();
+      adapter.unmount?.();
+      checkout = null;
+    }
+  }
   if (!checkout) {
-    if (ctx.cart.cart.lines().length === 0) {
+    if (items.length === 0) {
       replace(main, h('h1', null, 'Checkout'), status('empty', 'Your cart is empty.'), h('p', null, h('a', { href: href.home() }, 'Continue shopping')));
       return;
     }
-    checkout = await Checkout.start(ctx.api.client, ctx.cart.cart, adapter);
+    checkout = await Checkout.start(ctx.api.client, { adapter, items, currency: ctx.cart.cart.currency });
     if (ctx.signal.aborted) return;
   }
   const co = checkout;
@@ -59,9 +76,9 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
   const rates = h('div', { id: 'shipping-rates', 'aria-live': 'polite' });
   const addrError = h('div', { 'aria-live': 'assertive' });
   const payBox = h('section', { id: 'payment', 'aria-labelledby': 'payment-title', hidden: true });
-  const paymentElement = h('div', { id: 'payment-element', class: 'payment-element' });
   const payError = h('div', { id: 'pay-error', 'aria-live': 'assertive' });
   const payBtn = h('button', { type: 'button', class: 'btn btn-primary', id: 'pay' }, 'Pay');
+  const continueBtn = h('button', { type: 'submit', class: 'btn btn-primary', id: 'continue' }, 'Continue to payment');
   let options: ShippingOption[] = [];
 
   const renderSummary = (s: CheckoutState) => {
@@ -97,7 +114,8 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
         h('label', null,
           h('input', { type: 'radio', name: 'rate', value: o.rate.id, checked: i === 0, required: true }),
           h('span', null, o.rate.name,
-            h('span', { class: 'rate-time' }, `${o.rate.deliveryDescription} · ${o.rate.deliveryTimeframeMin}–${o.rate.deliveryTimeframeMax} business days`)),
+            h('span', { class: 'rate-time' }, `${o.rate.deliveryTimeframeMin}–${o.rate.deliveryTimeframeMax} business days`),
+            o.rate.deliveryDescription ? h('span', { class: 'rate-desc' }, o.rate.deliveryDescription) : null),
           h('span', { class: 'rate-price' }, o.price === 0 ? 'Free' : fmt(o.price, cur))))))));
   };
   country.addEventListener('change', () => void loadRates());
@@ -117,7 +135,7 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
       field('phone', 'Phone (optional)', { type: 'tel', autocomplete: 'tel' })),
     rates,
     addrError,
-    h('button', { type: 'submit', class: 'btn btn-primary', id: 'continue' }, 'Continue to payment'));
+    continueBtn);
 
   const value = (id: string) => (addressForm.querySelector(`#${id}`) as HTMLInputElement).value.trim();
   addressForm.addEventListener('submit', async (e) => {
@@ -126,8 +144,8 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
     for (const el of addressForm.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
     const address: ShippingAddress = {
       email: value('email'), firstName: value('firstName'), lastName: value('lastName'), address1: value('address1'),
-      address2: value('address2') || undefined, city: value('city'), state: value('state') || undefined,
-      postalCode: value('postalCode'), country: country.value, phone: value('phone') || undefined,
+      address2: value('address2') || null, city: value('city'), state: value('state') || null,
+      postalCode: value('postalCode'), country: country.value, phone: value('phone') || null,
     };
     const rateId = (addressForm.querySelector('input[name="rate"]:checked') as HTMLInputElement | null)?.value;
     const option = options.find((o) => o.rate.id === rateId);
@@ -135,10 +153,10 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
       replace(addrError, h('p', { class: 'notice notice-error', role: 'alert' }, 'Choose a shipping method.'));
       return;
     }
-    const btn = addressForm.querySelector('#continue') as HTMLButtonElement;
+    const btn = continueBtn;
     btn.disabled = true;
     try {
-      await co.selectShipping(option.rate, address);
+      await co.selectShipping(option.rate.id, address);
     } catch (err) {
       showAddressError(err);
     } finally {
@@ -160,16 +178,12 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
     replace(addrError, h('p', { class: 'notice notice-error', role: 'alert' }, msg));
   };
 
-  let mounted = false;
   const render = (s: CheckoutState) => {
     renderSummary(s);
     if (s.state === 'shipping_chosen' || s.state === 'failed' || s.state === 'paying' || s.state === 'requires_action') {
       payBox.hidden = false;
-      if (!mounted) {
-        mounted = true;
-        void adapter.mount(paymentElement, { amount: s.session.amount, currency: s.session.currency, publishableKey: s.session.publishableKey });
-      }
       payBtn.textContent = `Pay ${fmt(s.session.amount, cur)}`;
+      continueBtn.textContent = 'Update shipping';
       payBtn.disabled = s.state === 'paying' || s.state === 'requires_action';
     }
     if (s.state === 'failed') {
@@ -190,18 +204,18 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
       paymentIntentId: s.paymentIntentId, email: a.email, name: `${a.firstName} ${a.lastName}`,
       address: [a.address1, a.address2, `${a.postalCode} ${a.city}`, a.state, a.country].filter(Boolean).join(', '),
       rate: s.shipping.rate.name, currency: s.session.currency, breakdown: s.session.breakdown,
-      lines: ctx.cart.cart.lines().map((l) => ({ name: l.productName, attrs: Object.values(l.attributes).join(' / '), quantity: l.quantity, lineTotal: l.lineTotal })),
+      lines: ctx.cart.cart.lines.map((l) => ({ name: l.productName, attrs: Object.values(l.attributes).join(' / '), quantity: l.quantity, lineTotal: l.lineTotal })),
     };
     sessionStorage.setItem(ORDER_KEY, JSON.stringify(order));
     ctx.cart.clear();
-    co.dispose?.();
+    Checkout.clearStored();
     location.hash = href.order();
   };
 
   payBtn.addEventListener('click', async () => {
     payBtn.disabled = true;
     try {
-      await co.pay(new URL(href.checkout(), location.href).href);
+      await co.pay({ returnUrl: new URL(href.checkout(), location.href).href });
     } catch (err) {
       replace(payError, h('p', { class: 'notice notice-error', role: 'alert' }, describeError(err)));
       payBtn.disabled = false;
@@ -225,6 +239,11 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
   ctx.signal.addEventListener('abort', () => unsubscribe());
   render(co.state);
   if (co.state.state === 'initiated' || co.state.state === 'idle') void loadRates();
+}
+
+function sameItems(a: PaymentItem[], b: PaymentItem[]): boolean {
+  const key = (xs: PaymentItem[]) => JSON.stringify([...xs].sort((x, y) => x.variantId.localeCompare(y.variantId)));
+  return key(a) === key(b);
 }
 
 export async function orderView(main: HTMLElement, ctx: Ctx): Promise<void> {
