@@ -62,7 +62,8 @@ test(`${CARTS} random carts agree with the server to the minor unit`, { timeout:
     const r = rng((SEED ^ Math.imul(i + 1, 0x9e3779b1)) >>> 0);
     const cart = new sdk.Cart(store.defaultCurrency);
     try {
-      const lines = r.int(1, 8);
+      // Many small carts too, so rates with an upper order-total bound get chosen.
+      const lines = r.next() < 0.4 ? 1 : r.int(2, 8);
       for (let l = 0; l < lines; l++) {
         const p = r.pick(buyable);
         const v = r.pick(p.variants.filter((x) => x.stockQuantity > 0 && x.stockStatus === 'IN_STOCK'));
