@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The wasm client in headless Chromium (wasm-bindgen-test) against a fresh dev
+# server with test hooks: every fetcher, every error code the client can meet
+# (401, 404, 400, 429 then success, 500 then success, truncated → decode,
+# slow → timeout, abort, network), retries, shared requests, cache.
+set -euo pipefail
+source "$(dirname "$0")/../lib.sh"
+cd "$ROOT"
+ensure_wasm_toolchain
+ensure_chromium
+ensure_python_tools
+: "${CIRRUS_API_KEY:=ak_$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')}"
+export CIRRUS_API_KEY
+trap stop_services EXIT
+start_localstripe 18421
+build_server
+start_server 18791 CIRRUS_TEST_HOOKS=1 CIRRUS_CORS_ORIGINS='*' CIRRUS_API_KEY="$CIRRUS_API_KEY"
+export CIRRUS_BASE_URL   # read at compile time by src/wasm/tests.rs (option_env!)
+export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/tests/sdk/webdriver.json"
+export WASM_BINDGEN_TEST_TIMEOUT=180
+# Only the SDK's tests (src/wasm/tests.rs); the other areas run theirs in their stages.
+out=$(wasm-pack test --headless --chrome -- --lib -- wasm::tests:: 2>&1) || { echo "$out"; exit 1; }
+echo "$out" | grep -E "^test |test result" || true
+# Fail loudly if nothing ran (a filter typo must not pass as green).
+echo "$out" | grep -qE "test result: ok\. [1-9][0-9]* passed" || { echo "$out" | tail -30; die "no wasm test ran"; }
