@@ -21,6 +21,10 @@ if [ ! -f pkg/index.js ] || [ -n "$(find src js pkg-template scripts/build-pkg.s
   scripts/build-pkg.sh
 fi
 
+log "cart: TypeScript consumer (tsc --strict; @ts-expect-error lines must not compile)"
+node_modules/.bin/tsc --strict --noEmit --target es2022 --module nodenext --moduleResolution nodenext \
+  --lib es2022,dom tests/cart/consumer.ts
+
 log "cart: browser tests"
 node --test --test-reporter=spec tests/cart/browser.test.mjs
 

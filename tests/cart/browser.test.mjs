@@ -83,7 +83,8 @@ describe('money helpers', () => {
       const out = [];
       const attempt = (label, f) => {
         try { out.push([label, 'no throw', f()]); } catch (e) {
-          out.push([label, e.name, e.code, e.message, e instanceof Error]);
+          // With the package entry (pkg/index.js) errors are real CirrusError instances.
+          out.push([label, e.name, e.code, e.message, e instanceof Error && (!sdk.CirrusError || e instanceof sdk.CirrusError)]);
         }
       };
       attempt('too many decimals', () => sdk.parseMoney('1.999', 'USD'));
