@@ -131,7 +131,7 @@ impl PersistShared {
     /// Record `problem` and tell the `onChange` listener (`source`: `"storage"`
     /// for another tab's change, `"save"` for a failed write).
     fn report(&self, source: &str, problem: Option<RestoreProblem>) {
-        let problem_js: JsValue = problem.as_ref().map_or(JsValue::NULL, |p| to_js(p));
+        let problem_js: JsValue = problem.as_ref().map_or(JsValue::NULL, to_js);
         *self.problem.borrow_mut() = problem;
         if let Some(f) = &self.on_change {
             let event = Object::new();
@@ -317,7 +317,7 @@ impl Cart {
     /// Why a persistent cart started empty or could not be saved, or `null`.
     #[wasm_bindgen(getter, unchecked_return_type = "RestoreProblem | null")]
     pub fn problem(&self) -> JsValue {
-        self.persist.as_ref().and_then(|p| p.shared.problem.borrow().as_ref().map(|pr| to_js(pr))).unwrap_or(JsValue::NULL)
+        self.persist.as_ref().and_then(|p| p.shared.problem.borrow().as_ref().map(to_js)).unwrap_or(JsValue::NULL)
     }
 
     /// The versioned JSON form (`{"version":1,…}`) for `Cart.restore`.
