@@ -98,10 +98,11 @@ pub enum FailureCode {
 
 /// The checkout, as a tagged union (`state` is the tag on the wire and in
 /// TypeScript).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "snake_case", rename_all_fields = "camelCase")]
 pub enum CheckoutState {
     /// Nothing initiated yet.
+    #[default]
     Idle,
     /// A payment session exists; no shipping choice yet.
     Initiated { session: Session },
@@ -160,12 +161,6 @@ pub enum AfterConfirm {
     Processing,
 }
 
-impl Default for CheckoutState {
-    fn default() -> Self {
-        Self::Idle
-    }
-}
-
 impl CheckoutState {
     /// The wire name of the state (`"idle"`, `"shipping_chosen"`, …).
     #[must_use]
@@ -206,7 +201,7 @@ impl CheckoutState {
     }
 
     /// True while a payment may exist on the processor whose outcome this
-    /// checkout has not settled: paying, requires_action, or failed with a
+    /// checkout has not settled: `paying`, `requires_action`, or `failed` with a
     /// pending attempt. In these states only the same token may be confirmed
     /// and the checkout cannot be cancelled or changed.
     #[must_use]

@@ -248,11 +248,8 @@ impl Inner {
                 Err(e) => self.state.borrow_mut().confirm_failed(&e).map(|()| AfterConfirm::Done),
             };
             self.changed();
-            let secret = match after {
-                Ok(AfterConfirm::NextAction(secret)) => secret,
-                // Ok: final or processing. Err: a malformed answer, already a retryable failure.
-                _ => return Ok(()),
-            };
+            // Ok: final or processing. Err: a malformed answer, already a retryable failure.
+            let Ok(AfterConfirm::NextAction(secret)) = after else { return Ok(()) };
             if actions > 0 {
                 return self.adapter_failed("authentication was not completed");
             }

@@ -67,7 +67,9 @@ async function openCheckoutPage() {
     baseUrl: API, apiKey: API_KEY, localstripeUrl: LOCALSTRIPE,
   });
   await page.goto(new URL("checkout-test/page.html", SITE).href);
-  await page.waitForFunction(() => window.ready === true);
+  await page.waitForFunction(() => window.ready === true).catch((e) => {
+    throw new Error(`the test page did not start: ${problems.join("; ") || e.message}`);
+  });
   return { context, page, problems };
 }
 
@@ -316,5 +318,32 @@ test("typed errors: bad address fields, pay before shipping, cancel rules", asyn
   ok(await page.evaluate(() => window.t.cancel()), "cancel");
   assert.equal((await page.evaluate(() => window.t.state())).state, "cancelled");
   assert.equal((await page.evaluate(() => window.t.cancel())).error.code, "invalid_state");
+  await context.close();
+});
+
+test("timing: start, shipping, pay (4242) over 8 checkouts", async () => {
+  const { context, page } = await openCheckoutPage();
+  const { variant } = await pickProduct({ minStock: 10, skip: nextProduct++ });
+  const runs = { start: [], options: [], select: [], pay: [] };
+  for (let i = 0; i < 8; i++) {
+    await page.reload();
+    await page.waitForFunction(() => window.ready === true);
+    let t0 = performance.now();
+    ok(await page.evaluate(([v, c]) => window.t.start([{ variantId: v, quantity: 1 }], c), [variant.id, currency]), "start");
+    runs.start.push(performance.now() - t0);
+    t0 = performance.now();
+    const options = ok(await page.evaluate(() => window.t.options("US")), "options");
+    runs.options.push(performance.now() - t0);
+    t0 = performance.now();
+    ok(await page.evaluate(([id, a]) => window.t.select(id, a), [options[0].rate.id, ADDRESS]), "select");
+    runs.select.push(performance.now() - t0);
+    await fillCard(page, CARDS.ok);
+    t0 = performance.now();
+    assert.equal(ok(await page.evaluate((u) => window.t.pay(u), RETURN_URL), "pay").state, "succeeded");
+    runs.pay.push(performance.now() - t0);
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1].toFixed(1);
+  const line = Object.entries(runs).map(([k, xs]) => `${k} ${median(xs)} ms`).join(", ");
+  console.log(`checkout timing (median of 8, round trip from the test through page.evaluate): ${line}`);
   await context.close();
 });
