@@ -259,6 +259,20 @@ impl CheckoutState {
         Ok(())
     }
 
+    /// The session whose shipping may change now: in `initiated`,
+    /// `shipping_chosen`, and retryable `failed` while no payment exists.
+    ///
+    /// # Errors
+    /// `invalid_state` in any other state.
+    pub fn shipping_session(&self) -> Result<&Session> {
+        match self {
+            Self::Initiated { session }
+            | Self::ShippingChosen { session, .. }
+            | Self::Failed { session, pending: None, payment_intent_id: None, retryable: true, .. } => Ok(session),
+            _ => Err(self.illegal("select shipping")),
+        }
+    }
+
     /// Build the `POST /payments/update` body for a shipping choice. The
     /// address is validated first ([`validate_address`]).
     ///
@@ -269,11 +283,7 @@ impl CheckoutState {
     /// `invalid_state` in any other state; `invalid_argument` naming the
     /// address field or the rate that is wrong.
     pub fn update_request(&self, rate: &ShippingRate, address: &ShippingAddress) -> Result<UpdateRequest> {
-        let session = match self {
-            Self::Initiated { session } | Self::ShippingChosen { session, .. } => session,
-            Self::Failed { session, pending: None, payment_intent_id: None, retryable: true, .. } => session,
-            _ => return Err(self.illegal("select shipping")),
-        };
+        let session = self.shipping_session()?;
         if rate.id.trim().is_empty() {
             return Err(Error::invalid_argument("shipping rate id must not be empty"));
         }

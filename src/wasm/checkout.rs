@@ -441,18 +441,7 @@ impl Checkout {
         future_to_promise(async move {
             let (ids, subtotal, currency) = {
                 let state = inner.state.borrow();
-                let Some(session) = state.session() else {
-                    return Err(to_js(&Error::invalid_state(format!(
-                        "cannot list shipping options in checkout state `{}`",
-                        state.name()
-                    ))));
-                };
-                if state.payment_unsettled() || state.is_final() {
-                    return Err(to_js(&Error::invalid_state(format!(
-                        "cannot list shipping options in checkout state `{}`",
-                        state.name()
-                    ))));
-                }
+                let session = state.shipping_session().map_err(|e| to_js(&e))?;
                 let ids: Vec<String> = session.items.iter().map(|i| i.variant_id.clone()).collect();
                 (ids, session.breakdown.subtotal, session.currency.clone())
             };
@@ -487,6 +476,7 @@ impl Checkout {
         future_to_promise(async move {
             let run = async {
                 inner.check_idle_flight("select shipping")?;
+                inner.state.borrow().shipping_session()?;
                 let address: ShippingAddress = parse_arg("shippingAddress", &address)?;
                 let rate = {
                     let options = inner.options.borrow();
