@@ -25,7 +25,8 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
             let path = e.path().to_string();
             let inner = e.into_inner();
             let msg = strip_position(&inner.to_string());
-            if path.is_empty() || path == "." {
+            let inner = inner.classify();
+            if matches!(inner, serde_json::error::Category::Syntax | serde_json::error::Category::Eof) || path.is_empty() || path == "." || path == "?" {
                 ApiError::bad_request(format!("invalid JSON body: {msg}"))
             } else {
                 ApiError::bad_request(format!("{path}: {msg}"))
