@@ -51,7 +51,7 @@ export class StripeAdapter {
       amount: session.amount,
       currency: session.currency.toLowerCase(),
       paymentMethodCreation: "manual",
-      appearance: this.options.appearance,
+      ...(this.options.appearance ? { appearance: this.options.appearance } : {}),
     });
     const element = elements.create("payment", this.options.paymentElementOptions);
     element.mount(resolveContainer(this.options.container));

@@ -179,6 +179,20 @@ struct Inner {
 }
 
 impl Inner {
+    fn new(transport: Transport, c: Common, state: CheckoutState) -> Rc<Self> {
+        Rc::new(Self {
+            transport,
+            adapter: c.adapter,
+            storage: c.storage,
+            key: c.key,
+            state: RefCell::new(state),
+            listeners: RefCell::new(Vec::new()),
+            next_listener: Cell::new(0),
+            flight: RefCell::new(None),
+            options: RefCell::new(None),
+        })
+    }
+
     /// Persist, then tell the listeners.
     fn changed(&self) {
         let state = self.state.borrow().clone();
@@ -328,17 +342,7 @@ impl Checkout {
                 transport.send_json(&req, &JsValue::UNDEFINED).await.map_err(|e| to_js(&e))?;
             let mut state = CheckoutState::Idle;
             state.initiated(items, answer).map_err(|e| to_js(&e))?;
-            let inner = Rc::new(Inner {
-                transport,
-                adapter: c.adapter,
-                storage: c.storage,
-                key: c.key,
-                state: RefCell::new(state),
-                listeners: RefCell::new(Vec::new()),
-                next_listener: Cell::new(0),
-                flight: RefCell::new(None),
-                options: RefCell::new(None),
-            });
+            let inner = Inner::new(transport, c, state);
             inner.changed();
             inner.mount_adapter().await?;
             Ok(Checkout { inner }.into())
@@ -373,17 +377,7 @@ impl Checkout {
                 }
             };
             let final_ = state.is_final();
-            let inner = Rc::new(Inner {
-                transport,
-                adapter: c.adapter,
-                storage: c.storage,
-                key: c.key,
-                state: RefCell::new(state),
-                listeners: RefCell::new(Vec::new()),
-                next_listener: Cell::new(0),
-                flight: RefCell::new(None),
-                options: RefCell::new(None),
-            });
+            let inner = Inner::new(transport, c, state);
             if !final_ {
                 inner.mount_adapter().await?;
             }

@@ -315,6 +315,17 @@ test("typed errors: bad address fields, pay before shipping, cancel rules", asyn
   const unknown = await page.evaluate(([a]) => window.t.select("rate_nope", a), [ADDRESS]);
   assert.equal(unknown.error.code, "invalid_argument");
   assert.equal((await page.evaluate(() => window.t.state())).state, "initiated", "bad input changed nothing");
+  // An empty card form: the adapter refuses, nothing is sent, the checkout stays retryable.
+  ok(await page.evaluate(([id, a]) => window.t.select(id, a), [rate, ADDRESS]), "select");
+  const empty = ok(await page.evaluate((u) => window.t.pay(u), RETURN_URL), "pay with an empty form");
+  assert.equal(empty.state, "failed", JSON.stringify(empty));
+  assert.equal(empty.code, "adapter");
+  assert.equal(empty.retryable, true);
+  assert.equal(empty.pending, null);
+  assert.equal((await paymentIntents(empty.session.sessionId)).length, 0, "no payment was created");
+  // No payment exists yet, so shipping may still change after this failure.
+  ok(await page.evaluate(([id, a]) => window.t.select(id, a), [rate, { ...ADDRESS, city: "Shelbyville" }]), "reselect");
+  assert.equal((await page.evaluate(() => window.t.state())).state, "shipping_chosen");
   ok(await page.evaluate(() => window.t.cancel()), "cancel");
   assert.equal((await page.evaluate(() => window.t.state())).state, "cancelled");
   assert.equal((await page.evaluate(() => window.t.cancel())).error.code, "invalid_state");

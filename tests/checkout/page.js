@@ -2,7 +2,7 @@
 // window.__CHECKOUT_TEST (set by the test through an init script, so the API
 // key never appears in a URL).
 import { init, CirrusClient, Checkout } from "./pkg/index.js";
-import { LocalstripeAdapter } from "./adapters/localstripe.js";
+import { LocalstripeAdapter } from "./pkg/adapters/localstripe.js";
 
 const cfg = window.__CHECKOUT_TEST;
 await init();
