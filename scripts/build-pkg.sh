@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/:
 #   1. wasm-pack build --release --target web (wasm-opt disabled in Cargo.toml metadata)
-#   2. binaryen wasm-opt -Oz on the result
+#   2. binaryen wasm-opt -Oz on the result (npm binaryen 132)
 #   3. tsc of the JS entry (js/*.ts) against the generated glue
 #   4. package.json rendered from pkg-template/
 # Usage: scripts/build-pkg.sh   (idempotent; prints the sizes at the end)
@@ -21,8 +21,12 @@ log "wasm-pack build --release --target web"
 wasm-pack --quiet build --release --target web --no-pack --out-dir "$RAW" --out-name cirrus_storefront >/dev/null
 
 log "wasm-opt -Oz"
-# rustc's wasm32 target emits bulk-memory, sign-ext, … ; binaryen must be told it may keep them.
-wasm-opt --all-features -Oz "$RAW/cirrus_storefront_bg.wasm" -o "$OUT/cirrus_storefront_bg.wasm"
+# binaryen from npm (root devDependency, version 132): Debian's binaryen 108 rewrites
+# wasm-bindgen's externref table as anyref, which node 20 then refuses at init.
+# rustc's target_features section is stripped, so name the features it emits.
+"$ROOT/node_modules/.bin/wasm-opt" --enable-bulk-memory --enable-bulk-memory-opt --enable-sign-ext \
+  --enable-mutable-globals --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue \
+  -Oz "$RAW/cirrus_storefront_bg.wasm" -o "$OUT/cirrus_storefront_bg.wasm"
 
 cp "$RAW/cirrus_storefront.js" "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$OUT/"
 cp -r "$RAW/snippets" "$OUT/"
@@ -32,6 +36,13 @@ cp js/*.ts "$STAGE/"
 cp pkg-template/tsconfig.json "$STAGE/"
 log "tsc (entry points)"
 "$ROOT/node_modules/.bin/tsc" -p "$STAGE/tsconfig.json"
+
+# Processor adapters (js/adapters/, issue 5) as subpath exports (`cirrus-storefront/adapters/…`),
+# so the main entry never pulls in @stripe/stripe-js; declarations come from their JSDoc.
+mkdir -p "$OUT/adapters"
+cp js/adapters/*.js "$OUT/adapters/"
+"$ROOT/node_modules/.bin/tsc" --allowJs --declaration --emitDeclarationOnly --target es2022 --module esnext \
+  --moduleResolution bundler --lib es2022,dom --outDir "$OUT/adapters" js/adapters/index.js
 
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 description=$(sed -n 's/^description = "\(.*\)"/\1/p' Cargo.toml | head -1)
