@@ -9,4 +9,4 @@ cd "$ROOT"
 ensure_python_tools
 start_localstripe 18420
 export LOCALSTRIPE_URL
-cargo test -p cirrus-dev-server --all-targets
+cargo test -p cirrus-dev-server --all-targets --no-fail-fast

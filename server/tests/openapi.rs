@@ -1,0 +1,331 @@
+//! `server/openapi.yaml` checked against live responses: every documented
+//! (path, method, status) is produced by a real request and its body matches
+//! the documented schema; every observed response is documented.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::{localstripe, spawn_with, Server};
+use reqwest::Method;
+use serde_json::{json, Value};
+
+fn load_doc() -> Value {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.yaml")).unwrap();
+    serde_yaml::from_str(&text).unwrap()
+}
+
+fn resolve<'a>(doc: &'a Value, mut v: &'a Value) -> &'a Value {
+    while let Some(r) = v.get("$ref").and_then(Value::as_str) {
+        let mut cur = doc;
+        for part in r.trim_start_matches("#/").split('/') {
+            cur = &cur[part];
+        }
+        assert!(!cur.is_null(), "dangling $ref {r}");
+        v = cur;
+    }
+    v
+}
+
+/// A small validator for the OpenAPI 3.0 schema subset the document uses.
+fn validate(doc: &Value, schema: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
+    let s = resolve(doc, schema);
+    if v.is_null() {
+        if s["nullable"] == true {
+            return;
+        }
+        if !s.get("type").is_some() && s.get("allOf").is_none() && s.get("oneOf").is_none() {
+            return;
+        }
+    }
+    if let Some(all) = s["allOf"].as_array() {
+        for sub in all {
+            validate(doc, sub, v, at, errs);
+        }
+    }
+    if let Some(one) = s["oneOf"].as_array() {
+        let ok = one.iter().filter(|sub| {
+            let mut e = Vec::new();
+            validate(doc, sub, v, at, &mut e);
+            e.is_empty()
+        });
+        let n = ok.count();
+        if n != 1 {
+            errs.push(format!("{at}: matches {n} of oneOf"));
+        }
+    }
+    let ty = s["type"].as_str();
+    let type_ok = match ty {
+        None => true,
+        Some("string") => v.is_string(),
+        Some("integer") => v.is_i64() || v.is_u64(),
+        Some("number") => v.is_number(),
+        Some("boolean") => v.is_boolean(),
+        Some("array") => v.is_array(),
+        Some("object") => v.is_object(),
+        Some(t) => panic!("unsupported type {t}"),
+    };
+    if !type_ok {
+        errs.push(format!("{at}: expected {}, got {v}", ty.unwrap_or("?")));
+        return;
+    }
+    if let Some(e) = s["enum"].as_array() {
+        if !e.contains(v) {
+            errs.push(format!("{at}: {v} not in enum {e:?}"));
+        }
+    }
+    if let (Some(p), Some(x)) = (s["pattern"].as_str(), v.as_str()) {
+        if !regex::Regex::new(p).unwrap().is_match(x) {
+            errs.push(format!("{at}: {x:?} does not match {p}"));
+        }
+    }
+    if let (Some(min), Some(x)) = (s["minimum"].as_f64(), v.as_f64()) {
+        if x < min {
+            errs.push(format!("{at}: {x} < minimum {min}"));
+        }
+    }
+    if let (Some(max), Some(x)) = (s["maximum"].as_f64(), v.as_f64()) {
+        if x > max {
+            errs.push(format!("{at}: {x} > maximum {max}"));
+        }
+    }
+    if let Some(a) = v.as_array() {
+        if let Some(min) = s["minItems"].as_u64() {
+            if (a.len() as u64) < min {
+                errs.push(format!("{at}: fewer than {min} items"));
+            }
+        }
+        if let Some(items) = s.get("items") {
+            for (i, x) in a.iter().enumerate() {
+                validate(doc, items, x, &format!("{at}[{i}]"), errs);
+            }
+        }
+    }
+    if let Some(o) = v.as_object() {
+        for r in s["required"].as_array().into_iter().flatten() {
+            if !o.contains_key(r.as_str().unwrap()) {
+                errs.push(format!("{at}: missing required {r}"));
+            }
+        }
+        let props = s["properties"].as_object();
+        for (k, x) in o {
+            match props.and_then(|p| p.get(k)) {
+                Some(ps) => validate(doc, ps, x, &format!("{at}.{k}"), errs),
+                None => match s.get("additionalProperties") {
+                    Some(Value::Bool(false)) => errs.push(format!("{at}: undocumented property {k}")),
+                    Some(ap @ Value::Object(_)) => validate(doc, ap, x, &format!("{at}.{k}"), errs),
+                    _ => {}
+                },
+            }
+        }
+    }
+}
+
+struct Checker {
+    doc: Value,
+    covered: BTreeSet<(String, String, String)>,
+    checked: usize,
+}
+
+impl Checker {
+    /// Sends a request and checks its response against the document.
+    async fn check(&mut self, s: &Server, method: Method, template: &str, path: &str, body: Body, auth: bool) -> Value {
+        let mut req = s.http.request(method.clone(), format!("{}{path}", s.base));
+        if auth {
+            req = req.bearer_auth(&s.key);
+        }
+        req = match body {
+            Body::None => req,
+            Body::Json(v) => req.json(&v),
+            Body::Raw(ct, b) => req.header("Content-Type", ct).body(b),
+        };
+        let r = req.send().await.unwrap();
+        let status = r.status().as_u16().to_string();
+        assert!(r.headers().contains_key("x-request-id"), "{method} {path}: x-request-id");
+        let retry_after = r.headers().contains_key("retry-after");
+        let ct = r.headers().get("content-type").map(|v| v.to_str().unwrap().to_string()).unwrap_or_default();
+        let bytes = r.bytes().await.unwrap();
+        let m = method.as_str().to_lowercase();
+        let op = &self.doc["paths"][template][&m];
+        assert!(op.is_object(), "{} {template} is not documented", method);
+        let resp = op["responses"].get(&status).unwrap_or_else(|| {
+            panic!("{method} {path} answered {status}, undocumented: {}", String::from_utf8_lossy(&bytes))
+        });
+        let resp = resolve(&self.doc, resp).clone();
+        if resp["headers"].get("Retry-After").is_some() {
+            assert!(retry_after, "{method} {path} {status}: Retry-After");
+        }
+        assert!(ct.starts_with("application/json"), "{method} {path}: content-type {ct}");
+        let v: Value = serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        let schema = &resp["content"]["application/json"]["schema"];
+        let mut errs = Vec::new();
+        validate(&self.doc, schema, &v, "$", &mut errs);
+        assert!(errs.is_empty(), "{method} {path} {status} does not match the document:\n{}", errs.join("\n"));
+        self.covered.insert((template.to_string(), m, status));
+        self.checked += 1;
+        v
+    }
+}
+
+enum Body {
+    None,
+    Json(Value),
+    Raw(&'static str, String),
+}
+
+fn address() -> Value {
+    json!({ "email": "ada@example.com", "firstName": "Ada", "lastName": "Lovelace", "address1": "1 Analytical Way",
+            "address2": null, "state": "NY", "city": "New York", "postalCode": "10001", "country": "US", "phone": "+1 555 0100" })
+}
+
+async fn card_token(number: &str) -> String {
+    let v: Value = reqwest::Client::new()
+        .post(format!("{}/v1/tokens", localstripe()))
+        .bearer_auth("sk_test_localstripe")
+        .form(&[("card[number]", number), ("card[exp_month]", "12"), ("card[exp_year]", "2034"), ("card[cvc]", "123")])
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    v["id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn openapi_document_matches_live_responses() {
+    let ls = localstripe();
+    let s = spawn_with(|c| {
+        c.test_hooks = true;
+        c.stripe_api_base = ls.clone();
+    })
+    .await;
+    let mut k = Checker { doc: load_doc(), covered: BTreeSet::new(), checked: 0 };
+    let g = Method::GET;
+    let p = Method::POST;
+
+    // Catalog 200s, including every products variant.
+    k.check(&s, g.clone(), "/store", "/store", Body::None, true).await;
+    for q in ["", "?limit=1", "?limit=500&includePagination=true", "?minimal=true", "?minimal=true&includePagination=true&offset=110"] {
+        k.check(&s, g.clone(), "/products", &format!("/products{q}"), Body::None, true).await;
+    }
+    let products = s.all_products().await;
+    let slug = products[0]["slug"].as_str().unwrap().to_string();
+    k.check(&s, g.clone(), "/products/slug/{slug}", &format!("/products/slug/{slug}"), Body::None, true).await;
+    k.check(&s, g.clone(), "/products/slug/{slug}", "/products/slug/xss-probe", Body::None, true).await;
+    k.check(&s, g.clone(), "/pages", "/pages", Body::None, true).await;
+    let cols = k.check(&s, g.clone(), "/collections", "/collections", Body::None, true).await;
+    let col = &cols["collections"][5];
+    k.check(&s, g.clone(), "/collections/slug/{slug}", &format!("/collections/slug/{}", col["slug"].as_str().unwrap()), Body::None, true).await;
+    k.check(&s, g.clone(), "/collections/{id}", &format!("/collections/{}", col["id"].as_str().unwrap()), Body::None, true).await;
+    // Catalog errors.
+    k.check(&s, g.clone(), "/products", "/products?limit=0", Body::None, true).await;
+    k.check(&s, g.clone(), "/products/slug/{slug}", "/products/slug/nope", Body::None, true).await;
+    k.check(&s, g.clone(), "/collections/slug/{slug}", "/collections/slug/nope", Body::None, true).await;
+    k.check(&s, g.clone(), "/collections/{id}", "/collections/nope", Body::None, true).await;
+
+    // Shipping rates.
+    let variant = products.iter().flat_map(|p| p["variants"].as_array().unwrap().iter()).find(|v| v["stockQuantity"].as_u64().unwrap() >= 2).unwrap();
+    let vid = variant["id"].as_str().unwrap().to_string();
+    let stock = variant["stockQuantity"].as_u64().unwrap();
+    k.check(&s, p.clone(), "/shipping-rates", "/shipping-rates", Body::Json(json!({ "variantIds": [vid], "country": "US", "orderTotal": 12.5 })), true).await;
+    k.check(&s, p.clone(), "/shipping-rates", "/shipping-rates", Body::Json(json!({ "variantIds": [vid], "country": "JP" })), true).await;
+    k.check(&s, p.clone(), "/shipping-rates", "/shipping-rates", Body::Json(json!({ "variantIds": [], "country": "US" })), true).await;
+    k.check(&s, p.clone(), "/shipping-rates", "/shipping-rates", Body::Json(json!({ "variantIds": ["var_nope"], "country": "US" })), true).await;
+
+    // Payments: initiate, update, confirm (4242), then the conflicts.
+    let init = |q: u64| json!({ "items": [{ "variantId": vid, "quantity": q }], "currency": "USD" });
+    let sess = k.check(&s, p.clone(), "/payments/initiate", "/payments/initiate", Body::Json(init(1)), true).await;
+    let sid = sess["sessionId"].as_str().unwrap().to_string();
+    k.check(&s, p.clone(), "/payments/initiate", "/payments/initiate", Body::Json(json!({ "items": [], "currency": "USD" })), true).await;
+    k.check(&s, p.clone(), "/payments/initiate", "/payments/initiate", Body::Json(json!({ "items": [{ "variantId": "var_nope", "quantity": 1 }], "currency": "USD" })), true).await;
+    k.check(&s, p.clone(), "/payments/initiate", "/payments/initiate", Body::Json(init(stock + 1)), true).await;
+    let upd = json!({ "sessionId": sid, "shippingRateId": "rate_us_express", "shippingAddress": address() });
+    k.check(&s, p.clone(), "/payments/update", "/payments/update", Body::Json(upd.clone()), true).await;
+    k.check(&s, p.clone(), "/payments/update", "/payments/update", Body::Json(json!({ "sessionId": sid })), true).await;
+    k.check(&s, p.clone(), "/payments/update", "/payments/update", Body::Json(json!({ "sessionId": "cs_nope", "shippingRateId": "rate_us_express", "shippingAddress": address() })), true).await;
+    let conf = |tok: &str, sid: &str| json!({ "sessionId": sid, "confirmationTokenId": tok, "shippingRateId": "rate_us_express", "shippingAddress": address(), "returnUrl": "http://127.0.0.1/done" });
+    let tok = card_token("4242424242424242").await;
+    let ok = k.check(&s, p.clone(), "/payments/confirm", "/payments/confirm", Body::Json(conf(&tok, &sid)), true).await;
+    assert_eq!(ok["status"], "succeeded");
+    // requires_action and a decline are 200s too.
+    for card in ["4000002760003184", "4000000000000341"] {
+        let other = s.post_json("/payments/initiate", &init(1)).await["sessionId"].as_str().unwrap().to_string();
+        let tok = card_token(card).await;
+        k.check(&s, p.clone(), "/payments/confirm", "/payments/confirm", Body::Json(conf(&tok, &other)), true).await;
+    }
+    let tok2 = card_token("4242424242424242").await;
+    k.check(&s, p.clone(), "/payments/confirm", "/payments/confirm", Body::Json(conf(&tok2, &sid)), true).await;
+    k.check(&s, p.clone(), "/payments/update", "/payments/update", Body::Json(upd), true).await;
+    k.check(&s, p.clone(), "/payments/confirm", "/payments/confirm", Body::Json(conf("nope", &sid)), true).await;
+    k.check(&s, p.clone(), "/payments/confirm", "/payments/confirm", Body::Json(conf(&tok2, "cs_nope")), true).await;
+    let down = spawn_with(|c| c.stripe_api_base = "http://127.0.0.1:9".into()).await;
+    let sid2 = down.post_json("/payments/initiate", &init(1)).await["sessionId"].as_str().unwrap().to_string();
+    k.check(&down, p.clone(), "/payments/confirm", "/payments/confirm", Body::Json(conf("tok_x", &sid2)), true).await;
+
+    // Transport rows for every operation: 401, 429, 500 (fault hooks), 413 and 415 for POSTs.
+    let ops: Vec<(Method, &str, String)> = vec![
+        (g.clone(), "/store", "/store".into()),
+        (g.clone(), "/products", "/products".into()),
+        (g.clone(), "/products/slug/{slug}", format!("/products/slug/{slug}")),
+        (g.clone(), "/pages", "/pages".into()),
+        (g.clone(), "/collections", "/collections".into()),
+        (g.clone(), "/collections/slug/{slug}", "/collections/slug/apparel".into()),
+        (g.clone(), "/collections/{id}", "/collections/col_apparel".into()),
+        (p.clone(), "/shipping-rates", "/shipping-rates".into()),
+        (p.clone(), "/payments/initiate", "/payments/initiate".into()),
+        (p.clone(), "/payments/update", "/payments/update".into()),
+        (p.clone(), "/payments/confirm", "/payments/confirm".into()),
+    ];
+    let big = "x".repeat(70 * 1024);
+    for (m, template, path) in &ops {
+        let body = || if *m == Method::POST { Body::Json(json!({})) } else { Body::None };
+        k.check(&s, m.clone(), template, path, body(), false).await;
+        for status in [429, 500] {
+            let fault = json!({ "method": m.as_str(), "path": format!("/api/v1{path}"), "kind": "status", "status": status, "retryAfter": 2 });
+            let r = s.http.post(format!("{}/__test/faults", s.origin)).json(&fault).send().await.unwrap();
+            assert_eq!(r.status(), 204);
+            k.check(&s, m.clone(), template, path, body(), true).await;
+        }
+        if *m == Method::POST {
+            k.check(&s, m.clone(), template, path, Body::Raw("text/plain", "{}".into()), true).await;
+            k.check(&s, m.clone(), template, path, Body::Raw("application/json", format!("\"{big}\"")), true).await;
+        }
+    }
+
+    // Every documented response was produced.
+    let mut missing = Vec::new();
+    for (template, item) in k.doc["paths"].as_object().unwrap() {
+        for (m, op) in item.as_object().unwrap() {
+            for status in op["responses"].as_object().unwrap().keys() {
+                if !k.covered.contains(&(template.clone(), m.clone(), status.clone())) {
+                    missing.push(format!("{m} {template} {status}"));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "documented but never observed: {missing:?}");
+    assert!(k.checked >= 76, "{} responses checked", k.checked);
+}
+
+#[test]
+fn validator_rejects_what_it_should() {
+    let doc = load_doc();
+    let product = json!({ "$ref": "#/components/schemas/MinimalProduct" });
+    let good = json!({ "id": "p", "name": "n", "slug": "s", "images": [], "tags": [], "price": "1.00" });
+    let mut e = Vec::new();
+    validate(&doc, &product, &good, "$", &mut e);
+    assert!(e.is_empty(), "{e:?}");
+    for bad in [
+        json!({ "id": "p", "name": "n", "slug": "s", "images": [], "tags": [], "price": "1.0" }),
+        json!({ "id": "p", "name": "n", "slug": "s", "images": [], "tags": [], "price": 1 }),
+        json!({ "id": "p", "name": "n", "slug": "s", "images": [], "tags": [] }),
+        json!({ "id": "p", "name": "n", "slug": "s", "images": [], "tags": [], "price": "1.00", "extra": 1 }),
+        json!({ "id": "p", "name": "n", "slug": "s", "images": [{ "url": "u" }], "tags": [], "price": "1.00" }),
+        json!({ "id": null, "name": "n", "slug": "s", "images": [], "tags": [], "price": "1.00" }),
+    ] {
+        let mut e = Vec::new();
+        validate(&doc, &product, &bad, "$", &mut e);
+        assert!(!e.is_empty(), "should reject {bad}");
+    }
+}
