@@ -10,22 +10,25 @@ import {
 } from "./cirrus_storefront.js";
 import { assertReady } from "./ready.js";
 
+/** The value of option `K` in an options type `O` (`undefined` when absent). */
+type FlagOf<O, K extends string> = O extends object ? (K extends keyof O ? O[K] : undefined) : undefined;
+
 /** The product type `products(options)` yields: `MinimalProduct` when `minimal: true`. */
-export type ProductOf<O extends ProductsOptions | undefined> = [O] extends [{ minimal: true }]
+export type ProductOf<O> = [FlagOf<O, "minimal">] extends [true]
   ? MinimalProduct
-  : [O] extends [undefined | { minimal?: false | undefined }]
+  : [FlagOf<O, "minimal">] extends [false | null | undefined]
     ? Product
     : Product | MinimalProduct;
 
 /** `pagination` is present exactly when `includePagination: true`. */
-export type PaginationOf<O extends ProductsOptions | undefined> = [O] extends [{ includePagination: true }]
+export type PaginationOf<O> = [FlagOf<O, "includePagination">] extends [true]
   ? { pagination: Pagination }
-  : [O] extends [undefined | { includePagination?: false | undefined }]
+  : [FlagOf<O, "includePagination">] extends [false | null | undefined]
     ? { pagination?: never }
     : { pagination?: Pagination };
 
 /** What `products(options)` resolves with. */
-export type ProductsResult<O extends ProductsOptions | undefined> = { products: ProductOf<O>[] } & PaginationOf<O>;
+export type ProductsResult<O> = { products: ProductOf<O>[] } & PaginationOf<O>;
 
 /** Options of `allProducts()`: page size and the minimal flag. */
 export interface AllProductsOptions {
@@ -61,13 +64,13 @@ export class CirrusClient extends WasmClient {
   async *allProducts<const O extends AllProductsOptions | undefined = undefined>(
     options?: O,
     signal?: AbortSignal,
-  ): AsyncGenerator<ProductOf<O extends { minimal: true } ? { minimal: true } : undefined>, void, undefined> {
+  ): AsyncGenerator<ProductOf<O>, void, undefined> {
     const limit = options?.pageSize ?? 100;
     const minimal = options?.minimal ?? false;
     let offset = 0;
     for (;;) {
       const page = await super.products({ limit, offset, minimal, includePagination: true }, signal);
-      for (const p of page.products) yield p as ProductOf<O extends { minimal: true } ? { minimal: true } : undefined>;
+      for (const p of page.products) yield p as ProductOf<O>;
       offset += page.products.length;
       if (!page.pagination?.hasMore || page.products.length === 0) return;
     }

@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" preserve="true" />
 // Browser / bundler entry of cirrus-storefront.
 import wasmInit, { type InitInput } from "./cirrus_storefront.js";
 import { markReady } from "./ready.js";

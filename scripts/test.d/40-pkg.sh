@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The npm package as consumers get it: build pkg/, `npm pack` it, install the
+# tarball into throwaway projects and
+#   1. type-check tests/pkg/consumer.ts with `tsc --strict --noEmit` (its
+#      `@ts-expect-error` lines are misuse that must not compile);
+#   2. run a node ESM consumer and the README example against a dev server;
+#   3. bundle a browser app with esbuild and run it in headless Chromium.
+set -euo pipefail
+source "$(dirname "$0")/../lib.sh"
+cd "$ROOT"
+ensure_wasm_toolchain
+ensure_chromium
+ensure_python_tools
+ensure_node_modules
+: "${CIRRUS_API_KEY:=ak_$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')}"
+export CIRRUS_API_KEY
+trap stop_services EXIT
+
+bash "$ROOT/scripts/build-pkg.sh"
+
+WORK="$ROOT/target/pkg-consumers"
+rm -rf "$WORK" && mkdir -p "$WORK"
+(cd "$ROOT/pkg" && npm pack --silent --pack-destination "$WORK" >/dev/null)
+tarball=$(ls "$WORK"/cirrus-storefront-*.tgz)
+log "packed $(basename "$tarball") ($(wc -c <"$tarball") bytes)"
+contents=$(tar tzf "$tarball")
+for f in package/package.json package/index.js package/index.d.ts package/node.js package/cirrus_storefront_bg.wasm package/cirrus_storefront.js; do
+  grep -qx "$f" <<<"$contents" || die "tarball lacks $f"
+done
+grep -q '\.ts$' <<<"$(grep -v '\.d\.ts$' <<<"$contents")" && die "tarball ships TypeScript sources"
+grep -q 'snippets/.*/transport\.js$' <<<"$contents" || die "tarball lacks the JS snippets"
+
+project() { # project DIR: an empty ESM project with the tarball installed
+  mkdir -p "$1"
+  printf '{ "name": "%s", "private": true, "type": "module" }\n' "$(basename "$1")" >"$1/package.json"
+  (cd "$1" && npm install --silent --no-audit --no-fund --prefer-offline "$tarball")
+}
+
+log "consumer 1: tsc --strict on tests/pkg/consumer.ts"
+project "$WORK/node-esm"
+cp tests/pkg/consumer.ts tests/pkg/smoke.mjs tests/pkg/node-consumer.mjs tests/pkg/readme-example.mjs "$WORK/node-esm/"
+cat >"$WORK/node-esm/tsconfig.json" <<'JSON'
+{ "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "module": "NodeNext",
+  "moduleResolution": "NodeNext", "lib": ["ES2022", "DOM"], "types": [], "skipLibCheck": false },
+  "files": ["consumer.ts"] }
+JSON
+(cd "$WORK/node-esm" && "$ROOT/node_modules/.bin/tsc" -p tsconfig.json) || die "tsc --strict failed on consumer.ts"
+
+start_localstripe 18421
+build_server
+start_server 18791 CIRRUS_TEST_HOOKS=1 CIRRUS_CORS_ORIGINS='*' CIRRUS_API_KEY="$CIRRUS_API_KEY"
+export CIRRUS_BASE_URL
+
+log "consumer 2: node ESM project"
+(cd "$WORK/node-esm" && node node-consumer.mjs)
+log "README example (tests/pkg/readme-example.mjs)"
+(cd "$WORK/node-esm" && node readme-example.mjs)
+
+log "consumer 3: esbuild browser bundle in headless Chromium"
+project "$WORK/bundler"
+cp tests/pkg/browser-consumer.mjs tests/pkg/smoke.mjs "$WORK/bundler/"
+(cd "$WORK/bundler" && "$ROOT/node_modules/.bin/esbuild" browser-consumer.mjs --bundle --format=esm \
+  --platform=browser --loader:.wasm=file --outdir=dist --log-level=warning)
+printf '<!doctype html><meta charset="utf-8"><script type="module" src="browser-consumer.js"></script>\n' >"$WORK/bundler/dist/index.html"
+node tests/pkg/browser-run.mjs "$WORK/bundler/dist" "$CIRRUS_BASE_URL" "$CIRRUS_API_KEY"

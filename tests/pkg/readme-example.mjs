@@ -1,0 +1,38 @@
+// The README's usage example, run as-is by scripts/test.d/40-pkg.sh against a dev server
+// (CIRRUS_BASE_URL and CIRRUS_API_KEY come from the environment).
+import { init, CirrusClient, CirrusError } from "cirrus-storefront";
+
+await init(); // once, before anything else (idempotent)
+
+const client = new CirrusClient({
+  baseUrl: process.env.CIRRUS_BASE_URL, // e.g. "https://shop.example/api/v1"
+  apiKey: process.env.CIRRUS_API_KEY, // "ak_" + 48 hex characters
+  cacheTtlMs: 30_000, // optional: cache GETs for 30 s
+});
+
+// A page of minimal products, with pagination.
+const { products, pagination } = await client.products({ limit: 12, minimal: true, includePagination: true });
+console.log(`${products.length} of ${pagination.total} products; first: ${products[0].name} at ${products[0].price}`);
+
+// One product, its variants and prices (decimal strings, exact).
+const product = await client.productBySlug(products[0].slug);
+console.log(product.variants.map((v) => `${v.id}: ${v.price}`).join(", "));
+
+// Every active product, fetched page by page.
+let count = 0;
+for await (const p of client.allProducts({ pageSize: 100, minimal: true })) count += p ? 1 : 0;
+console.log(`iterated ${count} products`);
+
+// Errors are CirrusError with a stable code.
+try {
+  await client.productBySlug("no-such-product");
+} catch (e) {
+  if (e instanceof CirrusError && e.code === "not_found") console.log(`not found (request ${e.requestId})`);
+  else throw e;
+}
+
+// Abort or time out any call.
+const ctl = new AbortController();
+const pending = client.store(ctl.signal);
+ctl.abort();
+await pending.catch((e) => console.log(`store(): ${e.code}`)); // "aborted"

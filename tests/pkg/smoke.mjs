@@ -1,0 +1,59 @@
+// The package's behaviour as a consumer sees it, shared by the node ESM consumer
+// (node-consumer.mjs) and the esbuild browser bundle (browser-consumer.mjs).
+// `lib` is the imported `cirrus-storefront` module; throws on the first failure.
+export async function smoke(lib, { baseUrl, apiKey, initArg }) {
+  const passed = [];
+  const check = (name, ok, detail = "") => {
+    if (!ok) throw new Error(`FAILED: ${name} ${detail}`);
+    passed.push(name);
+  };
+  const rejects = async (p) => {
+    try { await p; } catch (e) { return e; }
+    throw new Error("expected a rejection");
+  };
+
+  // Before init(): a clear CirrusError, not a TypeError from the glue.
+  let early;
+  try { new lib.CirrusClient({ baseUrl, apiKey }); } catch (e) { early = e; }
+  check("call before init throws CirrusError", early instanceof lib.CirrusError && early.code === "invalid_state", String(early));
+
+  await lib.init(initArg);
+  await lib.init(initArg); // idempotent
+  check("init is idempotent", lib.isReady());
+
+  const client = new lib.CirrusClient({ baseUrl, apiKey });
+  const page = await client.products({ limit: 7, includePagination: true });
+  check("products", page.products.length === 7 && page.pagination.limit === 7);
+  const p = page.products[0];
+  check("nullable fields are null or values, never missing", "metaTitle" in p && p.metaTitle !== undefined && "compareAtPrice" in p.variants[0]);
+  const min = await client.products({ limit: 3, minimal: true });
+  check("minimal products", min.products.length === 3 && !("variants" in min.products[0]) && !("pagination" in min));
+  check("productBySlug", (await client.productBySlug(p.slug)).id === p.id);
+  check("pages", (await client.pages()).length > 0);
+  const cols = await client.collections();
+  check("collections", cols.length > 0);
+  check("collectionBySlug", (await client.collectionBySlug(cols[0].slug)).id === cols[0].id);
+  check("collection(id)", (await client.collection(cols[0].id)).slug === cols[0].slug);
+  const store = await client.store();
+  check("store", typeof store.defaultCurrency === "string");
+  const rates = await client.shippingRates({ variantIds: [p.variants[0].id], country: "US" });
+  check("shippingRates", rates[0].variantId === p.variants[0].id);
+
+  let n = 0;
+  for await (const x of client.allProducts({ pageSize: 50, minimal: true })) n += x.id ? 1 : 0;
+  check("allProducts iterates every product", n === page.pagination.total, `${n} vs ${page.pagination.total}`);
+
+  const nf = await rejects(client.productBySlug("no-such-product"));
+  check("404 is CirrusError not_found", nf instanceof lib.CirrusError && nf instanceof Error && nf.code === "not_found" && nf.status === 404 && typeof nf.requestId === "string");
+  const bad = await rejects(client.products({ limit: 0 }));
+  check("limit 0 is invalid_argument", bad instanceof lib.CirrusError && bad.code === "invalid_argument" && /limit/.test(bad.message));
+  let badKey;
+  try { new lib.CirrusClient({ baseUrl, apiKey: "ak_nope" }); } catch (e) { badKey = e; }
+  check("bad apiKey is invalid_argument", badKey instanceof lib.CirrusError && badKey.code === "invalid_argument");
+  const ctl = new AbortController();
+  const pending = client.pages(ctl.signal);
+  ctl.abort();
+  const ab = await rejects(pending);
+  check("abort", ab instanceof lib.CirrusError && ab.code === "aborted");
+  return passed;
+}
