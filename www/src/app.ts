@@ -3,7 +3,7 @@
 import type { Collection, Page, Store } from 'cirrus-storefront';
 import { h, replace, status } from './dom';
 import { parseRoute, href, type Route } from './router';
-import { Api, describeError, initSdk, loadConfig, makeClient, type DemoConfig } from './sdk';
+import { Api, CirrusError, describeError, initSdk, loadConfig, makeClient, type DemoConfig } from './sdk';
 import { homeView, collectionView, productView, pageView } from './views/catalog';
 import { CartUi } from './views/cart';
 import { checkoutView, orderView } from './views/checkout';
@@ -35,8 +35,9 @@ export async function boot(): Promise<void> {
     await initSdk();
     api = new Api(makeClient(config));
   } catch (err) {
-    // Nothing can work without the SDK: say so plainly.
-    replace($('main'), status('error', `The storefront could not start: ${describeError(err)}`,
+    // Nothing can work without the SDK: say so plainly (details go to the console).
+    const why = err instanceof CirrusError ? describeError(err) : (console.error(err), 'its code failed to load. Please reload the page.');
+    replace($('main'), status('error', `The storefront could not start: ${why}`,
       { label: 'Reload', run: () => location.reload() }));
     return;
   }
@@ -125,9 +126,7 @@ function renderHeader(store: Store): void {
   root.setProperty('--logo-h-mobile', `${clampPx(store.logoHeightMobile, 32)}px`);
   root.setProperty('--header-pad-desktop', `${clampPx(store.headerPaddingDesktop, 20)}px`);
   root.setProperty('--header-pad-mobile', `${clampPx(store.headerPaddingMobile, 12)}px`);
-  if (store.faviconUrl) {
-    document.head.appendChild(h('link', { rel: 'icon', href: store.faviconUrl }));
-  }
+  if (store.faviconUrl) document.querySelector('link[rel="icon"]')?.setAttribute('href', store.faviconUrl);
   replace($('site-header'),
     h('a', { class: 'brand', href: href.home() },
       store.logoUrl ? h('img', { src: store.logoUrl, alt: '', class: 'logo' }) : null,

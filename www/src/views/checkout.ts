@@ -3,7 +3,9 @@
 // card asks for it) -> order summary. The SDK's `Checkout` runs the state
 // machine (single flight, idempotent confirm, resumable from sessionStorage);
 // this view only renders its state.
-import { Checkout, LocalstripeAdapter, StripeAdapter } from 'cirrus-storefront';
+import { Checkout } from 'cirrus-storefront';
+import { LocalstripeAdapter } from 'cirrus-storefront/adapters/localstripe';
+import { StripeAdapter } from 'cirrus-storefront/adapters/stripe';
 import type { CheckoutState, PaymentItem, ShippingAddress, ShippingOption } from 'cirrus-storefront';
 import type { Ctx } from '../app';
 import { h, replace, status } from '../dom';
