@@ -7,10 +7,11 @@ use axum::Json;
 use cirrus_storefront::model::{
     Collection, CollectionProduct, CollectionRef, CollectionResponse, CollectionsResponse, Image,
     MinimalProduct, Page, PagesResponse, Pagination, Product, ProductOption, ProductResponse,
-    ProductStatus, ProductsResponse, StockStatus, Store, StoreResponse, Variant,
+    ProductStatus, StockStatus, Store, StoreResponse, Variant,
 };
 use rusqlite::{params, Connection, OptionalExtension, Row};
-use serde::Serialize;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{parse_bool, parse_int, query_pairs};
@@ -126,19 +127,15 @@ fn load_products(state: &AppState, c: &Connection, ids_sql: &str, p: &[&dyn rusq
     Ok(products)
 }
 
-/// The `GET /products` body: full or minimal products.
-#[derive(Serialize)]
-#[serde(untagged)]
-pub enum ProductsBody {
-    Full(ProductsResponse<Product>),
-    Minimal(ProductsResponse<MinimalProduct>),
-}
-
 /// `GET /products?limit&offset&includePagination&minimal`
+///
+/// Product bodies are rendered once and kept in [`AppState::product_json`]
+/// (dropped when an order changes a product's stock), so a page is an index
+/// query plus string concatenation.
 ///
 /// # Errors
 /// 400 for a bad parameter, 500 on a database error.
-pub async fn products(AxState(state): AxState<State>, RawQuery(q): RawQuery) -> ApiResult<Json<ProductsBody>> {
+pub async fn products(AxState(state): AxState<State>, RawQuery(q): RawQuery) -> ApiResult<Response> {
     let (mut limit, mut offset, mut with_pagination, mut minimal) = (50u64, 0u64, false, false);
     for (k, v) in query_pairs(q.as_deref())? {
         match k.as_str() {
@@ -150,38 +147,49 @@ pub async fn products(AxState(state): AxState<State>, RawQuery(q): RawQuery) -> 
         }
     }
     let st = state.clone();
-    state
+    let body = state
         .db(move |c| {
             #[allow(clippy::cast_possible_wrap)]
             let (l, o) = (limit as i64, offset as i64);
             let page_sql = "SELECT id FROM products WHERE status = 'ACTIVE' ORDER BY created_at, id LIMIT ?1 OFFSET ?2";
-            let products = load_products(&st, c, page_sql, &[&l, &o])?;
-            let pagination = if with_pagination {
+            let ids: Vec<String> = c.prepare_cached(page_sql)?.query_map([l, o], |r| r.get(0))?.collect::<Result<_, _>>()?;
+            let mut cache = st.product_json.lock().map_err(|_| ApiError::internal("cache lock poisoned"))?;
+            if ids.iter().any(|id| !cache.contains_key(id)) {
+                for p in load_products(&st, c, page_sql, &[&l, &o])? {
+                    let price = lowest(&p.variants).map_or_else(|| "0.00".to_string(), |v| v.price.clone());
+                    let m = MinimalProduct { id: p.id.clone(), name: p.name.clone(), slug: p.slug.clone(), images: p.images.clone(), tags: p.tags.clone(), price };
+                    let full = serde_json::to_string(&p).map_err(ApiError::internal)?;
+                    let min = serde_json::to_string(&m).map_err(ApiError::internal)?;
+                    cache.insert(p.id, (full.into(), min.into()));
+                }
+            }
+            let mut body = String::with_capacity(ids.len() * if minimal { 400 } else { 3_500 } + 100);
+            body.push_str("{\"products\":[");
+            for (i, id) in ids.iter().enumerate() {
+                let (full, min) = cache.get(id).ok_or_else(|| ApiError::internal(format!("product {id} vanished")))?;
+                if i > 0 {
+                    body.push(',');
+                }
+                body.push_str(if minimal { min } else { full });
+            }
+            body.push(']');
+            if with_pagination {
                 let total: i64 = c.prepare_cached("SELECT COUNT(*) FROM products WHERE status = 'ACTIVE'")?.query_row([], |r| r.get(0))?;
                 let total = u64::try_from(total).unwrap_or(0);
-                Some(Pagination {
+                let p = Pagination {
                     total,
                     limit: u32::try_from(limit).unwrap_or(500),
                     offset,
-                    has_more: offset.saturating_add(products.len() as u64) < total,
-                })
-            } else {
-                None
-            };
-            Ok(Json(if minimal {
-                let products = products
-                    .into_iter()
-                    .map(|p| {
-                        let price = lowest(&p.variants).map_or_else(|| "0.00".to_string(), |v| v.price.clone());
-                        MinimalProduct { id: p.id, name: p.name, slug: p.slug, images: p.images, tags: p.tags, price }
-                    })
-                    .collect();
-                ProductsBody::Minimal(ProductsResponse { products, pagination })
-            } else {
-                ProductsBody::Full(ProductsResponse { products, pagination })
-            }))
+                    has_more: offset.saturating_add(ids.len() as u64) < total,
+                };
+                body.push_str(",\"pagination\":");
+                body.push_str(&serde_json::to_string(&p).map_err(ApiError::internal)?);
+            }
+            body.push('}');
+            Ok(body)
         })
-        .await
+        .await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
 /// The lowest-priced variant (first by position on ties). Prices are "D.CC" strings

@@ -482,6 +482,7 @@ async fn finish(state: &State, session: &Session, pi: &Value) -> ApiResult<axum:
         let sid = session.id.clone();
         let pi_id = result.payment_intent_id.clone().unwrap_or_default();
         let amount = pi["amount"].as_i64().unwrap_or(0);
+        let st = state.clone();
         state
             .db(move |c| {
                 let tx = c.transaction()?;
@@ -506,6 +507,17 @@ async fn finish(state: &State, session: &Session, pi: &Value) -> ApiResult<axum:
                 }
                 tx.execute("UPDATE sessions SET completed = 1 WHERE id = ?1", [&s.id])?;
                 tx.commit()?;
+                // Stock changed: drop the rendered JSON of the affected products.
+                let mut cache = st.product_json.lock().map_err(|_| ApiError::internal("cache lock poisoned"))?;
+                for item in &s.items {
+                    let pid: Option<String> = c
+                        .prepare_cached("SELECT product_id FROM variants WHERE id = ?1")?
+                        .query_row([&item.variant_id], |r| r.get(0))
+                        .optional()?;
+                    if let Some(pid) = pid {
+                        cache.remove(&pid);
+                    }
+                }
                 Ok(())
             })
             .await?;

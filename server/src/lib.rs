@@ -120,6 +120,9 @@ pub struct AppState {
     pub key_hashes: HashSet<[u8; 32]>,
     pub limiter: middleware::RateLimiter,
     pub faults: Mutex<Vec<hooks::Fault>>,
+    /// Rendered product JSON (full, minimal) by product id; entries are dropped
+    /// when an order changes the product's stock.
+    pub product_json: Mutex<HashMap<String, (Arc<str>, Arc<str>)>>,
     pub stripe: stripe::Stripe,
     /// Serializes payment confirmation, so a session is charged and recorded once.
     pub confirm_lock: tokio::sync::Mutex<()>,
@@ -209,6 +212,7 @@ pub async fn start(config: Config) -> Result<Started, String> {
         conn: Mutex::new(conn),
         key_hashes,
         faults: Mutex::new(Vec::new()),
+        product_json: Mutex::new(HashMap::new()),
         stripe,
         confirm_lock: tokio::sync::Mutex::new(()),
     });

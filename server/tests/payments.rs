@@ -67,6 +67,9 @@ async fn pick_variant(s: &Server, min: u64, skip: usize) -> (String, String, u64
 async fn stock(s: &Server, slug: &str, variant: &str) -> u64 {
     let p = s.get_json(&format!("/products/slug/{slug}")).await;
     let v = p["product"]["variants"].as_array().unwrap().iter().find(|v| v["id"] == variant).unwrap().clone();
+    // The list (served from rendered JSON kept between requests) must agree.
+    let listed = s.all_products().await.into_iter().find(|x| x["slug"] == slug).unwrap();
+    assert_eq!(listed, p["product"], "list and by-slug agree after stock changes");
     v["stockQuantity"].as_u64().unwrap()
 }
 
