@@ -193,7 +193,8 @@ fn store_json() -> serde_json::Value {
 
 /// Countries with shipping: (code, tax basis points, free-shipping threshold cents, standard cents,
 /// express cents, freight cents, economy cents, standard days, express days).
-const COUNTRIES: &[(&str, i64, i64, i64, i64, i64, i64, (i64, i64), (i64, i64))] = &[
+type Country = (&'static str, i64, i64, i64, i64, i64, i64, (i64, i64), (i64, i64));
+const COUNTRIES: &[Country] = &[
     ("US", 725, 10_000, 599, 1_499, 4_900, 349, (3, 7), (1, 2)),
     ("CA", 500, 15_000, 899, 2_499, 7_900, 599, (5, 10), (2, 4)),
     ("GB", 2_000, 15_000, 999, 2_999, 8_900, 699, (5, 9), (2, 3)),
@@ -213,7 +214,8 @@ fn seed_shipping(tx: &Connection) -> rusqlite::Result<()> {
     for &(cc, bps, free_over, standard, express, freight, economy, (smin, smax), (emin, emax)) in COUNTRIES {
         tx.execute("INSERT INTO tax_rates (country, bps) VALUES (?1, ?2)", params![cc, bps])?;
         let lc = cc.to_ascii_lowercase();
-        let rows: [(&str, &str, i64, String, (i64, i64), Option<i64>, Option<i64>, &[&str]); 5] = [
+        type RateSeed<'a> = (&'a str, &'a str, i64, String, (i64, i64), Option<i64>, Option<i64>, &'a [&'a str]);
+        let rows: [RateSeed<'_>; 5] = [
             ("standard", "Standard", standard, format!("Tracked delivery in {smin}-{smax} business days"), (smin, smax), None, Some(free_over - 1), &["prof_standard", "prof_small", "prof_bulky"]),
             ("free", "Free standard", 0, format!("Free tracked delivery in {smin}-{smax} business days on orders over {}", crate::util::format_cents(free_over)), (smin, smax), Some(free_over), None, &["prof_standard", "prof_small", "prof_bulky"]),
             ("express", "Express", express, format!("Express courier in {emin}-{emax} business days"), (emin, emax), None, None, &["prof_standard", "prof_small"]),
@@ -305,8 +307,9 @@ fn seed(tx: &Connection, active: u32) -> rusqlite::Result<()> {
             created_ms += 60_000 * (1 + rng.below(180) as i64);
         }
         // Spread the hidden products through the list: every (total/hidden)-th is hidden.
-        let status = if hidden > 0 && i % (total / hidden) == total / hidden / 2 && i / (total / hidden) < hidden {
-            if (i / (total / hidden)) % 2 == 0 { "DRAFT" } else { "ARCHIVED" }
+        let step = total / hidden;
+        let status = if i % step == step / 2 && i / step < hidden {
+            if (i / step).is_multiple_of(2) { "DRAFT" } else { "ARCHIVED" }
         } else {
             "ACTIVE"
         };

@@ -122,13 +122,16 @@ pub struct AppState {
     pub faults: Mutex<Vec<hooks::Fault>>,
     /// Rendered product JSON (full, minimal) by product id; entries are dropped
     /// when an order changes the product's stock.
-    pub product_json: Mutex<HashMap<String, (Arc<str>, Arc<str>)>>,
+    pub product_json: Mutex<HashMap<String, RenderedProduct>>,
     pub stripe: stripe::Stripe,
     /// Serializes payment confirmation, so a session is charged and recorded once.
     pub confirm_lock: tokio::sync::Mutex<()>,
 }
 
 pub type State = Arc<AppState>;
+
+/// A product's rendered JSON: (full, minimal).
+pub type RenderedProduct = (Arc<str>, Arc<str>);
 
 impl AppState {
     /// Runs `f` on the database connection on the blocking pool.

@@ -34,7 +34,7 @@ fn validate(doc: &Value, schema: &Value, v: &Value, at: &str, errs: &mut Vec<Str
         if s["nullable"] == true {
             return;
         }
-        if !s.get("type").is_some() && s.get("allOf").is_none() && s.get("oneOf").is_none() {
+        if s.get("type").is_none() && s.get("allOf").is_none() && s.get("oneOf").is_none() {
             return;
         }
     }
