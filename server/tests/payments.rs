@@ -283,3 +283,67 @@ async fn processor_unreachable_is_502() {
     assert_error(s.post("/payments/confirm", &b).await, 502, "processor_error", "unreachable").await;
     assert_eq!(stock(&s, &slug, &v).await, before);
 }
+
+#[tokio::test]
+async fn failed_three_d_secure_then_a_new_card() {
+    let s = hooks_server().await;
+    let (v, slug, before, _) = pick_variant(&s, 1, 3).await;
+    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let tok = card_token("4000002500003155").await;
+    let r = s.post_json("/payments/confirm", &confirm_body(&sid, &tok, "rate_us_express")).await;
+    assert_eq!(r["status"], "requires_action", "{r}");
+    let pi = r["paymentIntentId"].as_str().unwrap().to_string();
+    // The buyer fails authentication.
+    let auth = reqwest::Client::new()
+        .post(format!("{}/v1/payment_intents/{pi}/_authenticate", localstripe()))
+        .form(&[("client_secret", r["clientSecret"].as_str().unwrap()), ("success", "false"), ("key", "pk_test_localstripe")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(auth.status(), 200);
+    let failed = s.post_json("/payments/confirm", &confirm_body(&sid, &tok, "rate_us_express")).await;
+    assert_eq!(failed["status"], "requires_payment_method", "{failed}");
+    assert_eq!(failed["success"], false);
+    assert!(failed["error"].as_str().unwrap().contains("authentication"), "{failed}");
+    assert!(orders(&s).await.is_empty());
+    let good = card_token("4242424242424242").await;
+    let ok = s.post_json("/payments/confirm", &confirm_body(&sid, &good, "rate_us_express")).await;
+    assert_eq!(ok["status"], "succeeded", "{ok}");
+    assert_ne!(ok["paymentIntentId"], pi.as_str());
+    let pis = payment_intents(&sid).await;
+    assert_eq!(pis.len(), 2);
+    assert_eq!(pis.iter().filter(|p| p["status"] == "succeeded").count(), 1);
+    assert_eq!(orders(&s).await.len(), 1);
+    assert_eq!(stock(&s, &slug, &v).await, before - 1);
+}
+
+#[tokio::test]
+async fn concurrent_confirms_charge_once() {
+    let s = hooks_server().await;
+    let (v, slug, before, _) = pick_variant(&s, 2, 4).await;
+    let sid = initiate(&s, &v, 2).await["sessionId"].as_str().unwrap().to_string();
+    let tok = card_token("4242424242424242").await;
+    let body = confirm_body(&sid, &tok, "rate_us_express");
+    let results = futures_join(&s, &body, 6).await;
+    let pi = results[0]["paymentIntentId"].clone();
+    for r in &results {
+        assert_eq!(r["status"], "succeeded", "{r}");
+        assert_eq!(r["paymentIntentId"], pi);
+    }
+    assert_eq!(payment_intents(&sid).await.len(), 1, "one PaymentIntent for six concurrent confirms");
+    assert_eq!(orders(&s).await.len(), 1);
+    assert_eq!(stock(&s, &slug, &v).await, before - 2);
+}
+
+async fn futures_join(s: &Server, body: &Value, n: usize) -> Vec<Value> {
+    let mut handles = Vec::new();
+    for _ in 0..n {
+        let req = s.req(reqwest::Method::POST, "/payments/confirm").json(body);
+        handles.push(tokio::spawn(async move { req.send().await.unwrap().json::<Value>().await.unwrap() }));
+    }
+    let mut out = Vec::new();
+    for h in handles {
+        out.push(h.await.unwrap());
+    }
+    out
+}
