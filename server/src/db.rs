@@ -127,6 +127,7 @@ struct Leaf {
     options: &'static [(&'static str, &'static [&'static str])],
     price_min: i64,
     price_max: i64,
+    materials: &'static [&'static str],
     profile: &'static str,
 }
 
@@ -148,30 +149,26 @@ const BRANCHES: &[(&str, &str, &str)] = &[
 const COLORS: &[&str] = &["Black", "White", "Navy", "Forest", "Sand", "Rust", "Slate"];
 
 const LEAVES: &[Leaf] = &[
-    Leaf { slug: "t-shirts", name: "T-Shirts", parent: "tops", nouns: &["T-Shirt", "Tee", "Pocket Tee", "Henley"], options: &[("Size", &["XS", "S", "M", "L", "XL"]), ("Color", COLORS), ("Fit", &["Regular", "Slim"])], price_min: 1800, price_max: 4500, profile: "prof_standard" },
-    Leaf { slug: "sweaters", name: "Sweaters", parent: "tops", nouns: &["Sweater", "Cardigan", "Crewneck", "Hoodie"], options: &[("Size", &["S", "M", "L", "XL"]), ("Color", COLORS)], price_min: 5500, price_max: 14000, profile: "prof_standard" },
-    Leaf { slug: "jeans", name: "Jeans", parent: "bottoms", nouns: &["Jeans", "Chinos", "Trousers"], options: &[("Waist", &["28", "30", "32", "34", "36"]), ("Length", &["30", "32", "34"])], price_min: 6000, price_max: 12000, profile: "prof_standard" },
-    Leaf { slug: "shorts", name: "Shorts", parent: "bottoms", nouns: &["Shorts", "Trail Shorts", "Swim Shorts"], options: &[("Size", &["S", "M", "L", "XL"]), ("Color", COLORS)], price_min: 2500, price_max: 5500, profile: "prof_standard" },
-    Leaf { slug: "hats", name: "Hats", parent: "accessories", nouns: &["Beanie", "Cap", "Bucket Hat", "Sun Hat"], options: &[("Color", COLORS)], price_min: 1500, price_max: 3800, profile: "prof_small" },
-    Leaf { slug: "bags", name: "Bags", parent: "accessories", nouns: &["Tote", "Sling Bag", "Duffel", "Pouch"], options: &[("Color", COLORS), ("Material", &["Canvas", "Leather", "Nylon"])], price_min: 2400, price_max: 16000, profile: "prof_standard" },
-    Leaf { slug: "cookware", name: "Cookware", parent: "kitchen", nouns: &["Skillet", "Dutch Oven", "Saucepan", "Wok"], options: &[("Size", &["20 cm", "24 cm", "28 cm"])], price_min: 3500, price_max: 22000, profile: "prof_bulky" },
-    Leaf { slug: "mugs", name: "Mugs", parent: "kitchen", nouns: &["Mug", "Tumbler", "Espresso Cup"], options: &[("Color", COLORS)], price_min: 1200, price_max: 3200, profile: "prof_small" },
-    Leaf { slug: "candles", name: "Candles", parent: "decor", nouns: &["Candle", "Votive Set", "Travel Tin"], options: &[("Scent", &["Cedar", "Fig", "Sea Salt", "Amber"]), ("Size", &["Small", "Large"])], price_min: 1400, price_max: 4800, profile: "prof_small" },
-    Leaf { slug: "prints", name: "Prints", parent: "decor", nouns: &["Print", "Poster", "Map Print"], options: &[("Size", &["A4", "A3", "A2"]), ("Frame", &["None", "Oak", "Black"])], price_min: 2000, price_max: 9000, profile: "prof_small" },
-    Leaf { slug: "tents", name: "Tents", parent: "camping", nouns: &["Tent", "Tarp Shelter", "Bivy"], options: &[("Capacity", &["1-person", "2-person", "3-person"])], price_min: 12000, price_max: 48000, profile: "prof_bulky" },
-    Leaf { slug: "lamps", name: "Lamps", parent: "camping", nouns: &["Lantern", "Headlamp", "String Lights"], options: &[("Color", COLORS)], price_min: 1900, price_max: 7900, profile: "prof_small" },
-    Leaf { slug: "backpacks", name: "Backpacks", parent: "travel", nouns: &["Backpack", "Daypack", "Rolltop Pack"], options: &[("Volume", &["20 L", "30 L", "40 L"]), ("Color", COLORS)], price_min: 6500, price_max: 21000, profile: "prof_standard" },
-    Leaf { slug: "bottles", name: "Bottles", parent: "travel", nouns: &["Bottle", "Flask", "Canteen"], options: &[("Size", &["500 ml", "750 ml", "1 L"]), ("Color", COLORS)], price_min: 1800, price_max: 4500, profile: "prof_small" },
+    Leaf { slug: "t-shirts", name: "T-Shirts", parent: "tops", nouns: &["T-Shirt", "Tee", "Pocket Tee", "Henley"], options: &[("Size", &["XS", "S", "M", "L", "XL"]), ("Color", COLORS), ("Fit", &["Regular", "Slim"])], price_min: 1800, price_max: 4500, materials: &["Organic Cotton", "Merino", "Linen", "Hemp", "Slub Cotton"], profile: "prof_standard" },
+    Leaf { slug: "sweaters", name: "Sweaters", parent: "tops", nouns: &["Sweater", "Cardigan", "Crewneck", "Hoodie"], options: &[("Size", &["S", "M", "L", "XL"]), ("Color", COLORS)], price_min: 5500, price_max: 14000, materials: &["Merino", "Lambswool", "Cashmere Blend", "Brushed Fleece", "Cotton Knit"], profile: "prof_standard" },
+    Leaf { slug: "jeans", name: "Jeans", parent: "bottoms", nouns: &["Jeans", "Chinos", "Trousers"], options: &[("Waist", &["28", "30", "32", "34", "36"]), ("Length", &["30", "32", "34"])], price_min: 6000, price_max: 12000, materials: &["Selvedge Denim", "Stretch Twill", "Organic Denim", "Canvas"], profile: "prof_standard" },
+    Leaf { slug: "shorts", name: "Shorts", parent: "bottoms", nouns: &["Shorts", "Trail Shorts", "Swim Shorts"], options: &[("Size", &["S", "M", "L", "XL"]), ("Color", COLORS)], price_min: 2500, price_max: 5500, materials: &["Ripstop", "Linen", "Quick-Dry", "Organic Cotton"], profile: "prof_standard" },
+    Leaf { slug: "hats", name: "Hats", parent: "accessories", nouns: &["Beanie", "Cap", "Bucket Hat", "Sun Hat"], options: &[("Color", COLORS)], price_min: 1500, price_max: 3800, materials: &["Merino", "Waxed Canvas", "Straw", "Recycled Fleece", "Cotton Twill"], profile: "prof_small" },
+    Leaf { slug: "bags", name: "Bags", parent: "accessories", nouns: &["Tote", "Sling Bag", "Duffel", "Pouch"], options: &[("Color", COLORS), ("Material", &["Canvas", "Leather", "Nylon"])], price_min: 2400, price_max: 16000, materials: &["Waxed Canvas", "Leather", "Recycled Nylon", "Cordura"], profile: "prof_standard" },
+    Leaf { slug: "cookware", name: "Cookware", parent: "kitchen", nouns: &["Skillet", "Dutch Oven", "Saucepan", "Wok"], options: &[("Size", &["20 cm", "24 cm", "28 cm"])], price_min: 3500, price_max: 22000, materials: &["Cast Iron", "Carbon Steel", "Stainless", "Enameled"], profile: "prof_bulky" },
+    Leaf { slug: "mugs", name: "Mugs", parent: "kitchen", nouns: &["Mug", "Tumbler", "Espresso Cup"], options: &[("Color", COLORS)], price_min: 1200, price_max: 3200, materials: &["Stoneware", "Enamel", "Porcelain", "Double-Wall"], profile: "prof_small" },
+    Leaf { slug: "candles", name: "Candles", parent: "decor", nouns: &["Candle", "Votive Set", "Travel Tin"], options: &[("Scent", &["Cedar", "Fig", "Sea Salt", "Amber"]), ("Size", &["Small", "Large"])], price_min: 1400, price_max: 4800, materials: &["Soy Wax", "Beeswax", "Coconut Wax"], profile: "prof_small" },
+    Leaf { slug: "prints", name: "Prints", parent: "decor", nouns: &["Print", "Poster", "Map Print"], options: &[("Size", &["A4", "A3", "A2"]), ("Frame", &["None", "Oak", "Black"])], price_min: 2000, price_max: 9000, materials: &["Letterpress", "Risograph", "Giclee", "Screenprinted"], profile: "prof_small" },
+    Leaf { slug: "tents", name: "Tents", parent: "camping", nouns: &["Tent", "Tarp Shelter", "Bivy"], options: &[("Capacity", &["1-person", "2-person", "3-person"])], price_min: 12000, price_max: 48000, materials: &["Ultralight", "Silnylon", "Four-Season", "Ripstop"], profile: "prof_bulky" },
+    Leaf { slug: "lamps", name: "Lamps", parent: "camping", nouns: &["Lantern", "Headlamp", "String Lights"], options: &[("Color", COLORS)], price_min: 1900, price_max: 7900, materials: &["Rechargeable", "Solar", "Aluminium", "Brass"], profile: "prof_small" },
+    Leaf { slug: "backpacks", name: "Backpacks", parent: "travel", nouns: &["Backpack", "Daypack", "Rolltop Pack"], options: &[("Volume", &["20 L", "30 L", "40 L"]), ("Color", COLORS)], price_min: 6500, price_max: 21000, materials: &["Waxed Canvas", "Recycled Nylon", "Cordura", "Ripstop"], profile: "prof_standard" },
+    Leaf { slug: "bottles", name: "Bottles", parent: "travel", nouns: &["Bottle", "Flask", "Canteen"], options: &[("Size", &["500 ml", "750 ml", "1 L"]), ("Color", COLORS)], price_min: 1800, price_max: 4500, materials: &["Stainless", "Insulated", "Titanium", "Glass"], profile: "prof_small" },
 ];
 
 const ADJECTIVES: &[&str] = &[
     "Alpine", "Harbor", "Summit", "Meadow", "Coastal", "Nordic", "Canyon", "Prairie", "Glacier",
     "Cedar", "Driftwood", "Ember", "Juniper", "Lowland", "Mistral", "Northwind", "Orchard",
     "Pioneer", "Quarry", "Ridge", "Saltmarsh", "Timber", "Upland", "Valley", "Willow",
-];
-const MATERIALS: &[&str] = &[
-    "Merino", "Organic Cotton", "Linen", "Recycled", "Waxed Canvas", "Hemp", "Cast Iron",
-    "Stoneware", "Ripstop", "Stainless", "Bamboo", "Wool Blend",
 ];
 
 /// Store configuration, as stored (image URLs are server paths).
@@ -315,7 +312,7 @@ fn seed(tx: &Connection, active: u32) -> rusqlite::Result<()> {
         };
         let leaf = &LEAVES[rng.below(LEAVES.len() as u64) as usize];
         let adjective = *rng.pick(ADJECTIVES);
-        let material = *rng.pick(MATERIALS);
+        let material = *rng.pick(leaf.materials);
         let noun = *rng.pick(leaf.nouns);
         let name = format!("{adjective} {material} {noun}");
         let mut slug = slugify(&name);
@@ -327,12 +324,14 @@ fn seed(tx: &Connection, active: u32) -> rusqlite::Result<()> {
             slug = format!("{slug}-{n}");
         }
         let id = rng.id("prod_");
-        let description = format!(
-            "The {name} is part of our {leaf} range: {material_lc}, built for daily use and easy repair. \
-             Designed in small batches and tested on the trail and in the kitchen.",
-            leaf = leaf.name.to_lowercase(),
-            material_lc = material.to_lowercase()
-        );
+        let lc = leaf.name.to_lowercase();
+        let material_lc = material.to_lowercase();
+        let description = match i % 4 {
+            0 => format!("The {name} is part of our {lc} range: {material_lc}, built for daily use and easy repair. Designed in small batches and tested for a year before it reached the shop."),
+            1 => format!("A {material_lc} {noun_lc} that earns its place. The {name} is cut and finished by a family workshop we have worked with since 2019.", noun_lc = noun.to_lowercase()),
+            2 => format!("Made to be used hard and kept for years: the {name} in {material_lc}. Covered by our repair promise, like everything in {lc}."),
+            _ => format!("Our best-selling shape in {material_lc}. The {name} ships in recycled packaging and can be returned within 30 days."),
+        };
         let n_images = 1 + rng.below(3);
         let images: Vec<_> = (1..=n_images)
             .map(|k| json!({ "url": format!("/static/products/{slug}-{k}.svg"), "alt": format!("{name}, view {k}") }))
