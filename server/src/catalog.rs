@@ -192,10 +192,9 @@ pub async fn products(AxState(state): AxState<State>, RawQuery(q): RawQuery) -> 
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
-/// The lowest-priced variant (first by position on ties). Prices are "D.CC" strings
-/// produced by this server, so comparing (length, string) compares amounts.
+/// The lowest-priced variant (first by position on ties).
 fn lowest(variants: &[Variant]) -> Option<&Variant> {
-    variants.iter().min_by(|a, b| (a.price.len(), &a.price).cmp(&(b.price.len(), &b.price)))
+    variants.iter().min_by_key(|v| crate::util::parse_cents(&v.price).unwrap_or(i64::MAX))
 }
 
 /// `GET /products/slug/{slug}`: an ACTIVE product.

@@ -10,6 +10,16 @@ pub fn format_cents(cents: i64) -> String {
     format!("{sign}{}.{:02}", abs / 100, abs % 100)
 }
 
+/// Parses a non-negative `"D.CC"` string (as [`format_cents`] writes it) back to cents.
+#[must_use]
+pub fn parse_cents(s: &str) -> Option<i64> {
+    let (whole, frac) = s.split_once('.')?;
+    if frac.len() != 2 || whole.is_empty() || !whole.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    whole.parse::<i64>().ok()?.checked_mul(100)?.checked_add(frac.parse::<i64>().ok()?)
+}
+
 /// Lower-case hex of `bytes`.
 #[must_use]
 pub fn hex(bytes: &[u8]) -> String {
@@ -105,6 +115,12 @@ mod tests {
         assert_eq!(format_cents(1999), "19.99");
         assert_eq!(format_cents(100_000), "1000.00");
         assert_eq!(format_cents(-150), "-1.50");
+        for c in [0, 5, 99, 100, 1999, 123_456_789] {
+            assert_eq!(parse_cents(&format_cents(c)), Some(c));
+        }
+        assert_eq!(parse_cents("1.5"), None);
+        assert_eq!(parse_cents("-1.50"), None);
+        assert_eq!(parse_cents(".50"), None);
     }
 
     #[test]
