@@ -8,6 +8,7 @@ export ROOT
 WASM_BINDGEN_VERSION="0.2.130"   # must equal the `wasm-bindgen = "=…"` pin in Cargo.toml
 WASM_PACK_VERSION="0.15.1"
 LOCALSTRIPE_VERSION="1.15.10"
+SCHEMATHESIS_VERSION="4.32.5"    # fuzzes the dev server against server/openapi.yaml
 export PATH="$HOME/.cargo/bin:$PATH"
 RUN_DIR="$ROOT/.cirrus"          # logs, pids, databases of local runs (git-ignored)
 mkdir -p "$RUN_DIR"
@@ -51,6 +52,10 @@ ensure_python_tools() { # localstripe (offline Stripe) and schemathesis, in $ROO
   if ! "$ROOT/.venv/bin/python" -c "import importlib.metadata as m; assert m.version('localstripe')=='$LOCALSTRIPE_VERSION'" 2>/dev/null; then
     log "pip install localstripe==$LOCALSTRIPE_VERSION"
     "$ROOT/.venv/bin/pip" install -q "localstripe==$LOCALSTRIPE_VERSION"
+  fi
+  if ! "$ROOT/.venv/bin/python" -c "import importlib.metadata as m; assert m.version('schemathesis')=='$SCHEMATHESIS_VERSION'" 2>/dev/null; then
+    log "pip install schemathesis==$SCHEMATHESIS_VERSION"
+    "$ROOT/.venv/bin/pip" install -q "schemathesis==$SCHEMATHESIS_VERSION"
   fi
 }
 
