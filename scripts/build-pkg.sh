@@ -5,15 +5,19 @@
 #   3. tsc of the JS entry (js/*.ts) against the generated glue
 #   4. package.json rendered from pkg-template/
 # Usage: scripts/build-pkg.sh   (idempotent; prints the sizes at the end)
+#        CIRRUS_PKG_OUT=/some/dir scripts/build-pkg.sh
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 ensure_wasm_toolchain
 ensure_node_modules
 
-RAW="$ROOT/target/pkg-raw"
-STAGE="$ROOT/target/pkg-stage"
-OUT="$ROOT/pkg"
+# CIRRUS_PKG_OUT: where to build (default pkg/); test stages and benchmarks use their own
+# directory so parallel runs in one checkout never see a half-built package.
+OUT="${CIRRUS_PKG_OUT:-$ROOT/pkg}"
+BUILD="$ROOT/target/pkg-build/$(printf '%s' "$OUT" | md5sum | cut -c1-12)"
+RAW="$BUILD/raw"
+STAGE="$BUILD/stage"
 rm -rf "$RAW" "$STAGE" "$OUT"
 mkdir -p "$STAGE" "$OUT"
 
@@ -35,7 +39,7 @@ cp "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$STAGE/"
 cp js/*.ts "$STAGE/"
 cp pkg-template/tsconfig.json "$STAGE/"
 log "tsc (entry points)"
-"$ROOT/node_modules/.bin/tsc" -p "$STAGE/tsconfig.json"
+"$ROOT/node_modules/.bin/tsc" -p "$STAGE/tsconfig.json" --outDir "$OUT"
 
 # Processor adapters (js/adapters/, issue 5) as subpath exports (`cirrus-storefront/adapters/…`),
 # so the main entry never pulls in @stripe/stripe-js; declarations come from their JSDoc.

@@ -16,11 +16,12 @@ ensure_node_modules
 export CIRRUS_API_KEY
 trap stop_services EXIT
 
+export CIRRUS_PKG_OUT="$ROOT/target/stage-40-pkg/pkg"   # not pkg/: other stages may rebuild that meanwhile
 bash "$ROOT/scripts/build-pkg.sh"
 
 WORK="$ROOT/target/pkg-consumers"
 rm -rf "$WORK" && mkdir -p "$WORK"
-(cd "$ROOT/pkg" && npm pack --silent --pack-destination "$WORK" >/dev/null)
+(cd "$CIRRUS_PKG_OUT" && npm pack --silent --pack-destination "$WORK" >/dev/null)
 tarball=$(ls "$WORK"/cirrus-storefront-*.tgz)
 log "packed $(basename "$tarball") ($(wc -c <"$tarball") bytes)"
 contents=$(tar tzf "$tarball")

@@ -9,14 +9,13 @@ use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use crate::decode::Response;
 use crate::error::{Error, ErrorCode, Result};
 use crate::model::{ConfirmRequest, InitiateRequest, ShippingRatesRequest, UpdateRequest};
 use crate::options::ClientOptions;
 use crate::request::{self, ProductsQuery, Request};
 
 use super::error::to_js;
-use super::transport::Transport;
+use super::transport::{RawOk, Transport};
 
 /// Parses a JS argument object through `JSON.stringify` into a core type, so
 /// a wrong type or an unknown option is an `invalid_argument` naming the path
@@ -56,6 +55,7 @@ pub struct CirrusClient {
 
 impl CirrusClient {
     /// The client's transport (for other areas: checkout sends payments with it).
+    #[cfg_attr(feature = "sdk-only", allow(dead_code))]
     pub(crate) fn transport(&self) -> Transport {
         self.shared.transport.clone()
     }
@@ -211,7 +211,7 @@ impl CirrusClient {
 #[wasm_bindgen(module = "/js/validate.js")]
 extern "C" {
     #[wasm_bindgen(js_name = parseChecked, catch)]
-    fn parse_checked(text: &str, name: &str, schema: &JsValue) -> Result<JsValue, JsValue>;
+    fn parse_checked(text: &JsValue, name: &str, schema: &JsValue) -> Result<JsValue, JsValue>;
 }
 
 #[wasm_bindgen(module = "/js/generated/schema.js")]
@@ -246,7 +246,7 @@ const TYPES: &str = include_str!("../../js/generated/types.ts");
 
 /// Checks a 2xx body against the generated schema `name`, in JS (one
 /// `JSON.parse`, then an in-place check; see BENCHMARKS.md "SDK").
-fn validated(resp: &Response, name: &str) -> Result<JsValue> {
+fn validated(resp: &RawOk, name: &str) -> Result<JsValue> {
     SCHEMA.with(|schema| parse_checked(&resp.body, name, schema)).map_err(|msg| {
         Error::decode(msg.as_string().unwrap_or_else(|| "invalid response body".to_owned()))
             .with_status(resp.status)
@@ -268,7 +268,7 @@ struct Shape {
     pagination: bool,
 }
 
-fn shape_out(resp: &Response, shape: Shape) -> Result<JsValue> {
+fn shape_out(resp: &RawOk, shape: Shape) -> Result<JsValue> {
     let v = validated(resp, shape.schema)?;
     if shape.pagination && field(&v, "pagination").is_undefined() {
         return Err(Error::decode("at pagination: missing field `pagination` (asked for with includePagination)")
@@ -343,7 +343,7 @@ impl Shared {
                 let key2 = key.clone();
                 let ctl_signal = controller.signal();
                 let promise = future_to_promise(async move {
-                    let result = this.transport.send(&req, &ctl_signal).await.and_then(|r| shape_out(&r, shape));
+                    let result = this.transport.send_raw(&req, &ctl_signal).await.and_then(|r| shape_out(&r, shape));
                     let mut entries = this.entries.borrow_mut();
                     if matches!(entries.get(&key2), Some(Entry::InFlight { id: i, .. }) if *i == id) {
                         match &result {
@@ -382,7 +382,7 @@ impl Shared {
         };
         let this = Rc::clone(self);
         future_to_promise(async move {
-            let resp = this.transport.send(&req, &signal).await.map_err(|e| to_js(&e))?;
+            let resp = this.transport.send_raw(&req, &signal).await.map_err(|e| to_js(&e))?;
             shape_out(&resp, shape).map_err(|e| to_js(&e))
         })
     }

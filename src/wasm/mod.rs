@@ -7,7 +7,11 @@
 //!   retry policy; payments are never retried) and decodes the response;
 //! - [`client::CirrusClient::transport`] hands out the client's transport.
 
+#[cfg(feature = "bench")]
+mod bench;
+#[cfg(not(feature = "sdk-only"))]
 mod cart;
+#[cfg(not(feature = "sdk-only"))]
 mod checkout;
 pub(crate) mod client;
 pub(crate) mod error;

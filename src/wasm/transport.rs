@@ -37,8 +37,9 @@ extern "C" {
     fn failure(this: &RawResponse) -> Option<String>;
     #[wasm_bindgen(method, getter)]
     fn message(this: &RawResponse) -> Option<String>;
+    /// The body text, left in JS (a 2xx catalog body never crosses into wasm memory).
     #[wasm_bindgen(method, getter)]
-    fn body(this: &RawResponse) -> Option<String>;
+    fn body(this: &RawResponse) -> JsValue;
     #[wasm_bindgen(method, getter, js_name = requestId)]
     fn request_id(this: &RawResponse) -> Option<String>;
     #[wasm_bindgen(method, getter, js_name = retryAfter)]
@@ -49,6 +50,21 @@ extern "C" {
 extern "C" {
     #[wasm_bindgen(js_namespace = Math)]
     fn random() -> f64;
+}
+
+/// A 2xx answer whose body is still a JS string.
+pub(crate) struct RawOk {
+    pub(crate) status: u16,
+    /// The body text as a JS string.
+    pub(crate) body: JsValue,
+    pub(crate) request_id: Option<String>,
+}
+
+impl RawOk {
+    /// The body as a Rust [`Response`] (copies it into wasm memory).
+    pub(crate) fn into_response(self) -> Response {
+        Response { status: self.status, body: self.body.as_string().unwrap_or_default(), request_id: self.request_id, retry_after: None }
+    }
 }
 
 /// Sends requests for one client: validated [`Config`] plus an optional JS
@@ -70,6 +86,14 @@ impl Transport {
     /// # Errors
     /// `network`, `timeout`, `aborted`, or the server's error for a non-2xx.
     pub(crate) async fn send(&self, req: &Request, signal: &JsValue) -> Result<Response> {
+        self.send_raw(req, signal).await.map(RawOk::into_response)
+    }
+
+    /// As [`Transport::send`], but the 2xx body stays a JS string.
+    ///
+    /// # Errors
+    /// As [`Transport::send`].
+    pub(crate) async fn send_raw(&self, req: &Request, signal: &JsValue) -> Result<RawOk> {
         let url = req.url(&self.config.base_url);
         let auth = self.config.authorization();
         let mut attempt = 0;
@@ -89,15 +113,16 @@ impl Transport {
             .map_err(|_| Error::new(ErrorCode::Network, "request failed"))?;
             let (outcome, result) = match raw.failure().as_deref() {
                 None => {
+                    let status = raw.status();
+                    if (200..300).contains(&status) {
+                        return Ok(RawOk { status, body: raw.body(), request_id: raw.request_id() });
+                    }
                     let resp = Response {
-                        status: raw.status(),
-                        body: raw.body().unwrap_or_default(),
+                        status,
+                        body: raw.body().as_string().unwrap_or_default(),
                         request_id: raw.request_id(),
                         retry_after: raw.retry_after(),
                     };
-                    if (200..300).contains(&resp.status) {
-                        return Ok(resp);
-                    }
                     let retry_after = resp.retry_after.as_deref().and_then(parse_retry_after);
                     (Outcome::Status { status: resp.status, retry_after }, decode::error_from_response(&resp))
                 }
@@ -125,6 +150,7 @@ impl Transport {
     ///
     /// # Errors
     /// As [`Transport::send`], plus `decode` naming the JSON path.
+    #[cfg_attr(feature = "sdk-only", allow(dead_code))]
     pub(crate) async fn send_json<T: DeserializeOwned>(&self, req: &Request, signal: &JsValue) -> Result<T> {
         let resp = self.send(req, signal).await?;
         decode::decode_response(&resp)

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Speed: decoding + validating a 500-product GET /products body in headless
+# Chromium vs a bare JSON.parse of the same body (median of 30). Builds a
+# wasm-pack release variant with the `bench` feature (alternative decoders).
+# Usage: scripts/bench-decode.sh
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+ensure_wasm_toolchain
+ensure_chromium
+ensure_python_tools
+ensure_node_modules
+CIRRUS_API_KEY="ak_$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
+trap stop_services EXIT
+OUT="$ROOT/target/bench-decode"
+rm -rf "$OUT" && mkdir -p "$OUT"
+start_localstripe 18421
+build_server
+start_server 18791 CIRRUS_SEED_PRODUCTS=600 CIRRUS_API_KEY="$CIRRUS_API_KEY"
+curl -sf -H "Authorization: Bearer $CIRRUS_API_KEY" "$CIRRUS_BASE_URL/products?limit=500" -o "$OUT/products-500.json"
+stop_services || true   # (lib.sh: `wait` on a killed pid returns 143)
+log "wasm-pack build --release --features bench"
+wasm-pack --quiet build --release --target web --no-pack --out-dir "$OUT/pkg" --out-name cirrus_storefront -- --features bench >/dev/null 2>&1
+node tests/sdk/bench-decode.mjs "$OUT/pkg" "$OUT/products-500.json"
