@@ -33,9 +33,17 @@ fn rates_of<'a>(answer: &'a ShippingRatesResponse, variant_id: &'a str) -> impl 
 }
 
 fn rate_amount(currency: Currency, rate: &ShippingRate, field: &str, value: &str) -> Result<i64> {
-    currency.parse(value).map_err(|e| {
+    let minor = currency.parse(value).map_err(|e| {
         Error::invalid_argument(format!("shipping rate {} {field}: {}", money::echo(&rate.id), e.message))
-    })
+    })?;
+    if minor < 0 {
+        return Err(Error::invalid_argument(format!(
+            "shipping rate {} {field} {} is negative",
+            money::echo(&rate.id),
+            money::echo(value)
+        )));
+    }
+    Ok(minor)
 }
 
 /// The rates an order of `variant_ids` with `subtotal` minor units can use,
@@ -43,7 +51,7 @@ fn rate_amount(currency: Currency, rate: &ShippingRate, field: &str, value: &str
 ///
 /// # Errors
 /// `invalid_argument` when `variant_ids` is empty, a price or band bound of a
-/// rate that could apply is not a valid amount of `currency`, one rate id comes
+/// rate that could apply is not a valid non-negative amount of `currency`, one rate id comes
 /// with two different prices, or `subtotal + price` overflows.
 pub fn usable_rates(
     answer: &ShippingRatesResponse,
@@ -205,6 +213,8 @@ mod tests {
         assert!(e.message.contains("\"r\"") && e.message.contains("5.001"), "{}", e.message);
         let a = answer(vec![("a", vec![rate("r", "5.00", (1, 2), (None, None))]), ("b", vec![rate("r", "6.00", (1, 2), (None, None))])]);
         assert!(usable_rates(&a, &["a", "b"], 100, usd()).unwrap_err().message.contains("two prices"));
+        let a = answer(vec![("a", vec![rate("r", "-1.00", (1, 2), (None, None))])]);
+        assert!(usable_rates(&a, &["a"], 100, usd()).unwrap_err().message.contains("negative"));
     }
 
     #[test]
