@@ -313,15 +313,27 @@ fn apply_shipping(c: &Connection, s: &Session, rate_id: &str, a: &ShippingAddres
 ///
 /// # Errors
 /// 400 for a bad body or a rate that does not serve the order, 404 for an
-/// unknown session or rate, 409 for a completed session.
+/// unknown session or rate, 409 for a completed session or one whose payment
+/// awaits authentication, 502 if the processor cannot be asked about it.
 pub async fn update(AxState(state): AxState<State>, Json(req): Json<UpdateRequest>) -> ApiResult<axum::Json<UpdateResponse>> {
     let _guard = state.confirm_lock.lock().await;
+    let sid = req.session_id.clone();
+    let session = state.db(move |c| load_session(c, &sid)).await?;
+    if session.completed {
+        return Err(ApiError::conflict("payment session is already completed"));
+    }
+    // A payment awaiting authentication (or done) fixes the amount: changing
+    // shipping now would make the session disagree with what is charged.
+    if let Some(pi_id) = &session.payment_intent_id {
+        let pi = state.stripe.call(false, &format!("/v1/payment_intents/{pi_id}"), &[], None).await.map_err(|e| processor_error(&e))?;
+        let status = pi["status"].as_str().unwrap_or("");
+        if !matches!(status, "requires_payment_method" | "canceled") {
+            return Err(ApiError::conflict(format!("payment session has a payment in progress ({status})")));
+        }
+    }
     state
         .db(move |c| {
             let s = load_session(c, &req.session_id)?;
-            if s.completed {
-                return Err(ApiError::conflict("payment session is already completed"));
-            }
             let (shipping, tax) = apply_shipping(c, &s, &req.shipping_rate_id, &req.shipping_address)?;
             let b = breakdown(s.subtotal, shipping, tax);
             Ok(axum::Json(UpdateResponse { session_id: s.id, amount: b.total, currency: s.currency, breakdown: b }))

@@ -200,6 +200,9 @@ async fn three_d_secure_requires_action_then_succeeds() {
     // Confirm before the buyer authenticates: still requires_action, same payment.
     let r2 = s.post_json("/payments/confirm", &confirm_body(&sid, &tok, "rate_us_express")).await;
     assert_eq!(r2, r);
+    // Changing shipping while the payment awaits authentication: 409.
+    let upd = json!({ "sessionId": sid, "shippingRateId": "rate_us_standard", "shippingAddress": address("US") });
+    assert_error(s.post("/payments/update", &upd).await, 409, "conflict", "in progress").await;
     // Another card while the payment awaits authentication: 409.
     let other = card_token("4242424242424242").await;
     assert_error(s.post("/payments/confirm", &confirm_body(&sid, &other, "rate_us_express")).await, 409, "conflict", "requires_action").await;
@@ -240,6 +243,9 @@ async fn decline_is_a_result_and_a_new_card_can_pay() {
     let again = s.post_json("/payments/confirm", &confirm_body(&sid, &bad, "rate_us_express")).await;
     assert_eq!(again, r);
     assert_eq!(payment_intents(&sid).await.len(), 1);
+    // After a decline the shipping choice may still change.
+    let upd = json!({ "sessionId": sid, "shippingRateId": "rate_us_express", "shippingAddress": address("US") });
+    s.post_json("/payments/update", &upd).await;
     // A new card: a new attempt succeeds; the failed one is canceled, never charged.
     let good = card_token("4242424242424242").await;
     let ok = s.post_json("/payments/confirm", &confirm_body(&sid, &good, "rate_us_express")).await;

@@ -81,13 +81,11 @@ async fn confirmation_token_flow_sends_stripe_parameters() {
     let body = json!({ "sessionId": sid, "confirmationTokenId": "ctoken_1AbC", "shippingRateId": "rate_us_express",
         "shippingAddress": { "email": "a@example.com", "firstName": "A", "lastName": "B", "address1": "1 Main St", "city": "NYC", "postalCode": "10001", "country": "US" },
         "returnUrl": "https://shop.example/return?x=1" });
+    let up = s.post_json("/payments/update", &json!({ "sessionId": sid, "shippingRateId": "rate_us_express", "shippingAddress": body["shippingAddress"] })).await;
+    let expected_amount = up["amount"].as_i64().unwrap();
     let r = s.post_json("/payments/confirm", &body).await;
     assert_eq!(r["status"], "requires_action");
     assert_eq!(r["clientSecret"], "pi_fake1_secret_abc");
-    let expected_amount = {
-        let up = s.post_json("/payments/update", &json!({ "sessionId": sid, "shippingRateId": "rate_us_express", "shippingAddress": body["shippingAddress"] })).await;
-        up["amount"].as_i64().unwrap()
-    };
     {
         let f = fake.lock().unwrap();
         assert_eq!(f.calls.len(), 2, "{:?}", f.calls);
