@@ -22,12 +22,11 @@ log "checkout: adapters type-check (tsc --strict, @stripe/stripe-js types)"
 node_modules/.bin/tsc -p tests/checkout/tsconfig.json
 
 [ -x "$ROOT/scripts/build-pkg.sh" ] || die "scripts/build-pkg.sh is missing: the checkout tests need the npm package"
-log "checkout: building the package and the test page"
-"$ROOT/scripts/build-pkg.sh" >/dev/null
+log "checkout: building the package (its own copy, CIRRUS_PKG_OUT) and the test page"
 www="$RUN_DIR/checkout-www"
 rm -rf "$www"; mkdir -p "$www/checkout-test"
-cp -r "$ROOT/pkg" "$www/checkout-test/pkg"
-[ -f "$ROOT/pkg/adapters/localstripe.js" ] || die "the package does not ship the processor adapters (pkg/adapters/)"
+CIRRUS_PKG_OUT="$www/checkout-test/pkg" "$ROOT/scripts/build-pkg.sh" >/dev/null
+[ -f "$www/checkout-test/pkg/adapters/localstripe.js" ] || die "the package does not ship the processor adapters (pkg/adapters/)"
 cp "$ROOT"/tests/checkout/{page.html,page.js,stripe-adapter.html,stripe-stub.js} "$www/checkout-test/"
 # The package's types as a consumer sees them, with the checkout API used for real.
 node_modules/.bin/tsc -p tests/checkout/tsconfig.consumer.json || die "the checkout types do not type-check as a consumer"

@@ -1,8 +1,8 @@
 // Compile-time test of the packaged Checkout types as an application sees
-// them (tsc --strict --noEmit against pkg/ after scripts/build-pkg.sh).
-import { init, CirrusClient, Checkout, type CheckoutState, type ProcessorAdapter } from "../../pkg/index.js";
-import { LocalstripeAdapter } from "../../js/adapters/localstripe.js";
-import { StripeAdapter } from "../../js/adapters/stripe.js";
+// them (tsc --strict --noEmit against the package 60-checkout.sh builds).
+import { init, CirrusClient, Checkout, type CheckoutState, type ProcessorAdapter } from "cirrus-storefront";
+import { LocalstripeAdapter } from "cirrus-storefront/adapters/localstripe";
+import { StripeAdapter } from "cirrus-storefront/adapters/stripe";
 
 export async function flow(apiKey: string): Promise<string> {
   await init();
