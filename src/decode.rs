@@ -30,7 +30,7 @@ pub fn parse_retry_after(value: &str) -> Option<u32> {
 ///
 /// # Errors
 /// `decode`, with the JSON path of the first problem, e.g.
-/// `products[3].variants[0]: missing field \`price\``, or a note that the body
+/// ``at products[3].variants[0]: missing field `price` ``, or a note that the body
 /// was cut short.
 pub fn decode_json<T: DeserializeOwned>(body: &str) -> Result<T> {
     let de = &mut serde_json::Deserializer::from_str(body);

@@ -89,13 +89,13 @@ impl Request {
 /// `invalid_argument` naming `what` if `value` is empty or is `.` / `..`
 /// (a URL parser would resolve those, even percent-encoded).
 pub fn path_segment(what: &str, value: &str) -> Result<String> {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     if value.is_empty() {
         return Err(Error::invalid_argument(format!("{what} must not be empty")));
     }
     if value == "." || value == ".." {
         return Err(Error::invalid_argument(format!("{what} must not be \".\" or \"..\"")));
     }
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let mut out = String::with_capacity(value.len());
     for &b in value.as_bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {

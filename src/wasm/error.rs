@@ -33,9 +33,9 @@ pub(crate) fn fields(e: &Error) -> Object {
         let _ = Reflect::set(&o, &JsValue::from_str(k), &v);
     };
     set("code", JsValue::from_str(e.code.as_str()));
-    set("status", e.status.map_or(JsValue::NULL, |s| JsValue::from(s)));
+    set("status", e.status.map_or(JsValue::NULL, JsValue::from));
     set("requestId", opt_str(e.request_id.as_deref()));
-    set("retryAfter", e.retry_after.map_or(JsValue::NULL, |s| JsValue::from(s)));
+    set("retryAfter", e.retry_after.map_or(JsValue::NULL, JsValue::from));
     o
 }
 
