@@ -101,11 +101,13 @@ await build({
   loader: { '.wasm': 'file' },
   assetNames: '[name]',
 });
-for (const f of readdirSync(sdkDir)) {
-  if (f.endsWith('.wasm')) copyFileSync(join(sdkDir, f), join(o.out, f));
-}
+const wasmFiles = readdirSync(sdkDir).filter((f) => f.endsWith('.wasm'));
+if (wasmFiles.length === 0) fail('the installed package has no .wasm');
+for (const f of wasmFiles) copyFileSync(join(sdkDir, f), join(o.out, f));
 const html = readFileSync(join(WWW, 'index.html'), 'utf8')
-  .replace('%CSP%', csp(o));
+  .replace('%CSP%', csp(o))
+  // fetched by init() as soon as the bundle runs; start it with the HTML instead
+  .replace('%PRELOAD_WASM%', wasmFiles.map((f) => `<link rel="preload" href="${f}" as="fetch" crossorigin="anonymous">`).join('\n  '));
 writeFileSync(join(o.out, 'index.html'), html);
 writeFileSync(join(o.out, 'config.json'), JSON.stringify({
   apiKey: o.apiKey,

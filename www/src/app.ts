@@ -4,7 +4,7 @@ import type { Collection, Page, Store } from 'cirrus-storefront';
 import { h, replace, status } from './dom';
 import { parseRoute, href, type Route } from './router';
 import { Api, CirrusError, describeError, initSdk, loadConfig, makeClient, type DemoConfig } from './sdk';
-import { homeView, collectionView, productView, pageView } from './views/catalog';
+import { homeView, collectionView, productView, pageView, prefetchHome } from './views/catalog';
 import { CartUi } from './views/cart';
 import { checkoutView, orderView } from './views/checkout';
 
@@ -31,8 +31,8 @@ export async function boot(): Promise<void> {
   let config: DemoConfig;
   let api: Api;
   try {
-    config = await loadConfig();
-    await initSdk();
+    // Both over the network at once; the wasm and config.json are also preloaded by index.html.
+    [config] = await Promise.all([loadConfig(), initSdk()]);
     api = new Api(makeClient(config));
   } catch (err) {
     // Nothing can work without the SDK: say so plainly (details go to the console).
@@ -50,7 +50,10 @@ async function loadShell(config: DemoConfig, api: Api): Promise<void> {
   replace(main, status('loading', 'Loading the store…'));
   main.setAttribute('aria-busy', 'true');
   try {
+    // The home grid's first page is requested together with the shell, not after it.
+    if (parseRoute(location.hash).name === 'home') prefetchHome(api);
     const [store, collections, pages] = await Promise.all([api.store(), api.collections(), api.pages()]);
+    performance.mark('cirrus:shell-ready');
     const cart = new CartUi(store, api, () => ctx);
     ctx = { config, api, store, collections, pages, cart, signal: new AbortController().signal, setTitle };
     renderHeader(store);

@@ -13,7 +13,7 @@ export interface DemoConfig {
 }
 
 export async function loadConfig(): Promise<DemoConfig> {
-  const res = await fetch('config.json', { cache: 'no-store' });
+  const res = await fetch('config.json'); // preloaded by index.html; served no-cache
   if (!res.ok) throw new Error(`config.json: HTTP ${res.status}`);
   return (await res.json()) as DemoConfig;
 }

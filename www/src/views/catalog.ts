@@ -5,7 +5,7 @@ import type { Ctx } from '../app';
 import { h, replace, status } from '../dom';
 import { href } from '../router';
 import { sanitize } from '../sanitize';
-import { describeError } from '../sdk';
+import { describeError, type Api } from '../sdk';
 import { formatPrice, savingsText } from '../money';
 import { inStock, initialSelection, normalize, optionStates, resolveVariant, sortedOptions, type Selection } from '../variants';
 
@@ -41,9 +41,20 @@ export function priceLine(price: string, compareAt: string | null, currency: str
     onSale ? h('s', { class: 'was' }, h('span', { class: 'visually-hidden' }, 'Regular price '), formatPrice(compareAt!, currency)) : null);
 }
 
+type FirstPage = Awaited<ReturnType<Api['products']>>;
+let prefetched: Promise<FirstPage> | null = null;
+
+/** Start loading the home grid's first page early (used once, at start-up). */
+export function prefetchHome(api: Api): void {
+  prefetched = api.products(0, PAGE_SIZE);
+  prefetched.catch(() => {}); // a failure is reported by homeView, which asks again
+}
+
 export async function homeView(main: HTMLElement, ctx: Ctx): Promise<void> {
   ctx.setTitle(null);
-  const first = await ctx.api.products(0, PAGE_SIZE, ctx.signal);
+  const early = prefetched;
+  prefetched = null;
+  const first = await (early ?? Promise.reject(new Error('no prefetch'))).catch(() => ctx.api.products(0, PAGE_SIZE, ctx.signal));
   if (ctx.signal.aborted) return;
   const grid = h('ul', { class: 'grid', 'aria-label': 'Products', id: 'product-grid' });
   const count = h('p', { class: 'collection-intro', 'aria-live': 'polite' });
