@@ -1,12 +1,36 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 // Browser / bundler entry of cirrus-storefront.
-import wasmInit, { type InitInput } from "./cirrus_storefront.js";
+import wasmInit, {
+  Cart as WasmCart,
+  Checkout as WasmCheckout,
+  addMoney as wasmAddMoney,
+  currencyExponent as wasmCurrencyExponent,
+  formatMoney as wasmFormatMoney,
+  moneyToDecimal as wasmMoneyToDecimal,
+  parseMoney as wasmParseMoney,
+  type InitInput,
+} from "./cirrus_storefront.js";
+import { guardClass, guardFn } from "./guard.js";
 import { markReady } from "./ready.js";
 
-export * from "./cirrus_storefront.js";
+// Types only: every runtime export is listed below (guarded), so nothing of the raw
+// glue (e.g. its internal hooks) leaks into the package's surface.
+export type * from "./cirrus_storefront.js";
 export { CirrusError, type CirrusErrorFields, type ErrorCode } from "./error.js";
 export { CirrusClient, type AllProductsOptions, type PaginationOf, type ProductOf, type ProductsResult } from "./client.js";
 export { isReady } from "./ready.js";
+
+// The other areas' exports, guarded so a call before init() is a clear CirrusError
+// (tests/pkg/smoke.mjs checks that every function export is guarded).
+export const Cart = guardClass(WasmCart);
+export type Cart = WasmCart;
+export const Checkout = guardClass(WasmCheckout);
+export type Checkout = WasmCheckout;
+export const addMoney = guardFn(wasmAddMoney);
+export const currencyExponent = guardFn(wasmCurrencyExponent);
+export const formatMoney = guardFn(wasmFormatMoney);
+export const moneyToDecimal = guardFn(wasmMoneyToDecimal);
+export const parseMoney = guardFn(wasmParseMoney);
 
 let pending: Promise<void> | undefined;
 

@@ -1,0 +1,42 @@
+// Guards for the wasm exports of the other areas (Cart, Checkout, money
+// helpers): before init() they throw a CirrusError (`invalid_state`) instead of
+// a TypeError from deep inside the wasm-bindgen glue.
+import { assertReady } from "./ready.js";
+
+/**
+ * The class itself behind a Proxy: `new`, and every static method, first check
+ * `init()`. `instanceof` and the prototype are untouched, so instances made by
+ * the wasm (e.g. `Cart.persistent()`) are still instances of the export.
+ */
+export function guardClass<C extends object>(cls: C): C {
+  const wrapped = new Map<PropertyKey, unknown>();
+  return new Proxy(cls, {
+    construct(target, args, newTarget) {
+      assertReady();
+      return Reflect.construct(target as unknown as new (...a: unknown[]) => object, args, newTarget) as object;
+    },
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof value !== "function" || key === "prototype" || !Object.prototype.hasOwnProperty.call(target, key)) {
+        return value;
+      }
+      let w = wrapped.get(key);
+      if (w === undefined) {
+        w = (...args: unknown[]): unknown => {
+          assertReady();
+          return Reflect.apply(value, target, args);
+        };
+        wrapped.set(key, w);
+      }
+      return w;
+    },
+  });
+}
+
+/** `f`, checking `init()` first. */
+export function guardFn<A extends unknown[], R>(f: (...args: A) => R): (...args: A) => R {
+  return (...args: A): R => {
+    assertReady();
+    return f(...args);
+  };
+}
