@@ -39,7 +39,8 @@ ensure_wasm_toolchain() {
     log "cargo install wasm-pack $WASM_PACK_VERSION (about 4 minutes, once)"
     cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked --force
   fi
-  apt_install binaryen   # wasm-opt; wasm-pack's own download cannot reach GitHub here
+  # wasm-opt comes from npm binaryen 132 (root devDependency, ensure_node_modules):
+  # Debian's binaryen 108 breaks the externref table for node 20 (BENCHMARKS.md, SDK).
 }
 
 ensure_chromium() {

@@ -233,20 +233,8 @@ pub fn shipping_rates(body: &ShippingRatesRequest) -> Result<Request> {
 }
 
 fn check_address(a: &ShippingAddress) -> Result<()> {
-    for (field, value) in [
-        ("shippingAddress.email", &a.email),
-        ("shippingAddress.firstName", &a.first_name),
-        ("shippingAddress.lastName", &a.last_name),
-        ("shippingAddress.address1", &a.address1),
-        ("shippingAddress.city", &a.city),
-        ("shippingAddress.postalCode", &a.postal_code),
-    ] {
-        check_non_empty(field, value)?;
-    }
-    if !a.email.contains('@') {
-        return Err(Error::invalid_argument("shippingAddress.email must be an e-mail address"));
-    }
-    check_country("shippingAddress.country", &a.country)
+    // One definition of a valid address, shared with the checkout state machine.
+    crate::checkout::validate_address(a)
 }
 
 /// `POST /payments/initiate` (never retried).

@@ -55,6 +55,15 @@ export CIRRUS_BASE_URL
 log "consumer 2: node ESM project"
 (cd "$WORK/node-esm" && node node-consumer.mjs)
 log "README example (tests/pkg/readme-example.mjs)"
+# The README's usage block must be this file, so what the README shows is what runs here.
+node -e '
+  const fs = require("fs");
+  const readme = fs.readFileSync("README.md", "utf8");
+  const m = readme.match(/<!-- readme-example:start -->\n```js\n([\s\S]*?)```\n<!-- readme-example:end -->/);
+  const file = fs.readFileSync("tests/pkg/readme-example.mjs", "utf8").split("\n").filter((l) => !l.startsWith("// The README") && !l.startsWith("// (CIRRUS_BASE_URL")).join("\n");
+  if (!m) { console.error("README.md has no readme-example block"); process.exit(1); }
+  if (m[1].trim() !== file.trim()) { console.error("README.md usage block differs from tests/pkg/readme-example.mjs"); process.exit(1); }
+' || die "README usage example is out of date"
 (cd "$WORK/node-esm" && node readme-example.mjs)
 
 log "consumer 3: esbuild browser bundle in headless Chromium"

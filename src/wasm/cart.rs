@@ -18,7 +18,7 @@ use wasm_bindgen::prelude::*;
 use crate::cart::{self, CartLine, CartTotals, RefreshReport, RestoreProblem, RestoreProblemKind};
 use crate::error::{Error, Result};
 use crate::wasm::client::parse_arg;
-use crate::model::{PaymentItem, Product, ShippingRatesResponse};
+use crate::model::{PaymentItem, Product, ShippingRatesResponse, VariantRates};
 use crate::money::{self, Currency};
 use crate::shipping::{self, ShippingOption};
 
@@ -32,7 +32,7 @@ extern "C" {
     pub type JsProduct;
     #[wasm_bindgen(typescript_type = "Product[]")]
     pub type JsProducts;
-    #[wasm_bindgen(typescript_type = "ShippingRatesResponse")]
+    #[wasm_bindgen(typescript_type = "VariantRates[] | ShippingRatesResponse")]
     pub type JsShippingRates;
     #[wasm_bindgen(typescript_type = "CartLine[]")]
     pub type JsCartLines;
@@ -431,7 +431,13 @@ impl Cart {
     /// `invalid_argument` for an empty cart or a malformed answer.
     #[wasm_bindgen(js_name = shippingOptions)]
     pub fn shipping_options(&self, answer: &JsShippingRates) -> Result<JsShippingOptions> {
-        let answer: ShippingRatesResponse = parse_arg("shipping rates", answer)?;
+        // Either what `client.shippingRates()` resolves to (the `variantRates` array) or the
+        // whole response body.
+        let answer: ShippingRatesResponse = if js_sys::Array::is_array(answer) {
+            ShippingRatesResponse { variant_rates: parse_arg::<Vec<VariantRates>>("variantRates", answer)? }
+        } else {
+            parse_arg("shipping rates", answer)?
+        };
         Ok(to_js::<Vec<ShippingOption>, _>(&shipping::cart_rates(&self.inner.borrow(), &answer)?))
     }
 

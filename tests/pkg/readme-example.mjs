@@ -1,6 +1,6 @@
 // The README's usage example, run as-is by scripts/test.d/40-pkg.sh against a dev server
 // (CIRRUS_BASE_URL and CIRRUS_API_KEY come from the environment).
-import { init, CirrusClient, CirrusError } from "cirrus-storefront";
+import { init, CirrusClient, CirrusError, Cart, formatMoney } from "cirrus-storefront";
 
 await init(); // once, before anything else (idempotent)
 
@@ -17,6 +17,18 @@ console.log(`${products.length} of ${pagination.total} products; first: ${produc
 // One product, its variants and prices (decimal strings, exact).
 const product = await client.productBySlug(products[0].slug);
 console.log(product.variants.map((v) => `${v.id}: ${v.price}`).join(", "));
+
+// Exact cart pricing in integer minor units (cents), no floating point.
+const cart = new Cart("USD");
+const variant = product.variants.find((v) => v.stockQuantity > 0);
+if (variant) {
+  cart.add(product, variant.id, 1);
+  const { subtotal, itemCount } = cart.totals;
+  console.log(`${itemCount} item(s), subtotal ${formatMoney(subtotal, "USD", "en-US")}`);
+  // The rates the whole order can use, cheapest first, with the estimated total.
+  const options = cart.shippingOptions(await client.shippingRates({ variantIds: [variant.id], country: "US" }));
+  if (options[0]) console.log(`cheapest shipping: ${options[0].rate.name}, total ${formatMoney(options[0].estimatedTotal, "USD", "en-US")}`);
+}
 
 // Every active product, fetched page by page.
 let count = 0;
