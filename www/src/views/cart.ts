@@ -124,8 +124,8 @@ export class CartUi {
         h('div', null,
           h('a', { class: 'line-name', href: href.product(l.productSlug), onclick: () => this.close(false) }, l.productName),
           attrs ? h('div', { class: 'line-attrs' }, attrs) : null,
-          h('div', { class: 'line-attrs' }, `${fmt(l.unitPrice, cur)} each`,
-            l.compareAtPrice !== null && l.compareAtPrice > l.unitPrice ? h('s', { class: 'was' }, ` ${fmt(l.compareAtPrice, cur)}`) : null),
+          h('div', { class: 'line-attrs' }, `${fmt(l.unitPrice, cur)} each `,
+            l.compareAtPrice !== null && l.compareAtPrice > l.unitPrice ? h('s', { class: 'was' }, fmt(l.compareAtPrice, cur)) : null),
           h('div', { class: 'line-controls' },
             editable ? [
               h('button', { type: 'button', class: 'btn btn-small', 'aria-label': `Decrease quantity of ${l.productName}`, disabled: l.quantity <= 1,
