@@ -13,9 +13,75 @@ import wasmInit, {
 import { guardClass, guardFn } from "./guard.js";
 import { markReady } from "./ready.js";
 
-// Types only: every runtime export is listed below (guarded), so nothing of the raw
-// glue (e.g. its internal hooks) leaks into the package's surface.
-export type * from "./cirrus_storefront.js";
+// Types generated from the Rust types, listed one by one so the glue's `InitOutput` (its raw
+// wasm exports, typed `any`) stays out of the public surface. Stage 40-pkg fails if a type
+// the glue declares is missing here, or if `any` is reachable from the entry.
+export type {
+  AdapterSession,
+  Breakdown,
+  CartChange,
+  CartLine,
+  CartStorageEvent,
+  CartTotals,
+  CheckoutFailureCode,
+  CheckoutListener,
+  CheckoutOptions,
+  CheckoutSession,
+  CheckoutState,
+  ClientOptions,
+  Collection,
+  CollectionProduct,
+  CollectionRef,
+  CollectionResponse,
+  CollectionsResponse,
+  ConfirmRequest,
+  ConfirmResponse,
+  DisplayStyle,
+  Image,
+  InitInput,
+  InitiateRequest,
+  InitiateResponse,
+  LineRemoved,
+  MinimalProduct,
+  MinimalProductsResponse,
+  OptionValue,
+  Page,
+  PagesResponse,
+  Pagination,
+  PayOptions,
+  PaymentAttempt,
+  PaymentItem,
+  PaymentStatus,
+  PersistentCartOptions,
+  PriceChange,
+  Processor,
+  ProcessorAdapter,
+  Product,
+  ProductOption,
+  ProductResponse,
+  ProductStatus,
+  ProductsOptions,
+  ProductsResponse,
+  RefreshReport,
+  RestoreProblem,
+  RestoreProblemKind,
+  ShippingAddress,
+  ShippingChoice,
+  ShippingOption,
+  ShippingRate,
+  ShippingRatesRequest,
+  ShippingRatesResponse,
+  StartCheckoutOptions,
+  StockChange,
+  StockStatus,
+  Store,
+  StoreResponse,
+  SyncInitInput,
+  UpdateRequest,
+  UpdateResponse,
+  Variant,
+  VariantRates,
+} from "./cirrus_storefront.js";
 export { CirrusError, type CirrusErrorFields, type ErrorCode } from "./error.js";
 export { CirrusClient, type AllProductsOptions, type PaginationOf, type ProductOf, type ProductsResult } from "./client.js";
 export { isReady } from "./ready.js";

@@ -19,6 +19,8 @@ trap stop_services EXIT
 export CIRRUS_PKG_OUT="$ROOT/target/stage-40-pkg/pkg"   # not pkg/: other stages may rebuild that meanwhile
 bash "$ROOT/scripts/build-pkg.sh"
 
+node tests/pkg/surface-check.mjs "$CIRRUS_PKG_OUT"
+
 WORK="$ROOT/target/pkg-consumers"
 rm -rf "$WORK" && mkdir -p "$WORK"
 (cd "$CIRRUS_PKG_OUT" && npm pack --silent --pack-destination "$WORK" >/dev/null)

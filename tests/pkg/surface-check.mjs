@@ -1,0 +1,26 @@
+// The package's public type surface: no `any` reachable from the entry, and every type the
+// wasm glue declares (generated from the Rust types) is exported by the entry.
+// Usage: node tests/pkg/surface-check.mjs <built package dir>
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const dir = process.argv[2];
+const read = (f) => readFileSync(join(dir, f), "utf8");
+const fail = (msg) => { console.error(`surface check: ${msg}`); process.exit(1); };
+
+// The glue minus InitOutput (raw wasm exports, not re-exported by the entry).
+const glue = read("cirrus_storefront.d.ts").replace(/export interface InitOutput \{[\s\S]*?\n\}/, "");
+const publicFiles = { "cirrus_storefront.d.ts (minus InitOutput)": glue };
+for (const f of ["index.d.ts", "node.d.ts", "client.d.ts", "error.d.ts", "init-sync.d.ts", "ready.d.ts", "guard.d.ts"]) publicFiles[f] = read(f);
+for (const [name, text] of Object.entries(publicFiles)) {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
+  const hit = code.split("\n").find((l) => /\bany\b/.test(l));
+  if (hit) fail(`${name} exposes \`any\`: ${hit.trim()}`);
+}
+
+const declared = [...glue.matchAll(/^export (?:interface|type) ([A-Za-z_]+)/gm)].map((m) => m[1]);
+const entry = read("index.d.ts");
+const missing = declared.filter((n) => !new RegExp(`\\b${n}\\b`).test(entry));
+if (missing.length) fail(`types declared by the glue but not exported by index.d.ts: ${missing.join(", ")}`);
+if (/\bInitOutput\b/.test(entry)) fail("index.d.ts exports InitOutput");
+console.log(`surface check: ${declared.length} generated types exported, no \`any\` in the public declarations`);
