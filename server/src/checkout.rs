@@ -241,30 +241,9 @@ pub async fn initiate(AxState(state): AxState<State>, Json(req): Json<InitiateRe
 }
 
 fn check_address(a: &ShippingAddress) -> ApiResult<()> {
-    let required = [
-        ("email", &a.email),
-        ("firstName", &a.first_name),
-        ("lastName", &a.last_name),
-        ("address1", &a.address1),
-        ("city", &a.city),
-        ("postalCode", &a.postal_code),
-        ("country", &a.country),
-    ];
-    for (name, v) in required {
-        if v.trim().is_empty() {
-            return Err(ApiError::bad_request(format!("shippingAddress.{name}: must not be empty")));
-        }
-        if v.len() > 200 {
-            return Err(ApiError::bad_request(format!("shippingAddress.{name}: longer than 200 characters")));
-        }
-    }
-    let email_ok = a.email.split_once('@').is_some_and(|(user, host)| {
-        !user.is_empty() && host.contains('.') && !host.starts_with('.') && !host.ends_with('.') && !a.email.contains(char::is_whitespace)
-    });
-    if !email_ok {
-        return Err(ApiError::bad_request(format!("shippingAddress.email: not an e-mail address: {:?}", a.email)));
-    }
-    check_country("shippingAddress.country", &a.country)
+    // The same definition of a valid address the SDK checks before sending, so client and
+    // server cannot disagree on what is accepted.
+    cirrus_storefront::checkout::validate_address(a).map_err(|e| ApiError::bad_request(e.message))
 }
 
 /// Applies a shipping choice to a session (validating it); returns (shipping, tax).
