@@ -87,7 +87,7 @@ export { CirrusClient, type AllProductsOptions, type PaginationOf, type ProductO
 export { isReady } from "./ready.js";
 
 // The other areas' exports, guarded so a call before init() is a clear CirrusError
-// (tests/pkg/smoke.mjs checks that every function export is guarded).
+// (tests/package/smoke.mjs checks that every function export is guarded).
 export const Cart = guardClass(WasmCart);
 export type Cart = WasmCart;
 export const Checkout = guardClass(WasmCheckout);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The npm package as consumers get it: build pkg/, `npm pack` it, install the
 # tarball into throwaway projects and
-#   1. type-check tests/pkg/consumer.ts with `tsc --strict --noEmit` (its
+#   1. type-check tests/package/consumer.ts with `tsc --strict --noEmit` (its
 #      `@ts-expect-error` lines are misuse that must not compile);
 #   2. run a node ESM consumer and the README example against a dev server;
 #   3. bundle a browser app with esbuild and run it in headless Chromium.
@@ -19,7 +19,7 @@ trap stop_services EXIT
 export CIRRUS_PKG_OUT="$ROOT/target/stage-40-pkg/pkg"   # not pkg/: other stages may rebuild that meanwhile
 bash "$ROOT/scripts/build-pkg.sh"
 
-node tests/pkg/surface-check.mjs "$CIRRUS_PKG_OUT"
+node tests/package/surface-check.mjs "$CIRRUS_PKG_OUT"
 
 WORK="$ROOT/target/pkg-consumers"
 rm -rf "$WORK" && mkdir -p "$WORK"
@@ -39,9 +39,9 @@ project() { # project DIR: an empty ESM project with the tarball installed
   (cd "$1" && npm install --silent --no-audit --no-fund --prefer-offline "$tarball")
 }
 
-log "consumer 1: tsc --strict on tests/pkg/consumer.ts"
+log "consumer 1: tsc --strict on tests/package/consumer.ts"
 project "$WORK/node-esm"
-cp tests/pkg/consumer.ts tests/pkg/smoke.mjs tests/pkg/node-consumer.mjs tests/pkg/readme-example.mjs "$WORK/node-esm/"
+cp tests/package/consumer.ts tests/package/smoke.mjs tests/package/node-consumer.mjs tests/package/readme-example.mjs "$WORK/node-esm/"
 cat >"$WORK/node-esm/tsconfig.json" <<'JSON'
 { "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "module": "NodeNext",
   "moduleResolution": "NodeNext", "lib": ["ES2022", "DOM"], "types": [], "skipLibCheck": false },
@@ -56,22 +56,22 @@ export CIRRUS_BASE_URL
 
 log "consumer 2: node ESM project"
 (cd "$WORK/node-esm" && node node-consumer.mjs)
-log "README example (tests/pkg/readme-example.mjs)"
+log "README example (tests/package/readme-example.mjs)"
 # The README's usage block must be this file, so what the README shows is what runs here.
 node -e '
   const fs = require("fs");
   const readme = fs.readFileSync("README.md", "utf8");
   const m = readme.match(/<!-- readme-example:start -->\n```js\n([\s\S]*?)```\n<!-- readme-example:end -->/);
-  const file = fs.readFileSync("tests/pkg/readme-example.mjs", "utf8").split("\n").filter((l) => !l.startsWith("// The README") && !l.startsWith("// (CIRRUS_BASE_URL")).join("\n");
+  const file = fs.readFileSync("tests/package/readme-example.mjs", "utf8").split("\n").filter((l) => !l.startsWith("// The README") && !l.startsWith("// (CIRRUS_BASE_URL")).join("\n");
   if (!m) { console.error("README.md has no readme-example block"); process.exit(1); }
-  if (m[1].trim() !== file.trim()) { console.error("README.md usage block differs from tests/pkg/readme-example.mjs"); process.exit(1); }
+  if (m[1].trim() !== file.trim()) { console.error("README.md usage block differs from tests/package/readme-example.mjs"); process.exit(1); }
 ' || die "README usage example is out of date"
 (cd "$WORK/node-esm" && node readme-example.mjs)
 
 log "consumer 3: esbuild browser bundle in headless Chromium"
 project "$WORK/bundler"
-cp tests/pkg/browser-consumer.mjs tests/pkg/smoke.mjs "$WORK/bundler/"
+cp tests/package/browser-consumer.mjs tests/package/smoke.mjs "$WORK/bundler/"
 (cd "$WORK/bundler" && "$ROOT/node_modules/.bin/esbuild" browser-consumer.mjs --bundle --format=esm \
   --platform=browser --loader:.wasm=file --outdir=dist --log-level=warning)
 printf '<!doctype html><meta charset="utf-8"><script type="module" src="browser-consumer.js"></script>\n' >"$WORK/bundler/dist/index.html"
-node tests/pkg/browser-run.mjs "$WORK/bundler/dist" "$CIRRUS_BASE_URL" "$CIRRUS_API_KEY"
+node tests/package/browser-run.mjs "$WORK/bundler/dist" "$CIRRUS_BASE_URL" "$CIRRUS_API_KEY"

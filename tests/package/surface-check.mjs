@@ -1,6 +1,6 @@
 // The package's public type surface: no `any` reachable from the entry, and every type the
 // wasm glue declares (generated from the Rust types) is exported by the entry.
-// Usage: node tests/pkg/surface-check.mjs <built package dir>
+// Usage: node tests/package/surface-check.mjs <built package dir>
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
