@@ -18,6 +18,7 @@ use wasm_bindgen::prelude::*;
 use crate::cart::{self, CartLine, CartTotals, RefreshReport, RestoreProblem, RestoreProblemKind};
 use crate::error::{Error, Result};
 use crate::wasm::client::parse_arg;
+use crate::wasm::de::from_js;
 use crate::model::{PaymentItem, Product, ShippingRatesResponse};
 use crate::money::{self, Currency};
 use crate::shipping::{self, ShippingOption};
@@ -53,6 +54,27 @@ extern "C" {
     /// turns a bad locale's `RangeError` into a `Result`.
     #[wasm_bindgen(catch, js_namespace = Intl, js_name = NumberFormat)]
     fn intl_number_format(locales: &JsValue, options: &Object) -> std::result::Result<JsValue, JsValue>;
+}
+
+/// Reads saved carts with the JS engine's `JSON.parse` and [`from_js`] (no
+/// `serde_json` parser in the wasm).
+struct JsJson;
+
+impl cart::SavedReader for JsJson {
+    type Doc = JsValue;
+    fn parse(text: &str) -> std::result::Result<JsValue, String> {
+        JSON::parse(text).map_err(|e| js_message(&e))
+    }
+    fn version(doc: &JsValue) -> Option<u64> {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        get(doc, "version").as_f64().filter(|v| v.fract() == 0.0 && *v >= 0.0 && *v <= 9_007_199_254_740_991.0).map(|v| v as u64)
+    }
+    fn stored(doc: JsValue) -> std::result::Result<cart::Stored, String> {
+        from_js(&doc).map_err(|e| {
+            let path = e.path();
+            if path.is_empty() { e.message().to_owned() } else { format!("{path}: {}", e.message()) }
+        })
+    }
 }
 
 /// The message of a thrown JS value (for wrapping into a `CirrusError`).
@@ -228,7 +250,7 @@ impl Cart {
     /// # Errors
     /// `invalid_argument` only for an unknown `currency`.
     pub fn restore(data: Option<String>, currency: &str) -> Result<JsRestored> {
-        let restored = cart::Cart::restore(data.as_deref(), currency)?;
+        let restored = cart::Cart::restore_with::<JsJson>(data.as_deref(), currency)?;
         let out = Object::new();
         let problem: JsValue = restored.problem.as_ref().map_or(JsValue::NULL, |p: &RestoreProblem| to_js(p));
         let _ = Reflect::set(&out, &JsValue::from_str("cart"), &Cart::from_core(restored.cart).into());
@@ -282,7 +304,7 @@ impl Cart {
             }),
             None => None,
         };
-        let restored = cart::Cart::restore(saved.as_deref(), currency)?;
+        let restored = cart::Cart::restore_with::<JsJson>(saved.as_deref(), currency)?;
         let problem = problem.or(restored.problem);
         let inner = Rc::new(RefCell::new(restored.cart));
         let shared = Rc::new(PersistShared { key, storage, on_change, problem: RefCell::new(problem) });
@@ -301,7 +323,7 @@ impl Cart {
                     return;
                 }
                 let data = get(&event, "newValue").as_string();
-                let Ok(restored) = cart::Cart::restore(data.as_deref(), &code) else { return };
+                let Ok(restored) = cart::Cart::restore_with::<JsJson>(data.as_deref(), &code) else { return };
                 *inner.borrow_mut() = restored.cart;
                 shared.report("storage", restored.problem);
             })

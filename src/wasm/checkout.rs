@@ -20,6 +20,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::client::{parse_arg, CirrusClient};
+use super::de::from_js;
 use super::error::to_js;
 use super::transport::Transport;
 use crate::checkout::{AfterConfirm, CheckoutState, PayStep};
@@ -135,7 +136,17 @@ fn common(options: &JsValue) -> Result<Common> {
 fn stored(c: &Common) -> Result<Option<CheckoutState>> {
     let Some(s) = &c.storage else { return Ok(None) };
     let text = s.get_item(&c.key).ok().flatten();
-    text.map(|t| CheckoutState::from_json(&t)).transpose()
+    // `JSON.parse` + `from_js` rather than `CheckoutState::from_json`: keeps
+    // `serde_json`'s parser out of the wasm (same message prefix).
+    text.map(|t| {
+        let invalid = |m: String| Error::invalid_argument(format!("stored checkout state is not valid: {m}"));
+        let value = JSON::parse(&t).map_err(|e| invalid(js_message(&e)))?;
+        from_js::<CheckoutState>(&value).map_err(|e| {
+            let path = e.path();
+            invalid(if path.is_empty() { e.message().to_owned() } else { format!("{path}: {}", e.message()) })
+        })
+    })
+    .transpose()
 }
 
 /// `{ cart }` (anything with `paymentItems()` and `currency()`, i.e. a

@@ -225,45 +225,185 @@ fn get(obj: &JsValue, key: &JsValue) -> Result<JsValue, DeError> {
     Reflect::get(obj, key).map_err(|_| DeError::msg("reading the value threw".to_owned()))
 }
 
+/// serde's `Unexpected` for a JS value (the type-mismatch message).
+fn mismatch(v: &JsValue, exp: &dyn Expected) -> DeError {
+    let s;
+    let u = if De::is_absent(v) {
+        Unexpected::Unit
+    } else if let Some(b) = v.as_bool() {
+        Unexpected::Bool(b)
+    } else if let Some(n) = v.as_f64() {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        if n.fract() == 0.0 && n.abs() <= MAX_SAFE {
+            if n >= 0.0 {
+                Unexpected::Unsigned(n as u64)
+            } else {
+                Unexpected::Signed(n as i64)
+            }
+        } else {
+            Unexpected::Float(n)
+        }
+    } else if let Some(x) = v.as_string() {
+        s = x;
+        Unexpected::Str(&s)
+    } else if Array::is_array(v) {
+        Unexpected::Seq
+    } else if v.is_function() {
+        Unexpected::Other("a function")
+    } else if v.is_object() {
+        Unexpected::Map
+    } else {
+        Unexpected::Other("a non-JSON value")
+    };
+    de::Error::invalid_type(u, exp)
+}
+
+impl De {
+    fn number<'de, V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.value.as_f64() {
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            Some(n) if n.is_finite() => {
+                if n.fract() == 0.0 && n.abs() <= MAX_SAFE {
+                    if n >= 0.0 {
+                        visitor.visit_u64(n as u64)
+                    } else {
+                        visitor.visit_i64(n as i64)
+                    }
+                } else {
+                    visitor.visit_f64(n)
+                }
+            }
+            _ => Err(mismatch(&self.value, &visitor)),
+        }
+    }
+
+    fn string<'de, V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.value.as_string() {
+            Some(s) => visitor.visit_string(s),
+            None => Err(mismatch(&self.value, &visitor)),
+        }
+    }
+
+    fn seq<'de, V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        if !Array::is_array(&self.value) {
+            return Err(mismatch(&self.value, &visitor));
+        }
+        self.enter()?;
+        let arr: Array = self.value.clone().unchecked_into();
+        let len = arr.length();
+        visitor.visit_seq(Seq { de: &self, arr, i: 0, len })
+    }
+
+    fn map<'de, V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        let v = &self.value;
+        if Self::is_absent(v) || !v.is_object() || v.is_function() || Array::is_array(v) {
+            return Err(mismatch(v, &visitor));
+        }
+        self.enter()?;
+        let keys = Object::keys(v.unchecked_ref::<Object>());
+        let len = keys.length();
+        visitor.visit_map(Map { de: &self, keys, i: 0, len, value: None })
+    }
+}
+
 impl<'de> de::Deserializer<'de> for De {
     type Error = DeError;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
         let v = &self.value;
         if Self::is_absent(v) {
-            return visitor.visit_unit();
+            visitor.visit_unit()
+        } else if let Some(b) = v.as_bool() {
+            visitor.visit_bool(b)
+        } else if v.as_f64().is_some() {
+            self.number(visitor)
+        } else if v.is_string() {
+            self.string(visitor)
+        } else if Array::is_array(v) {
+            self.seq(visitor)
+        } else {
+            self.map(visitor)
         }
-        if let Some(b) = v.as_bool() {
-            return visitor.visit_bool(b);
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        match self.value.as_bool() {
+            Some(b) => visitor.visit_bool(b),
+            None => Err(mismatch(&self.value, &visitor)),
         }
-        if let Some(n) = v.as_f64() {
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            return if n.fract() == 0.0 && n.abs() <= MAX_SAFE {
-                if n >= 0.0 {
-                    visitor.visit_u64(n as u64)
-                } else {
-                    visitor.visit_i64(n as i64)
-                }
-            } else {
-                visitor.visit_f64(n)
-            };
+    }
+
+    fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.number(visitor)
+    }
+    fn deserialize_i16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.number(visitor)
+    }
+    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.number(visitor)
+    }
+    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.number(visitor)
+    }
+    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.number(visitor)
+    }
+    fn deserialize_u16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.number(visitor)
+    }
+    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.number(visitor)
+    }
+    fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.number(visitor)
+    }
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.number(visitor)
+    }
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.number(visitor)
+    }
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.string(visitor)
+    }
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.string(visitor)
+    }
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.string(visitor)
+    }
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.string(visitor)
+    }
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        if Self::is_absent(&self.value) {
+            visitor.visit_unit()
+        } else {
+            Err(mismatch(&self.value, &visitor))
         }
-        if let Some(s) = v.as_string() {
-            return visitor.visit_string(s);
-        }
-        if Array::is_array(v) {
-            self.enter()?;
-            let arr: Array = v.clone().unchecked_into();
-            let len = arr.length();
-            return visitor.visit_seq(Seq { de: &self, arr, i: 0, len });
-        }
-        if v.is_object() && !v.is_function() {
-            self.enter()?;
-            let keys = Object::keys(v.unchecked_ref::<Object>());
-            let len = keys.length();
-            return visitor.visit_map(Map { de: &self, keys, i: 0, len, value: None });
-        }
-        Err(de::Error::invalid_type(Unexpected::Other(if v.is_function() { "a function" } else { "a non-JSON value" }), &visitor))
+    }
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value, DeError> {
+        self.deserialize_unit(visitor)
+    }
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.seq(visitor)
+    }
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, DeError> {
+        self.seq(visitor)
+    }
+    fn deserialize_tuple_struct<V: Visitor<'de>>(self, _name: &'static str, _len: usize, visitor: V) -> Result<V::Value, DeError> {
+        self.seq(visitor)
+    }
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+        self.map(visitor)
+    }
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DeError> {
+        self.map(visitor)
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
@@ -286,7 +426,7 @@ impl<'de> de::Deserializer<'de> for De {
     ) -> Result<V::Value, DeError> {
         match self.value.as_string() {
             Some(s) => visitor.visit_enum(IntoDeserializer::<DeError>::into_deserializer(s)),
-            None => self.deserialize_any(visitor),
+            None => Err(mismatch(&self.value, &visitor)),
         }
     }
 
@@ -294,10 +434,7 @@ impl<'de> de::Deserializer<'de> for De {
         visitor.visit_unit()
     }
 
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier
-    }
+    serde::forward_to_deserialize_any! { i128 u128 bytes byte_buf }
 }
 
 struct Seq<'a> {
