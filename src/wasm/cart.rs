@@ -66,8 +66,8 @@ impl cart::SavedReader for JsJson {
         JSON::parse(text).map_err(|e| js_message(&e))
     }
     fn version(doc: &JsValue) -> Option<u64> {
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        get(doc, "version").as_f64().filter(|v| v.fract() == 0.0 && *v >= 0.0 && *v <= 9_007_199_254_740_991.0).map(|v| v as u64)
+        // A whole number in 0..=2^53 - 1, read by the same integer rules as arguments.
+        from_js::<u64>(&get(doc, "version")).ok()
     }
     fn stored(doc: JsValue) -> std::result::Result<cart::Stored, String> {
         from_js(&doc).map_err(|e| {
