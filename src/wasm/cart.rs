@@ -19,7 +19,7 @@ use crate::cart::{self, CartLine, CartTotals, RefreshReport, RestoreProblem, Res
 use crate::error::{Error, Result};
 use crate::wasm::client::parse_arg;
 use crate::wasm::de::from_js;
-use crate::model::{PaymentItem, Product, ShippingRatesResponse};
+use crate::model::{Image, PaymentItem, Product, ProductStatus, ShippingRatesResponse, Variant};
 use crate::money::{self, Currency};
 use crate::shipping::{self, ShippingOption};
 
@@ -121,6 +121,41 @@ fn describe(value: &JsValue) -> String {
 fn safe(minor: i64) -> Result<JsValue> {
     // `JsValue::from(i64)` would be a BigInt; amounts are checked and sent as JSON numbers.
     money::check_safe(minor).map(|m| to_js(&m))
+}
+
+/// The members of a catalog `Product` the cart reads (the others are not
+/// decoded: decoding the whole `Product` cost ~10 KB of wasm).
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CartProduct {
+    id: String,
+    name: String,
+    slug: String,
+    status: ProductStatus,
+    images: Vec<Image>,
+    variants: Vec<Variant>,
+}
+
+impl From<CartProduct> for Product {
+    fn from(p: CartProduct) -> Self {
+        Product {
+            id: p.id,
+            store_id: String::new(),
+            name: p.name,
+            slug: p.slug,
+            status: p.status,
+            description: String::new(),
+            meta_title: None,
+            meta_description: None,
+            images: p.images,
+            tags: Vec::new(),
+            created_at: String::new(),
+            updated_at: String::new(),
+            options: Vec::new(),
+            variants: p.variants,
+            collections: Vec::new(),
+        }
+    }
 }
 
 /// A cart in one currency, with exact prices in integer minor units.
@@ -361,7 +396,7 @@ impl Cart {
     /// active), `invalid_argument` (quantity not a whole number in stock, bad
     /// product data, total beyond 2^53 − 1).
     pub fn add(&mut self, product: &JsProduct, #[wasm_bindgen(js_name = variantId)] variant_id: &str, #[wasm_bindgen(unchecked_param_type = "number")] quantity: &JsValue) -> Result<()> {
-        let product: Product = parse_arg("product", product)?;
+        let product: Product = parse_arg::<CartProduct>("product", product)?.into();
         let quantity = self::quantity(quantity)?;
         self.change(|c| c.add(&product, variant_id, quantity))
     }
@@ -424,7 +459,7 @@ impl Cart {
     /// # Errors
     /// `invalid_argument` for bad product data; the cart is then unchanged.
     pub fn refresh(&mut self, products: &JsProducts) -> Result<JsRefreshReport> {
-        let products: Vec<Product> = parse_arg("products", products)?;
+        let products: Vec<Product> = parse_arg::<Vec<CartProduct>>("products", products)?.into_iter().map(Product::from).collect();
         let report = self.change(|c| c.refresh(&products))?;
         Ok(to_js::<RefreshReport, _>(&report))
     }
@@ -434,7 +469,7 @@ impl Cart {
     /// # Errors
     /// As `refresh`.
     pub fn check(&self, products: &JsProducts) -> Result<JsRefreshReport> {
-        let products: Vec<Product> = parse_arg("products", products)?;
+        let products: Vec<Product> = parse_arg::<Vec<CartProduct>>("products", products)?.into_iter().map(Product::from).collect();
         Ok(to_js::<RefreshReport, _>(&self.inner.borrow().check(&products)?))
     }
 
