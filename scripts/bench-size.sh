@@ -12,12 +12,14 @@ CIRRUS_PKG_OUT="$P" bash scripts/build-pkg.sh >"$RUN_DIR/bench-size-build.log" 2
   || { tail -20 "$RUN_DIR/bench-size-build.log"; die "scripts/build-pkg.sh failed"; }
 
 gz() { cat "$@" | gzip -9c | wc -c; }
+# The JS as the peers' figures were measured: each file through esbuild --minify, then gzip -9.
+gzmin() { local f; for f in "$@"; do "$ROOT/node_modules/.bin/esbuild" --log-level=error --minify "$f"; echo; done | gzip -9c | wc -c; }
 report() { # report LABEL WASM JSFILES...
   local label=$1 wasm=$2; shift 2
-  local w j
-  w=$(gz "$wasm"); j=$(gz "$@")
-  printf '%-34s wasm %7d B raw, %6d B gz | JS %6d B gz | total %6d B gz (%.1f KB)\n' \
-    "$label" "$(wc -c <"$wasm")" "$w" "$j" "$((w + j))" "$(echo "($w + $j) / 1000" | bc -l)"
+  local w j m
+  w=$(gz "$wasm"); j=$(gz "$@"); m=$(gzmin "$@")
+  printf '%-38s wasm %7d B raw, %6d B gz | JS %6d B gz (%6d B minified+gz) | total %6d B gz (%.1f KB); with minified JS %.1f KB\n' \
+    "$label" "$(wc -c <"$wasm")" "$w" "$j" "$m" "$((w + j))" "$(echo "($w + $j) / 1000" | bc -l)" "$(echo "($w + $m) / 1000" | bc -l)"
 }
 entry_js=("$P"/index.js "$P"/client.js "$P"/error.js "$P"/ready.js "$P"/init-sync.js)
 report "package (SDK + cart + checkout)" "$P"/cirrus_storefront_bg.wasm "$P"/cirrus_storefront.js "$P"/snippets/*/js/*.js "$P"/snippets/*/js/generated/*.js "${entry_js[@]}"

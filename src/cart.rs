@@ -169,7 +169,7 @@ pub struct Restored {
 }
 
 #[derive(Serialize, Deserialize)]
-struct Stored {
+pub(crate) struct Stored {
     version: u32,
     currency: String,
     lines: Vec<CartLine>,
@@ -499,24 +499,29 @@ impl Cart {
     /// # Errors
     /// `invalid_argument` only when `currency` itself is unknown.
     pub fn restore(data: Option<&str>, currency: &str) -> Result<Restored> {
+        Self::restore_with::<SerdeJson>(data, currency)
+    }
+
+    /// [`Cart::restore`] reading the JSON with `R` (the wasm build uses the JS
+    /// engine's `JSON.parse`, which keeps `serde_json`'s parser out of the wasm).
+    pub(crate) fn restore_with<R: SavedReader>(data: Option<&str>, currency: &str) -> Result<Restored> {
         let empty = Self::new(currency)?;
         let data = data.map_or("", str::trim);
         if data.is_empty() {
             return Ok(Restored { cart: empty, problem: None });
         }
-        match Self::parse_stored(data, empty.currency) {
+        match Self::parse_stored::<R>(data, empty.currency) {
             Ok(cart) => Ok(Restored { cart, problem: None }),
             Err(problem) => Ok(Restored { cart: empty, problem: Some(problem) }),
         }
     }
 
-    fn parse_stored(data: &str, currency: Currency) -> Result<Self, RestoreProblem> {
+    fn parse_stored<R: SavedReader>(data: &str, currency: Currency) -> Result<Self, RestoreProblem> {
         let corrupt = |message: String| RestoreProblem { kind: RestoreProblemKind::Corrupt, message };
-        let value: serde_json::Value =
-            serde_json::from_str(data).map_err(|e| corrupt(format!("saved cart is not JSON: {e}")))?;
-        match value.get("version").map(serde_json::Value::as_u64) {
-            Some(Some(v)) if v == u64::from(STORAGE_VERSION) => {}
-            Some(Some(v)) => {
+        let value = R::parse(data).map_err(|e| corrupt(format!("saved cart is not JSON: {e}")))?;
+        match R::version(&value) {
+            Some(v) if v == u64::from(STORAGE_VERSION) => {}
+            Some(v) => {
                 return Err(RestoreProblem {
                     kind: RestoreProblemKind::UnknownVersion,
                     message: format!("saved cart has version {v}; this SDK reads version {STORAGE_VERSION}"),
@@ -524,8 +529,7 @@ impl Cart {
             }
             _ => return Err(corrupt("saved cart has no numeric \"version\"".to_owned())),
         }
-        let stored: Stored =
-            serde_json::from_value(value).map_err(|e| corrupt(format!("saved cart has an invalid shape: {e}")))?;
+        let stored = R::stored(value).map_err(|e| corrupt(format!("saved cart has an invalid shape: {e}")))?;
         if stored.currency != currency.code() {
             return Err(RestoreProblem {
                 kind: RestoreProblemKind::CurrencyMismatch,
@@ -549,6 +553,34 @@ impl Cart {
         }
         cart.check_totals().map_err(|e| corrupt(format!("saved cart: {}", e.message)))?;
         Ok(cart)
+    }
+}
+
+/// Reads a saved cart's JSON text (see [`Cart::restore_with`]).
+pub(crate) trait SavedReader {
+    /// The parsed document.
+    type Doc;
+    /// Parses the text; the error is the parser's message.
+    fn parse(text: &str) -> std::result::Result<Self::Doc, String>;
+    /// The document's `version` member if it is a non-negative integer.
+    fn version(doc: &Self::Doc) -> Option<u64>;
+    /// The document as a [`Stored`] cart; the error names the path.
+    fn stored(doc: Self::Doc) -> std::result::Result<Stored, String>;
+}
+
+/// [`SavedReader`] with `serde_json`.
+pub(crate) struct SerdeJson;
+
+impl SavedReader for SerdeJson {
+    type Doc = serde_json::Value;
+    fn parse(text: &str) -> std::result::Result<Self::Doc, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+    fn version(doc: &Self::Doc) -> Option<u64> {
+        doc.get("version").and_then(serde_json::Value::as_u64)
+    }
+    fn stored(doc: Self::Doc) -> std::result::Result<Stored, String> {
+        serde_json::from_value(doc).map_err(|e| e.to_string())
     }
 }
 

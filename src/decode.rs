@@ -48,13 +48,21 @@ pub fn decode_json<T: DeserializeOwned>(body: &str) -> Result<T> {
 /// gives `http` with the status.
 #[must_use]
 pub fn error_from_response(resp: &Response) -> Error {
-    let mut err = match serde_json::from_str::<ErrorBody>(&resp.body) {
-        Ok(body) => Error::new(ErrorCode::from(body.code), body.error),
-        Err(_) => Error::new(ErrorCode::Http, format!("HTTP {} with a body that is not a Cirrus error", resp.status)),
+    let body = serde_json::from_str::<ErrorBody>(&resp.body).ok();
+    error_from_parts(resp.status, body, resp.request_id.clone(), resp.retry_after.as_deref())
+}
+
+/// [`error_from_response`] once the body is decoded (`None`: not a Cirrus
+/// error body); the wasm transport decodes it from a JS value.
+#[must_use]
+pub fn error_from_parts(status: u16, body: Option<ErrorBody>, request_id: Option<String>, retry_after: Option<&str>) -> Error {
+    let mut err = match body {
+        Some(body) => Error::new(ErrorCode::from(body.code), body.error),
+        None => Error::new(ErrorCode::Http, format!("HTTP {status} with a body that is not a Cirrus error")),
     };
-    err.status = Some(resp.status);
-    err.request_id.clone_from(&resp.request_id);
-    err.retry_after = resp.retry_after.as_deref().and_then(parse_retry_after);
+    err.status = Some(status);
+    err.request_id = request_id;
+    err.retry_after = retry_after.and_then(parse_retry_after);
     err
 }
 

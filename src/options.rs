@@ -59,7 +59,7 @@ pub fn check_api_key(key: &str) -> Result<()> {
     }
     let shown: String = key.chars().take(7).collect();
     Err(Error::invalid_argument(format!(
-        "apiKey must be \"ak_\" followed by 48 hex characters, got {:?} ({} characters)",
+        "apiKey must be \"ak_\" followed by 48 hex characters, got \"{}\" ({} characters)",
         if key.chars().count() > 7 { format!("{shown}…") } else { shown },
         key.chars().count()
     )))
@@ -82,7 +82,7 @@ fn is_loopback(host: &str) -> bool {
 /// `http://` for a loopback host: 127.0.0.0/8, `[::1]`, `localhost`), with no
 /// user info, query or fragment.
 pub fn check_base_url(url: &str) -> Result<String> {
-    let bad = |why: &str| Error::invalid_argument(format!("baseUrl {why}, got {url:?}"));
+    let bad = |why: &str| Error::invalid_argument(format!("baseUrl {why}, got \"{url}\""));
     let trimmed = url.strip_suffix('/').unwrap_or(url);
     let (scheme, rest) = trimmed.split_once("://").ok_or_else(|| bad("must be an absolute http(s) URL"))?;
     if rest.contains(['?', '#']) {

@@ -195,7 +195,7 @@ fn check_country(field: &str, country: &str) -> Result<()> {
         Ok(())
     } else {
         Err(Error::invalid_argument(format!(
-            "{field} must be an ISO 3166-1 alpha-2 code in uppercase (like \"US\"), got {country:?}"
+            "{field} must be an ISO 3166-1 alpha-2 code in uppercase (like \"US\"), got \"{country}\""
         )))
     }
 }
@@ -226,7 +226,7 @@ pub fn shipping_rates(body: &ShippingRatesRequest) -> Result<Request> {
     check_country("country", &body.country)?;
     if let Some(total) = body.order_total {
         if !total.is_finite() || total < 0.0 {
-            return Err(Error::invalid_argument(format!("orderTotal must be a number >= 0, got {total}")));
+            return Err(Error::invalid_argument("orderTotal must be a finite number >= 0"));
         }
     }
     Request::post("/shipping-rates", body, true)
@@ -252,12 +252,12 @@ pub fn initiate_payment(body: &InitiateRequest) -> Result<Request> {
             return Err(Error::invalid_argument(format!("items[{i}].quantity must be at least 1")));
         }
         if body.items[..i].iter().any(|o| o.variant_id == item.variant_id) {
-            return Err(Error::invalid_argument(format!("items[{i}].variantId repeats {:?}", item.variant_id)));
+            return Err(Error::invalid_argument(format!("items[{i}].variantId repeats \"{}\"", item.variant_id)));
         }
     }
     if !(body.currency.len() == 3 && body.currency.bytes().all(|b| b.is_ascii_uppercase())) {
         return Err(Error::invalid_argument(format!(
-            "currency must be three uppercase letters (like \"USD\"), got {:?}",
+            "currency must be three uppercase letters (like \"USD\"), got \"{}\"",
             body.currency
         )));
     }

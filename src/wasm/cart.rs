@@ -18,7 +18,8 @@ use wasm_bindgen::prelude::*;
 use crate::cart::{self, CartLine, CartTotals, RefreshReport, RestoreProblem, RestoreProblemKind};
 use crate::error::{Error, Result};
 use crate::wasm::client::parse_arg;
-use crate::model::{PaymentItem, Product, ShippingRatesResponse, VariantRates};
+use crate::wasm::de::from_js;
+use crate::model::{Image, PaymentItem, Product, ProductStatus, ShippingRatesResponse, Variant, VariantRates};
 use crate::money::{self, Currency};
 use crate::shipping::{self, ShippingOption};
 
@@ -53,6 +54,27 @@ extern "C" {
     /// turns a bad locale's `RangeError` into a `Result`.
     #[wasm_bindgen(catch, js_namespace = Intl, js_name = NumberFormat)]
     fn intl_number_format(locales: &JsValue, options: &Object) -> std::result::Result<JsValue, JsValue>;
+}
+
+/// Reads saved carts with the JS engine's `JSON.parse` and [`from_js`] (no
+/// `serde_json` parser in the wasm).
+struct JsJson;
+
+impl cart::SavedReader for JsJson {
+    type Doc = JsValue;
+    fn parse(text: &str) -> std::result::Result<JsValue, String> {
+        JSON::parse(text).map_err(|e| js_message(&e))
+    }
+    fn version(doc: &JsValue) -> Option<u64> {
+        // A whole number in 0..=2^53 - 1, read by the same integer rules as arguments.
+        from_js::<u64>(&get(doc, "version")).ok()
+    }
+    fn stored(doc: JsValue) -> std::result::Result<cart::Stored, String> {
+        from_js(&doc).map_err(|e| {
+            let path = e.path();
+            if path.is_empty() { e.message().to_owned() } else { format!("{path}: {}", e.message()) }
+        })
+    }
 }
 
 /// The message of a thrown JS value (for wrapping into a `CirrusError`).
@@ -99,6 +121,41 @@ fn describe(value: &JsValue) -> String {
 fn safe(minor: i64) -> Result<JsValue> {
     // `JsValue::from(i64)` would be a BigInt; amounts are checked and sent as JSON numbers.
     money::check_safe(minor).map(|m| to_js(&m))
+}
+
+/// The members of a catalog `Product` the cart reads (the others are not
+/// decoded: decoding the whole `Product` cost ~10 KB of wasm).
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CartProduct {
+    id: String,
+    name: String,
+    slug: String,
+    status: ProductStatus,
+    images: Vec<Image>,
+    variants: Vec<Variant>,
+}
+
+impl From<CartProduct> for Product {
+    fn from(p: CartProduct) -> Self {
+        Product {
+            id: p.id,
+            store_id: String::new(),
+            name: p.name,
+            slug: p.slug,
+            status: p.status,
+            description: String::new(),
+            meta_title: None,
+            meta_description: None,
+            images: p.images,
+            tags: Vec::new(),
+            created_at: String::new(),
+            updated_at: String::new(),
+            options: Vec::new(),
+            variants: p.variants,
+            collections: Vec::new(),
+        }
+    }
 }
 
 /// A cart in one currency, with exact prices in integer minor units.
@@ -228,7 +285,7 @@ impl Cart {
     /// # Errors
     /// `invalid_argument` only for an unknown `currency`.
     pub fn restore(data: Option<String>, currency: &str) -> Result<JsRestored> {
-        let restored = cart::Cart::restore(data.as_deref(), currency)?;
+        let restored = cart::Cart::restore_with::<JsJson>(data.as_deref(), currency)?;
         let out = Object::new();
         let problem: JsValue = restored.problem.as_ref().map_or(JsValue::NULL, |p: &RestoreProblem| to_js(p));
         let _ = Reflect::set(&out, &JsValue::from_str("cart"), &Cart::from_core(restored.cart).into());
@@ -282,7 +339,7 @@ impl Cart {
             }),
             None => None,
         };
-        let restored = cart::Cart::restore(saved.as_deref(), currency)?;
+        let restored = cart::Cart::restore_with::<JsJson>(saved.as_deref(), currency)?;
         let problem = problem.or(restored.problem);
         let inner = Rc::new(RefCell::new(restored.cart));
         let shared = Rc::new(PersistShared { key, storage, on_change, problem: RefCell::new(problem) });
@@ -301,7 +358,7 @@ impl Cart {
                     return;
                 }
                 let data = get(&event, "newValue").as_string();
-                let Ok(restored) = cart::Cart::restore(data.as_deref(), &code) else { return };
+                let Ok(restored) = cart::Cart::restore_with::<JsJson>(data.as_deref(), &code) else { return };
                 *inner.borrow_mut() = restored.cart;
                 shared.report("storage", restored.problem);
             })
@@ -339,7 +396,7 @@ impl Cart {
     /// active), `invalid_argument` (quantity not a whole number in stock, bad
     /// product data, total beyond 2^53 − 1).
     pub fn add(&mut self, product: &JsProduct, #[wasm_bindgen(js_name = variantId)] variant_id: &str, #[wasm_bindgen(unchecked_param_type = "number")] quantity: &JsValue) -> Result<()> {
-        let product: Product = parse_arg("product", product)?;
+        let product: Product = parse_arg::<CartProduct>("product", product)?.into();
         let quantity = self::quantity(quantity)?;
         self.change(|c| c.add(&product, variant_id, quantity))
     }
@@ -402,7 +459,7 @@ impl Cart {
     /// # Errors
     /// `invalid_argument` for bad product data; the cart is then unchanged.
     pub fn refresh(&mut self, products: &JsProducts) -> Result<JsRefreshReport> {
-        let products: Vec<Product> = parse_arg("products", products)?;
+        let products: Vec<Product> = parse_arg::<Vec<CartProduct>>("products", products)?.into_iter().map(Product::from).collect();
         let report = self.change(|c| c.refresh(&products))?;
         Ok(to_js::<RefreshReport, _>(&report))
     }
@@ -412,7 +469,7 @@ impl Cart {
     /// # Errors
     /// As `refresh`.
     pub fn check(&self, products: &JsProducts) -> Result<JsRefreshReport> {
-        let products: Vec<Product> = parse_arg("products", products)?;
+        let products: Vec<Product> = parse_arg::<Vec<CartProduct>>("products", products)?.into_iter().map(Product::from).collect();
         Ok(to_js::<RefreshReport, _>(&self.inner.borrow().check(&products)?))
     }
 

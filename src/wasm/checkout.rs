@@ -20,9 +20,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::client::{parse_arg, CirrusClient};
+use super::de::from_js;
 use super::error::to_js;
 use super::transport::Transport;
-use crate::checkout::{AfterConfirm, CheckoutState, PayStep};
+use crate::checkout::{AfterConfirm, Attempt, CheckoutState, FailureCode, PayStep, Session, ShippingChoice};
 use crate::error::{Error, Result};
 use crate::model::{
     ConfirmResponse, InitiateRequest, InitiateResponse, PaymentItem, ShippingAddress, ShippingRatesRequest,
@@ -135,7 +136,108 @@ fn common(options: &JsValue) -> Result<Common> {
 fn stored(c: &Common) -> Result<Option<CheckoutState>> {
     let Some(s) = &c.storage else { return Ok(None) };
     let text = s.get_item(&c.key).ok().flatten();
-    text.map(|t| CheckoutState::from_json(&t)).transpose()
+    // `JSON.parse` + `from_js` rather than `CheckoutState::from_json`: keeps
+    // `serde_json`'s parser out of the wasm (same message prefix).
+    text.map(|t| {
+        let invalid = |m: String| Error::invalid_argument(format!("stored checkout state is not valid: {m}"));
+        let value = JSON::parse(&t).map_err(|e| invalid(js_message(&e)))?;
+        from_js::<StoredState>(&value)
+            .map_err(|e| {
+                let path = e.path();
+                invalid(if path.is_empty() { e.message().to_owned() } else { format!("{path}: {}", e.message()) })
+            })?
+            .into_state()
+            .map_err(|f| invalid(format!("missing field `{f}`")))
+    })
+    .transpose()
+}
+
+/// A stored [`CheckoutState`] read as one flat object, then checked per
+/// `state`: the derived internally tagged decoding buffers the whole object
+/// (serde's `Content`), which cost ~40 KB of wasm; this is the same wire form.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredState {
+    state: StateTag,
+    #[serde(default)]
+    session: Option<Session>,
+    #[serde(default)]
+    shipping: Option<ShippingChoice>,
+    #[serde(default)]
+    attempt: Option<Attempt>,
+    #[serde(default)]
+    client_secret: Option<String>,
+    #[serde(default)]
+    payment_intent_id: Option<String>,
+    #[serde(default)]
+    code: Option<FailureCode>,
+    #[serde(default)]
+    error_code: Option<crate::error::ErrorCode>,
+    #[serde(default)]
+    message: Option<String>,
+    #[serde(default)]
+    retryable: Option<bool>,
+    #[serde(default)]
+    pending: Option<Attempt>,
+    #[serde(default)]
+    session_id: Option<String>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum StateTag {
+    Idle,
+    Initiated,
+    ShippingChosen,
+    Paying,
+    RequiresAction,
+    Succeeded,
+    Failed,
+    Cancelled,
+}
+
+impl StoredState {
+    /// The state, or the name of a member its `state` needs.
+    fn into_state(self) -> std::result::Result<CheckoutState, &'static str> {
+        fn need<T>(v: Option<T>, name: &'static str) -> std::result::Result<T, &'static str> {
+            v.ok_or(name)
+        }
+        let Self { state, session, shipping, attempt, client_secret, payment_intent_id, code, error_code, message, retryable, pending, session_id } = self;
+        Ok(match state {
+            StateTag::Idle => CheckoutState::Idle,
+            StateTag::Initiated => CheckoutState::Initiated { session: need(session, "session")? },
+            StateTag::ShippingChosen => {
+                CheckoutState::ShippingChosen { session: need(session, "session")?, shipping: need(shipping, "shipping")? }
+            }
+            StateTag::Paying => CheckoutState::Paying {
+                session: need(session, "session")?,
+                shipping: need(shipping, "shipping")?,
+                attempt: need(attempt, "attempt")?,
+            },
+            StateTag::RequiresAction => CheckoutState::RequiresAction {
+                session: need(session, "session")?,
+                shipping: need(shipping, "shipping")?,
+                attempt: need(attempt, "attempt")?,
+                client_secret: need(client_secret, "clientSecret")?,
+            },
+            StateTag::Succeeded => CheckoutState::Succeeded {
+                session: need(session, "session")?,
+                shipping: need(shipping, "shipping")?,
+                payment_intent_id: need(payment_intent_id, "paymentIntentId")?,
+            },
+            StateTag::Failed => CheckoutState::Failed {
+                session: need(session, "session")?,
+                shipping: need(shipping, "shipping")?,
+                code: need(code, "code")?,
+                error_code,
+                message: need(message, "message")?,
+                retryable: need(retryable, "retryable")?,
+                pending,
+                payment_intent_id,
+            },
+            StateTag::Cancelled => CheckoutState::Cancelled { session_id },
+        })
+    }
 }
 
 /// `{ cart }` (anything with `paymentItems()` and `currency()`, i.e. a

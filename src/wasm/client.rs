@@ -4,7 +4,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use js_sys::{Function, Promise, Reflect};
+use js_sys::{Function, Object, Promise, Reflect};
 use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
@@ -14,36 +14,31 @@ use crate::model::{ConfirmRequest, InitiateRequest, ShippingRatesRequest, Update
 use crate::options::ClientOptions;
 use crate::request::{self, ProductsQuery, Request};
 
+use super::de::from_js;
 use super::error::to_js;
 use super::transport::{RawOk, Transport};
 
-/// Parses a JS argument object through `JSON.stringify` into a core type, so
-/// a wrong type or an unknown option is an `invalid_argument` naming the path
-/// (functions and `undefined` members are dropped by `JSON.stringify`).
+/// Decodes a JS argument object into a core type (directly from the JS value,
+/// see [`super::de`]), so a wrong type or an unknown option is an
+/// `invalid_argument` naming the path (functions and `undefined` members are
+/// skipped, as `JSON.stringify` would; `undefined`/`null` reads as `{}`).
 ///
 /// # Errors
 /// `invalid_argument` naming `what` and the offending path.
 pub(crate) fn parse_arg<T: DeserializeOwned>(what: &str, value: &JsValue) -> Result<T> {
-    let json = if value.is_undefined() || value.is_null() {
-        "{}".to_owned()
-    } else {
-        js_sys::JSON::stringify(value)
-            .ok()
-            .and_then(|s| s.as_string())
-            .ok_or_else(|| Error::invalid_argument(format!("{what} must be a plain object")))?
-    };
-    let de = &mut serde_json::Deserializer::from_str(&json);
-    serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        let msg = inner.to_string();
-        // serde_json appends " at line 1 column N", meaningless for a JS object.
-        let msg = msg.rsplit_once(" at line ").map_or(msg.as_str(), |(m, _)| m);
-        if path == "." {
-            Error::invalid_argument(format!("{what}: {msg}"))
-        } else {
-            Error::invalid_argument(format!("{what}.{path}: {msg}"))
+    let r = if value.is_undefined() || value.is_null() { from_js(&Object::new().into()) } else { from_js(value) };
+    r.map_err(|e| {
+        let path = e.path();
+        let sep = if path.is_empty() { ": " } else if path.starts_with('[') { "" } else { "." };
+        let mut m = String::with_capacity(what.len() + path.len() + e.message().len() + 3);
+        m.push_str(what);
+        m.push_str(sep);
+        if !path.is_empty() {
+            m.push_str(&path);
+            m.push_str(": ");
         }
+        m.push_str(e.message());
+        Error::invalid_argument(m)
     })
 }
 

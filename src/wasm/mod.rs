@@ -14,6 +14,7 @@ mod cart;
 #[cfg(not(feature = "sdk-only"))]
 mod checkout;
 pub(crate) mod client;
+pub(crate) mod de;
 pub(crate) mod error;
 pub(crate) mod transport;
 

@@ -8,7 +8,10 @@ use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::decode::{self, parse_retry_after, Response};
+use crate::decode::{self, parse_retry_after};
+use crate::model::ErrorBody;
+
+use super::de::from_js;
 use crate::error::{Error, ErrorCode, Result};
 use crate::options::Config;
 use crate::request::Request;
@@ -60,13 +63,6 @@ pub(crate) struct RawOk {
     pub(crate) request_id: Option<String>,
 }
 
-impl RawOk {
-    /// The body as a Rust [`Response`] (copies it into wasm memory).
-    pub(crate) fn into_response(self) -> Response {
-        Response { status: self.status, body: self.body.as_string().unwrap_or_default(), request_id: self.request_id, retry_after: None }
-    }
-}
-
 /// Sends requests for one client: validated [`Config`] plus an optional JS
 /// `fetch` implementation (`undefined` → `globalThis.fetch`).
 #[derive(Debug, Clone)]
@@ -81,18 +77,11 @@ impl Transport {
     }
 
     /// Sends `req` (retrying it when the policy allows) and returns the 2xx
-    /// response. `signal` is a JS `AbortSignal` or `undefined`.
+    /// response, its body still a JS string. `signal` is a JS `AbortSignal` or
+    /// `undefined`.
     ///
     /// # Errors
     /// `network`, `timeout`, `aborted`, or the server's error for a non-2xx.
-    pub(crate) async fn send(&self, req: &Request, signal: &JsValue) -> Result<Response> {
-        self.send_raw(req, signal).await.map(RawOk::into_response)
-    }
-
-    /// As [`Transport::send`], but the 2xx body stays a JS string.
-    ///
-    /// # Errors
-    /// As [`Transport::send`].
     pub(crate) async fn send_raw(&self, req: &Request, signal: &JsValue) -> Result<RawOk> {
         let url = req.url(&self.config.base_url);
         let auth = self.config.authorization();
@@ -117,14 +106,10 @@ impl Transport {
                     if (200..300).contains(&status) {
                         return Ok(RawOk { status, body: raw.body(), request_id: raw.request_id() });
                     }
-                    let resp = Response {
-                        status,
-                        body: raw.body().as_string().unwrap_or_default(),
-                        request_id: raw.request_id(),
-                        retry_after: raw.retry_after(),
-                    };
-                    let retry_after = resp.retry_after.as_deref().and_then(parse_retry_after);
-                    (Outcome::Status { status: resp.status, retry_after }, decode::error_from_response(&resp))
+                    let body = raw.body().as_string().and_then(|b| js_sys::JSON::parse(&b).ok()).and_then(|v| from_js::<ErrorBody>(&v).ok());
+                    let retry_after_raw = raw.retry_after();
+                    let retry_after = retry_after_raw.as_deref().and_then(parse_retry_after);
+                    (Outcome::Status { status, retry_after }, decode::error_from_parts(status, body, raw.request_id(), retry_after_raw.as_deref()))
                 }
                 Some(kind) => {
                     let msg = raw.message().unwrap_or_default();
@@ -149,10 +134,16 @@ impl Transport {
     /// payments, shipping rates; the catalog uses the JS-side validator).
     ///
     /// # Errors
-    /// As [`Transport::send`], plus `decode` naming the JSON path.
+    /// As [`Transport::send_raw`], plus `decode` naming the JSON path.
     #[cfg_attr(feature = "sdk-only", allow(dead_code))]
     pub(crate) async fn send_json<T: DeserializeOwned>(&self, req: &Request, signal: &JsValue) -> Result<T> {
-        let resp = self.send(req, signal).await?;
-        decode::decode_response(&resp)
+        let resp = self.send_raw(req, signal).await?;
+        let fail = |msg: String| Error::decode(msg).with_status(resp.status).with_request_id(resp.request_id.clone());
+        let text = resp.body.as_string().unwrap_or_default();
+        let value = js_sys::JSON::parse(&text).map_err(|_| fail("response body is not JSON (truncated?)".to_owned()))?;
+        from_js(&value).map_err(|e| {
+            let path = e.path();
+            fail(if path.is_empty() { e.message().to_owned() } else { format!("at {path}: {}", e.message()) })
+        })
     }
 }
