@@ -10,7 +10,7 @@ ensure_wasm_toolchain
 ensure_chromium
 ensure_python_tools
 ensure_node_modules
-CIRRUS_API_KEY="ak_$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
+CIRRUS_API_KEY="$(new_api_key)"
 trap stop_services EXIT
 OUT="$ROOT/target/bench-decode"
 rm -rf "$OUT" && mkdir -p "$OUT"

@@ -23,7 +23,7 @@ build_server
 # The storefront's API key: generated once per checkout, kept in .cirrus/ (git-ignored).
 key_file="$RUN_DIR/demo-api-key"
 if [ -z "${CIRRUS_API_KEY:-}" ]; then
-  [ -s "$key_file" ] || { printf 'ak_%s\n' "$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')" >"$key_file"; chmod 600 "$key_file"; }
+  [ -s "$key_file" ] || { new_api_key >"$key_file"; chmod 600 "$key_file"; }
   CIRRUS_API_KEY=$(cat "$key_file")
 fi
 export CIRRUS_API_KEY

@@ -13,6 +13,9 @@ export PATH="$HOME/.cargo/bin:$PATH"
 RUN_DIR="$ROOT/.cirrus"          # logs, pids, databases of local runs (git-ignored)
 mkdir -p "$RUN_DIR"
 
+# new_api_key: a fresh, throwaway `ak_` + 48 hex key (test and demo keys are generated, never committed).
+new_api_key() { printf 'ak_%s\n' "$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"; }
+
 log() { printf '\033[1m[cirrus]\033[0m %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 

@@ -13,7 +13,7 @@ ensure_python_tools
 ensure_node_modules
 
 # A fresh, obviously-test API key for this run (ak_ + 48 hex); never committed.
-CIRRUS_API_KEY="ak_$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
+CIRRUS_API_KEY="$(new_api_key)"
 export CIRRUS_API_KEY
 
 passed=0; failed=0; failures=()

@@ -14,7 +14,7 @@ export LOCALSTRIPE_URL
 cargo test -p cirrus-dev-server --all-targets --no-fail-fast
 
 build_server
-key="ak_$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"   # throwaway, this run only
+key="$(new_api_key)"   # throwaway, this run only
 start_server 18787 CIRRUS_RATE_LIMIT=0 CIRRUS_API_KEY="$key"
 log "schemathesis against $CIRRUS_BASE_URL"
 "$ROOT/.venv/bin/st" run server/openapi.yaml --url "$CIRRUS_BASE_URL" \

@@ -12,7 +12,7 @@ ensure_wasm_toolchain
 ensure_chromium
 ensure_python_tools
 ensure_node_modules
-: "${CIRRUS_API_KEY:=ak_$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')}"
+: "${CIRRUS_API_KEY:=$(new_api_key)}"
 export CIRRUS_API_KEY
 trap stop_services EXIT
 

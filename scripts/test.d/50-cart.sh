@@ -13,7 +13,7 @@ cd "$ROOT"
 trap stop_services EXIT
 ensure_chromium
 ensure_node_modules
-: "${CIRRUS_API_KEY:=ak_$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')}"
+: "${CIRRUS_API_KEY:=$(new_api_key)}"
 export CIRRUS_API_KEY
 
 # Build the package unless it is newer than everything it is made of.

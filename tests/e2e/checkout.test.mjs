@@ -4,25 +4,13 @@
 // payments on localstripe itself.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LOCALSTRIPE, SITE, api, cents, chooseVariant, launch, openPage, pickProduct, shot, testHook, usd } from './harness.mjs';
+import { LOCALSTRIPE, SITE, api, cents, chooseVariant, launch, pickProduct, shot, testHook, usd, usePage } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-async function withPage(opts, fn) {
-  const { context, page, problems } = await openPage(browser, opts);
-  try {
-    await fn(page);
-    assert.deepEqual(await page.evaluate(() => window.__csp ?? []), [], 'no Content-Security-Policy violations');
-    assert.deepEqual(problems, [], 'no uncaught page errors');
-  } catch (err) {
-    await page.screenshot({ path: `${process.env.E2E_ARTIFACTS}/failure-${Date.now()}.png` }).catch(() => {});
-    throw err;
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (opts, fn) => usePage(browser, opts, fn);
 
 async function addToCart(page, product, variant, quantity) {
   await chooseVariant(page, product, variant);

@@ -1,6 +1,7 @@
 // Shared pieces of the e2e suite: Chromium via playwright-core (Debian's
 // /usr/bin/chromium, TOOLCHAIN.md's flags), the API for test setup, money in
 // integer cents, and artifacts.
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -106,4 +107,20 @@ export async function shot(page, name) {
   const file = join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: false });
   return file;
+}
+
+/** Run `fn` with a fresh page of `browser`; fail on page errors and CSP violations,
+ *  and keep a screenshot of a failure in the artifacts. */
+export async function usePage(browser, opts, fn) {
+  const { context, page, problems } = await openPage(browser, opts);
+  try {
+    await fn(page);
+    assert.deepEqual(await page.evaluate(() => window.__csp ?? []), [], 'no Content-Security-Policy violations');
+    assert.deepEqual(problems, [], 'no uncaught page errors');
+  } catch (err) {
+    await page.screenshot({ path: join(ARTIFACTS, `failure-${Date.now()}.png`) }).catch(() => {});
+    throw err;
+  } finally {
+    await context.close();
+  }
 }

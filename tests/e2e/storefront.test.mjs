@@ -5,27 +5,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, ROOT, SITE, LOCALSTRIPE, api, chooseVariant, cents, launch, openPage, pickProduct, shot, testHook, usd } from './harness.mjs';
+import { ROOT, SITE, LOCALSTRIPE, api, chooseVariant, cents, launch, openPage, pickProduct, shot, testHook, usd, usePage } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-/** Run `fn` with a fresh page; fail on page errors and CSP violations. */
-async function withPage(opts, fn) {
-  const { context, page, problems } = await openPage(browser, opts);
-  try {
-    await fn(page);
-    const csp = await page.evaluate(() => window.__csp ?? []);
-    assert.deepEqual(csp, [], 'no Content-Security-Policy violations');
-    assert.deepEqual(problems, [], 'no uncaught page errors');
-  } catch (err) {
-    await page.screenshot({ path: join(ARTIFACTS, `failure-${Date.now()}.png`) }).catch(() => {});
-    throw err;
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (opts, fn) => usePage(browser, opts, fn);
 
 async function gridItems(page) {
   await page.locator('#product-grid > li').first().waitFor();
