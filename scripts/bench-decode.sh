@@ -14,9 +14,9 @@ CIRRUS_API_KEY="$(new_api_key)"
 trap stop_services EXIT
 OUT="$ROOT/target/bench-decode"
 rm -rf "$OUT" && mkdir -p "$OUT"
-start_localstripe 18421
+start_localstripe $(P 18421)
 build_server
-start_server 18791 CIRRUS_SEED_PRODUCTS=600 CIRRUS_API_KEY="$CIRRUS_API_KEY"
+start_server $(P 18791) CIRRUS_SEED_PRODUCTS=600 CIRRUS_API_KEY="$CIRRUS_API_KEY"
 curl -sf -H "Authorization: Bearer $CIRRUS_API_KEY" "$CIRRUS_BASE_URL/products?limit=500" -o "$OUT/products-500.json"
 stop_services || true   # (lib.sh: `wait` on a killed pid returns 143)
 log "wasm-pack build --release --features bench"

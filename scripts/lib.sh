@@ -94,6 +94,10 @@ wait_http() { # wait_http URL [seconds]: until anything answers over HTTP
   return 1
 }
 
+# P PORT: PORT shifted by CIRRUS_PORT_OFFSET (default 0), so test runs in separate
+# worktrees can run side by side (e.g. CIRRUS_PORT_OFFSET=100).
+P() { echo $(( $1 + ${CIRRUS_PORT_OFFSET:-0} )); }
+
 port_free() { ! (echo >"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 # start_localstripe PORT: a fresh localstripe bound to loopback.

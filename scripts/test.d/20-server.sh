@@ -9,13 +9,13 @@ source "$(dirname "$0")/../lib.sh"
 trap stop_services EXIT
 cd "$ROOT"
 ensure_python_tools
-start_localstripe 18420
+start_localstripe $(P 18420)
 export LOCALSTRIPE_URL
 cargo test -p cirrus-dev-server --all-targets --no-fail-fast
 
 build_server
 key="$(new_api_key)"   # throwaway, this run only
-start_server 18787 CIRRUS_RATE_LIMIT=0 CIRRUS_API_KEY="$key"
+start_server $(P 18787) CIRRUS_RATE_LIMIT=0 CIRRUS_API_KEY="$key"
 log "schemathesis against $CIRRUS_BASE_URL"
 "$ROOT/.venv/bin/st" run server/openapi.yaml --url "$CIRRUS_BASE_URL" \
   --header "Authorization: Bearer $key" \

@@ -12,9 +12,9 @@ ensure_python_tools
 : "${CIRRUS_API_KEY:=$(new_api_key)}"
 export CIRRUS_API_KEY
 trap stop_services EXIT
-start_localstripe 18421
+start_localstripe $(P 18421)
 build_server
-start_server 18791 CIRRUS_TEST_HOOKS=1 CIRRUS_CORS_ORIGINS='*' CIRRUS_API_KEY="$CIRRUS_API_KEY"
+start_server $(P 18791) CIRRUS_TEST_HOOKS=1 CIRRUS_CORS_ORIGINS='*' CIRRUS_API_KEY="$CIRRUS_API_KEY"
 export CIRRUS_BASE_URL   # read at compile time by src/wasm/tests.rs (option_env!)
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/tests/sdk/webdriver.json"
 export WASM_BINDGEN_TEST_TIMEOUT=180

@@ -49,9 +49,9 @@ cat >"$WORK/node-esm/tsconfig.json" <<'JSON'
 JSON
 (cd "$WORK/node-esm" && "$ROOT/node_modules/.bin/tsc" -p tsconfig.json) || die "tsc --strict failed on consumer.ts"
 
-start_localstripe 18421
+start_localstripe $(P 18421)
 build_server
-start_server 18791 CIRRUS_TEST_HOOKS=1 CIRRUS_CORS_ORIGINS='*' CIRRUS_API_KEY="$CIRRUS_API_KEY"
+start_server $(P 18791) CIRRUS_TEST_HOOKS=1 CIRRUS_CORS_ORIGINS='*' CIRRUS_API_KEY="$CIRRUS_API_KEY"
 export CIRRUS_BASE_URL
 
 log "consumer 2: node ESM project"

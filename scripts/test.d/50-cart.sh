@@ -37,8 +37,8 @@ node --test --test-reporter=spec tests/cart/browser.test.mjs
 
 log "cart: agreement with the dev server"
 build_server
-start_localstripe 18422
-start_server 18792 CIRRUS_TEST_HOOKS=1 CIRRUS_CORS_ORIGINS='*' CIRRUS_RATE_LIMIT=100000
+start_localstripe $(P 18422)
+start_server $(P 18792) CIRRUS_TEST_HOOKS=1 CIRRUS_CORS_ORIGINS='*' CIRRUS_RATE_LIMIT=100000
 node --test --test-reporter=spec tests/cart/agreement.test.mjs
 
 log "cart: benchmark"

@@ -12,7 +12,7 @@ trap stop_services EXIT
 ensure_chromium
 ensure_python_tools
 ensure_node_modules
-LS_PORT=18423 SERVER_PORT=18793
+LS_PORT=$(P 18423) SERVER_PORT=$(P 18793)
 cd "$ROOT"
 
 log "checkout: state machine (native)"

@@ -8,7 +8,7 @@ trap stop_services EXIT
 
 : "${CIRRUS_API_KEY:?run through scripts/test.sh (it exports a fresh CIRRUS_API_KEY)}"
 ensure_chromium
-LS_PORT=18427 SERVER_PORT=18797 SPARE_PORT=18798
+LS_PORT=$(P 18427) SERVER_PORT=$(P 18797) SPARE_PORT=$(P 18798)
 
 [ -x "$ROOT/scripts/build-pkg.sh" ] || die "scripts/build-pkg.sh is missing: the demo needs the npm package"
 log "e2e: building the package and the page"
