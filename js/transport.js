@@ -1,7 +1,7 @@
-// The one place the SDK touches the network. Imported by the wasm module
-// (src/wasm/transport.rs); it never rejects: every outcome is a plain object
-// { status, body, requestId, retryAfter } or { status: 0, failure, message }
-// with failure one of "network" | "timeout" | "aborted".
+// The one place the SDK touches the network. Used by js/client.ts (and, until
+// the TypeScript checkout lands, by src/wasm/transport.rs); cirrusFetch never
+// rejects: every outcome is a plain object { status, body, requestId, retryAfter }
+// or { status: 0, failure, message } with failure "network" | "timeout" | "aborted".
 
 function abortReason(signal) {
   const r = signal && signal.reason;
@@ -50,27 +50,18 @@ export function sleep(ms, signal) {
   });
 }
 
-// Settles like `promise`, or rejects with `makeError()` when `signal` aborts
-// first (the shared request goes on for its other callers).
-export function raceAbort(promise, signal, makeError) {
+// Settles like `promise`, or rejects with `makeError(reason)` when `signal` aborts
+// first; then `onAbandon()` tells the shared request this caller has gone (it
+// goes on for its other callers).
+export function raceAbort(promise, signal, makeError, onAbandon) {
   if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(makeError(abortReason(signal)));
   return new Promise((resolve, reject) => {
-    const onAbort = () => reject(makeError(abortReason(signal)));
+    const onAbort = () => { reject(makeError(abortReason(signal))); onAbandon(); };
+    if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
     promise.then(
       (v) => { signal.removeEventListener("abort", onAbort); resolve(v); },
       (e) => { signal.removeEventListener("abort", onAbort); reject(e); },
     );
   });
-}
-
-export function now() {
-  return Date.now();
-}
-
-// Marks a promise's rejection as handled (every caller of a shared request may
-// have gone away by the time it fails).
-export function quiet(promise) {
-  promise.catch(() => {});
 }

@@ -1,12 +1,13 @@
 // Validates parsed JSON against the schemas generated from the Rust types
-// (js/generated/schema.js). Imported by the wasm module (src/wasm/client.rs).
+// (js/generated/schema.js): response bodies (parseChecked) and the shape of
+// arguments (checkArg; their rules are then the core's). Used by js/client.ts.
 //
 // Why here and not serde in wasm: the body is parsed once by the engine's
 // JSON.parse and checked in place, and the caller gets that same object; see
 // "SDK" in BENCHMARKS.md for the measured alternatives.
 //
-// The schema object is passed in (wasm-bindgen copies each imported JS file on
-// its own, so this file imports nothing).
+// The schema object is passed in (so that a wasm-bindgen snippet, which is
+// copied on its own, can use this file too: it imports nothing).
 let SCHEMA = null;
 let compiled = new Map();
 
@@ -108,4 +109,34 @@ export function parseChecked(text, name, schema) {
   const e = compile(name)(value);
   if (e !== undefined) throw `at ${e.path ? e.path.replace(/^\./, "") : "(root)"}: ${e.message}`;
   return value;
+}
+
+// Checks the shape of argument `value` against the schema `name` and returns it; throws a
+// string naming `what` and the path (`options.limit: expected …`). `undefined`/`null` read
+// as `{}`. `strict`: an unknown member of the top object is refused (members that are
+// `undefined` or functions are ignored, as JSON.stringify would).
+export function checkArg(value, name, what, schema, strict) {
+  if (schema !== SCHEMA) { SCHEMA = schema; compiled = new Map(); }
+  const v = value == null ? {} : value;
+  let e = compile(name)(v);
+  if (!e && strict) {
+    for (const k in v) if (!(k in SCHEMA[name]) && v[k] !== undefined && typeof v[k] != "function") { e = fail(`unknown field \`${k}\``); break; }
+  }
+  if (e) throw `${what}${e.path}: ${e.message}`;
+  return v;
+}
+
+// The member names of argument type `name` and of the types it holds: JSON.stringify's
+// replacer for a request body, so members the API does not know are not sent.
+export function fieldNames(name, schema, out = []) {
+  const def = schema[name];
+  if (def && !Array.isArray(def)) {
+    for (const k in def) {
+      out.push(k);
+      let t = def[k];
+      while (Array.isArray(t)) t = t[1];
+      fieldNames(t, schema, out);
+    }
+  }
+  return out;
 }

@@ -2,7 +2,7 @@
 # Builds the npm package into pkg/:
 #   1. wasm-pack build --release --target web (wasm-opt disabled in Cargo.toml metadata)
 #   2. binaryen wasm-opt -Oz on the result (npm binaryen 132)
-#   3. tsc of the JS entry (js/*.ts) against the generated glue
+#   3. tsc of the JS entry (js/*.ts, and the js/*.js + js/generated/*.js it imports) against the generated glue
 #   4. package.json rendered from pkg-template/
 # Usage: scripts/build-pkg.sh   (idempotent; prints the sizes at the end)
 #        CIRRUS_PKG_OUT=/some/dir scripts/build-pkg.sh
@@ -36,7 +36,8 @@ cp "$RAW/cirrus_storefront.js" "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storef
 cp -r "$RAW/snippets" "$OUT/"
 # tsc compiles the entry in a staging directory next to the glue's typings.
 cp "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$STAGE/"
-cp js/*.ts "$STAGE/"
+cp js/*.ts js/*.js "$STAGE/"
+mkdir -p "$STAGE/generated" && cp js/generated/*.js "$STAGE/generated/"
 cp pkg-template/tsconfig.json "$STAGE/"
 log "tsc (entry points)"
 "$ROOT/node_modules/.bin/tsc" -p "$STAGE/tsconfig.json" --outDir "$OUT"
@@ -56,5 +57,5 @@ sed -e "s|@VERSION@|$version|" -e "s|@DESCRIPTION@|${description//|/\\|}|" -e "s
 cp pkg-template/README.md "$OUT/README.md"
 
 wasm_gz=$(gzip -9c "$OUT/cirrus_storefront_bg.wasm" | wc -c)
-glue_gz=$(cat "$OUT/cirrus_storefront.js" "$OUT"/snippets/*/js/*.js "$OUT"/snippets/*/js/generated/*.js | gzip -9c | wc -c)
+glue_gz=$(cat "$OUT/cirrus_storefront.js" $(ls "$OUT"/snippets/*/js/*.js "$OUT"/snippets/*/js/generated/*.js 2>/dev/null) | gzip -9c | wc -c)
 log "pkg/ ready: wasm $(wc -c <"$OUT/cirrus_storefront_bg.wasm") B ($wasm_gz B gzip -9), glue+snippets $glue_gz B gzip -9"

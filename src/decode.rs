@@ -5,7 +5,7 @@
 use serde::de::DeserializeOwned;
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::model::ErrorBody;
+use crate::model::{ErrorBody, ServerErrorCode};
 
 /// What the transport hands back: the status, the body text and the headers
 /// the client cares about.
@@ -59,6 +59,48 @@ pub fn error_from_parts(status: u16, body: Option<ErrorBody>, request_id: Option
     let mut err = match body {
         Some(body) => Error::new(ErrorCode::from(body.code), body.error),
         None => Error::new(ErrorCode::Http, format!("HTTP {status} with a body that is not a Cirrus error")),
+    };
+    err.status = Some(status);
+    err.request_id = request_id;
+    err.retry_after = retry_after.and_then(parse_retry_after);
+    err
+}
+
+/// The code a server error body names, by its wire spelling (`None` for a
+/// code the contract does not define).
+#[must_use]
+pub fn server_code(wire: &str) -> Option<ErrorCode> {
+    use ServerErrorCode as S;
+    [
+        S::InvalidRequest,
+        S::Unauthorized,
+        S::NotFound,
+        S::Conflict,
+        S::PayloadTooLarge,
+        S::UnsupportedMediaType,
+        S::RateLimited,
+        S::ProcessorError,
+        S::Internal,
+    ]
+    .into_iter()
+    .map(ErrorCode::from)
+    .find(|c| c.as_str() == wire)
+}
+
+/// [`error_from_response`] from the members of the body as the JS side read
+/// them (`code` and `error` when the body is a JSON object holding those as
+/// strings, else `None`).
+#[must_use]
+pub fn error_from_fields(
+    status: u16,
+    code: Option<&str>,
+    message: Option<&str>,
+    request_id: Option<String>,
+    retry_after: Option<&str>,
+) -> Error {
+    let mut err = match (code.and_then(server_code), message) {
+        (Some(code), Some(message)) => Error::new(code, message),
+        _ => Error::new(ErrorCode::Http, format!("HTTP {status} with a body that is not a Cirrus error")),
     };
     err.status = Some(status);
     err.request_id = request_id;
@@ -138,5 +180,26 @@ mod tests {
         assert!(c.success);
         assert_eq!(parse_retry_after(" 12 "), Some(12));
         assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
+    }
+
+    #[test]
+    fn error_from_fields_follows_the_contract() {
+        let e = error_from_fields(429, Some("rate_limited"), Some("slow down"), Some("req_9".into()), Some("4"));
+        assert_eq!((e.code, e.status, e.retry_after), (ErrorCode::RateLimited, Some(429), Some(4)));
+        assert_eq!((e.message.as_str(), e.request_id.as_deref()), ("slow down", Some("req_9")));
+        for wire in ["invalid_request", "unauthorized", "not_found", "conflict", "payload_too_large", "unsupported_media_type", "processor_error", "internal"] {
+            assert_eq!(error_from_fields(400, Some(wire), Some("m"), None, None).code.as_str(), wire);
+        }
+        // Client-side codes and unknown codes are not taken from a server.
+        for code in [Some("no_such_code"), Some("timeout"), Some("invalid_argument"), None] {
+            let e = error_from_fields(502, code, Some("m"), None, None);
+            assert_eq!((e.code, e.status), (ErrorCode::Http, Some(502)));
+            assert_eq!(e.message, "HTTP 502 with a body that is not a Cirrus error");
+        }
+        let e = error_from_fields(404, Some("not_found"), None, None, Some("soon"));
+        assert_eq!((e.code, e.retry_after), (ErrorCode::Http, None), "no message: not a Cirrus error body");
+        // Same answer as the native decoder of the raw response.
+        let r = Response { status: 401, body: r#"{"error":"bad key","code":"unauthorized"}"#.into(), request_id: Some("r".into()), retry_after: None };
+        assert_eq!(error_from_response(&r), error_from_fields(401, Some("unauthorized"), Some("bad key"), Some("r".into()), None));
     }
 }

@@ -116,6 +116,34 @@ pub fn check_base_url(url: &str) -> Result<String> {
     Ok(trimmed.to_owned())
 }
 
+/// Checks `baseUrl` and `apiKey` (in that order); returns the base URL
+/// without a trailing slash.
+///
+/// # Errors
+/// As [`check_base_url`] and [`check_api_key`].
+pub fn check_endpoint(base_url: &str, api_key: &str) -> Result<String> {
+    let base_url = check_base_url(base_url)?;
+    check_api_key(api_key)?;
+    Ok(base_url)
+}
+
+/// Checks the numeric options and fills in the defaults: returns
+/// `[timeoutMs, retries, cacheTtlMs]` (`cacheTtlMs` 0: no cache).
+///
+/// # Errors
+/// `invalid_argument` for `timeoutMs` of 0 or `retries` over 10.
+pub fn check_numbers(timeout_ms: Option<u32>, retries: Option<u32>, cache_ttl_ms: Option<u32>) -> Result<[u32; 3]> {
+    let timeout_ms = timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
+    if timeout_ms == 0 {
+        return Err(Error::invalid_argument("timeoutMs must be at least 1"));
+    }
+    let retries = retries.unwrap_or(DEFAULT_RETRIES);
+    if retries > MAX_RETRIES {
+        return Err(Error::invalid_argument(format!("retries must be at most {MAX_RETRIES}, got {retries}")));
+    }
+    Ok([timeout_ms, retries, cache_ttl_ms.unwrap_or(0)])
+}
+
 impl ClientOptions {
     /// Validates the options.
     ///
@@ -123,23 +151,9 @@ impl ClientOptions {
     /// `invalid_argument` naming the option: bad `baseUrl` or `apiKey`,
     /// `timeoutMs` of 0, or `retries` over 10.
     pub fn validate(&self) -> Result<Config> {
-        let base_url = check_base_url(&self.base_url)?;
-        check_api_key(&self.api_key)?;
-        let timeout_ms = self.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
-        if timeout_ms == 0 {
-            return Err(Error::invalid_argument("timeoutMs must be at least 1"));
-        }
-        let retries = self.retries.unwrap_or(DEFAULT_RETRIES);
-        if retries > MAX_RETRIES {
-            return Err(Error::invalid_argument(format!("retries must be at most {MAX_RETRIES}, got {retries}")));
-        }
-        Ok(Config {
-            base_url,
-            api_key: self.api_key.clone(),
-            timeout_ms,
-            retries,
-            cache_ttl_ms: self.cache_ttl_ms.unwrap_or(0),
-        })
+        let base_url = check_endpoint(&self.base_url, &self.api_key)?;
+        let [timeout_ms, retries, cache_ttl_ms] = check_numbers(self.timeout_ms, self.retries, self.cache_ttl_ms)?;
+        Ok(Config { base_url, api_key: self.api_key.clone(), timeout_ms, retries, cache_ttl_ms })
     }
 }
 
@@ -211,5 +225,18 @@ mod tests {
         assert!(e.message.contains("retries"));
         let e = serde_json::from_str::<ClientOptions>(r#"{"baseUrl":"x","apiKey":"y","timeout":1}"#).unwrap_err();
         assert!(e.to_string().contains("unknown field `timeout`"));
+    }
+
+    #[test]
+    fn endpoint_then_numbers_with_defaults() {
+        assert_eq!(check_endpoint("https://a/api/v1/", KEY).unwrap(), "https://a/api/v1");
+        assert!(check_endpoint("https://a/api/v1", "ak_1").unwrap_err().message.contains("apiKey"));
+        // baseUrl is checked first, as in validate().
+        assert!(check_endpoint("http://a/api/v1", "ak_1").unwrap_err().message.starts_with("baseUrl"));
+        assert_eq!(check_numbers(None, None, None).unwrap(), [10_000, 2, 0]);
+        assert_eq!(check_numbers(Some(5), Some(0), Some(30_000)).unwrap(), [5, 0, 30_000]);
+        assert_eq!(check_numbers(Some(1), Some(10), None).unwrap(), [1, 10, 0]);
+        assert!(check_numbers(Some(0), None, None).unwrap_err().message.contains("timeoutMs"));
+        assert!(check_numbers(None, Some(11), None).unwrap_err().message.contains("retries"));
     }
 }

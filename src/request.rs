@@ -124,6 +124,38 @@ pub struct ProductsQuery {
     pub minimal: bool,
 }
 
+impl ProductsQuery {
+    /// The query from JS `number`s (what the wasm boundary passes): `limit`
+    /// and `offset` must be integers (no fraction) in 0..=2^53 − 1.
+    ///
+    /// # Errors
+    /// `invalid_argument` naming `limit` or `offset`.
+    pub fn from_numbers(limit: Option<f64>, offset: Option<f64>, include_pagination: bool, minimal: bool) -> Result<Self> {
+        let limit = match limit {
+            None => None,
+            Some(n) => Some(
+                js_integer(n)
+                    .and_then(|n| u32::try_from(n).ok())
+                    .ok_or_else(|| Error::invalid_argument("limit must be an integer in 1..=500"))?,
+            ),
+        };
+        let offset = match offset {
+            None => None,
+            Some(n) => Some(js_integer(n).ok_or_else(|| Error::invalid_argument("offset must be an integer >= 0"))?),
+        };
+        Ok(Self { limit, offset, include_pagination, minimal })
+    }
+}
+
+/// A JS number as an integer: finite, no fraction, 0..=2^53 − 1 (the safe range).
+#[must_use]
+pub fn js_integer(n: f64) -> Option<u64> {
+    const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+    // The checks make the cast exact.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    ((0.0..=MAX_SAFE).contains(&n) && n.fract() == 0.0).then(|| n as u64)
+}
+
 /// `GET /products`.
 ///
 /// # Errors
@@ -146,6 +178,25 @@ pub fn products(q: &ProductsQuery) -> Result<Request> {
         r.query.push(("minimal", "true".to_owned()));
     }
     Ok(r)
+}
+
+/// The path and query of a catalog GET, by the name of the JS method
+/// (`productBySlug`, `collectionBySlug`, `collection`, `pages`, `collections`,
+/// `store`); `arg` is the slug or id (ignored by the endpoints without one).
+///
+/// # Errors
+/// `invalid_argument` for an empty slug or id, `.`/`..`, or an unknown method.
+pub fn catalog_path(method: &str, arg: &str) -> Result<String> {
+    let r = match method {
+        "productBySlug" => product_by_slug(arg)?,
+        "collectionBySlug" => collection_by_slug(arg)?,
+        "collection" => collection(arg)?,
+        "pages" => pages(),
+        "collections" => collections(),
+        "store" => store(),
+        _ => return Err(Error::invalid_argument("unknown catalog endpoint")),
+    };
+    Ok(r.path_and_query())
 }
 
 /// `GET /products/slug/{slug}`.
@@ -214,22 +265,28 @@ fn check_non_empty(field: &str, value: &str) -> Result<()> {
 /// empty id, `country` is not two uppercase letters, or `orderTotal` is
 /// negative or not finite.
 pub fn shipping_rates(body: &ShippingRatesRequest) -> Result<Request> {
-    if body.variant_ids.is_empty() || body.variant_ids.len() > MAX_VARIANT_IDS {
-        return Err(Error::invalid_argument(format!(
-            "variantIds must hold 1..=250 ids, got {}",
-            body.variant_ids.len()
-        )));
+    check_shipping_rates(&body.variant_ids, &body.country, body.order_total)?;
+    Request::post("/shipping-rates", body, true)
+}
+
+/// The rules of a `POST /shipping-rates` body (see [`shipping_rates`]).
+///
+/// # Errors
+/// `invalid_argument` naming the field.
+pub fn check_shipping_rates(variant_ids: &[String], country: &str, order_total: Option<f64>) -> Result<()> {
+    if variant_ids.is_empty() || variant_ids.len() > MAX_VARIANT_IDS {
+        return Err(Error::invalid_argument(format!("variantIds must hold 1..=250 ids, got {}", variant_ids.len())));
     }
-    for (i, id) in body.variant_ids.iter().enumerate() {
+    for (i, id) in variant_ids.iter().enumerate() {
         check_non_empty(&format!("variantIds[{i}]"), id)?;
     }
-    check_country("country", &body.country)?;
-    if let Some(total) = body.order_total {
+    check_country("country", country)?;
+    if let Some(total) = order_total {
         if !total.is_finite() || total < 0.0 {
             return Err(Error::invalid_argument("orderTotal must be a finite number >= 0"));
         }
     }
-    Request::post("/shipping-rates", body, true)
+    Ok(())
 }
 
 fn check_address(a: &ShippingAddress) -> Result<()> {
@@ -243,25 +300,39 @@ fn check_address(a: &ShippingAddress) -> Result<()> {
 /// `invalid_argument` if `items` is empty, a quantity is 0, a variant id is
 /// empty or repeated, or `currency` is not three uppercase letters.
 pub fn initiate_payment(body: &InitiateRequest) -> Result<Request> {
-    if body.items.is_empty() {
+    let ids: Vec<String> = body.items.iter().map(|i| i.variant_id.clone()).collect();
+    let quantities: Vec<u32> = body.items.iter().map(|i| i.quantity).collect();
+    check_initiate(&ids, &quantities, &body.currency)?;
+    Request::post("/payments/initiate", body, false)
+}
+
+/// The rules of a `POST /payments/initiate` body, its items given as two
+/// parallel lists (see [`initiate_payment`]).
+///
+/// # Errors
+/// `invalid_argument` naming the field (`items[1].quantity`, `currency`, …).
+pub fn check_initiate(variant_ids: &[String], quantities: &[u32], currency: &str) -> Result<()> {
+    if variant_ids.is_empty() {
         return Err(Error::invalid_argument("items must not be empty"));
     }
-    for (i, item) in body.items.iter().enumerate() {
-        check_non_empty(&format!("items[{i}].variantId"), &item.variant_id)?;
-        if item.quantity == 0 {
+    if variant_ids.len() != quantities.len() {
+        return Err(Error::invalid_argument("items: every item needs a variantId and a quantity"));
+    }
+    for (i, (id, &quantity)) in variant_ids.iter().zip(quantities).enumerate() {
+        check_non_empty(&format!("items[{i}].variantId"), id)?;
+        if quantity == 0 {
             return Err(Error::invalid_argument(format!("items[{i}].quantity must be at least 1")));
         }
-        if body.items[..i].iter().any(|o| o.variant_id == item.variant_id) {
-            return Err(Error::invalid_argument(format!("items[{i}].variantId repeats \"{}\"", item.variant_id)));
+        if variant_ids[..i].contains(id) {
+            return Err(Error::invalid_argument(format!("items[{i}].variantId repeats \"{id}\"")));
         }
     }
-    if !(body.currency.len() == 3 && body.currency.bytes().all(|b| b.is_ascii_uppercase())) {
+    if !(currency.len() == 3 && currency.bytes().all(|b| b.is_ascii_uppercase())) {
         return Err(Error::invalid_argument(format!(
-            "currency must be three uppercase letters (like \"USD\"), got \"{}\"",
-            body.currency
+            "currency must be three uppercase letters (like \"USD\"), got \"{currency}\""
         )));
     }
-    Request::post("/payments/initiate", body, false)
+    Ok(())
 }
 
 /// `POST /payments/update` (never retried).
@@ -269,10 +340,19 @@ pub fn initiate_payment(body: &InitiateRequest) -> Result<Request> {
 /// # Errors
 /// `invalid_argument` for an empty session or rate id or an incomplete address.
 pub fn update_payment(body: &UpdateRequest) -> Result<Request> {
-    check_non_empty("sessionId", &body.session_id)?;
-    check_non_empty("shippingRateId", &body.shipping_rate_id)?;
+    check_update(&body.session_id, &body.shipping_rate_id)?;
     check_address(&body.shipping_address)?;
     Request::post("/payments/update", body, false)
+}
+
+/// The rules of a `POST /payments/update` body besides its address
+/// (checked after these, with [`crate::checkout::validate_address`]).
+///
+/// # Errors
+/// `invalid_argument` for an empty session or rate id.
+pub fn check_update(session_id: &str, shipping_rate_id: &str) -> Result<()> {
+    check_non_empty("sessionId", session_id)?;
+    check_non_empty("shippingRateId", shipping_rate_id)
 }
 
 /// `POST /payments/confirm` (never retried; the server makes it idempotent).
@@ -281,12 +361,21 @@ pub fn update_payment(body: &UpdateRequest) -> Result<Request> {
 /// `invalid_argument` for an empty session, token, rate id or return URL, or
 /// an incomplete address.
 pub fn confirm_payment(body: &ConfirmRequest) -> Result<Request> {
-    check_non_empty("sessionId", &body.session_id)?;
-    check_non_empty("confirmationTokenId", &body.confirmation_token_id)?;
-    check_non_empty("shippingRateId", &body.shipping_rate_id)?;
-    check_non_empty("returnUrl", &body.return_url)?;
+    check_confirm(&body.session_id, &body.confirmation_token_id, &body.shipping_rate_id, &body.return_url)?;
     check_address(&body.shipping_address)?;
     Request::post("/payments/confirm", body, false)
+}
+
+/// The rules of a `POST /payments/confirm` body besides its address
+/// (checked after these, with [`crate::checkout::validate_address`]).
+///
+/// # Errors
+/// `invalid_argument` for an empty session, token, rate id or return URL.
+pub fn check_confirm(session_id: &str, confirmation_token_id: &str, shipping_rate_id: &str, return_url: &str) -> Result<()> {
+    check_non_empty("sessionId", session_id)?;
+    check_non_empty("confirmationTokenId", confirmation_token_id)?;
+    check_non_empty("shippingRateId", shipping_rate_id)?;
+    check_non_empty("returnUrl", return_url)
 }
 
 #[cfg(test)]
@@ -394,5 +483,53 @@ mod tests {
             return_url: "https://x/".into(),
         };
         assert!(confirm_payment(&c).unwrap_err().message.contains("confirmationTokenId"));
+    }
+
+    #[test]
+    fn products_query_from_js_numbers() {
+        let q = ProductsQuery::from_numbers(Some(5.0), Some(10.0), true, false).unwrap();
+        assert_eq!(products(&q).unwrap().path_and_query(), "/products?limit=5&offset=10&includePagination=true");
+        assert_eq!(ProductsQuery::from_numbers(None, Some(9_007_199_254_740_991.0), false, true).unwrap().offset, Some(9_007_199_254_740_991));
+        for bad in [2.5, -1.0, f64::NAN, f64::INFINITY, 1e21, 4_294_967_296.0] {
+            let e = ProductsQuery::from_numbers(Some(bad), None, false, false).unwrap_err();
+            assert!(e.message.starts_with("limit "), "{bad}: {}", e.message);
+        }
+        for bad in [0.5, -1.0, f64::NAN, 9_007_199_254_740_992.0] {
+            let e = ProductsQuery::from_numbers(None, Some(bad), false, false).unwrap_err();
+            assert!(e.message.starts_with("offset "), "{bad}: {}", e.message);
+        }
+        // The range of limit is the builder's.
+        let q = ProductsQuery::from_numbers(Some(0.0), None, false, false).unwrap();
+        assert!(products(&q).unwrap_err().message.contains("got 0"));
+        assert_eq!(js_integer(-0.0), Some(0));
+    }
+
+    #[test]
+    fn catalog_paths_by_method_name() {
+        assert_eq!(catalog_path("productBySlug", "a/b").unwrap(), "/products/slug/a%2Fb");
+        assert_eq!(catalog_path("collectionBySlug", "x").unwrap(), "/collections/slug/x");
+        assert_eq!(catalog_path("collection", "..").unwrap_err().code, ErrorCode::InvalidArgument);
+        assert!(catalog_path("productBySlug", "").unwrap_err().message.starts_with("slug "));
+        assert!(catalog_path("collection", "").unwrap_err().message.starts_with("id "));
+        assert_eq!(catalog_path("pages", "").unwrap(), "/pages");
+        assert_eq!(catalog_path("collections", "").unwrap(), "/collections");
+        assert_eq!(catalog_path("store", "ignored").unwrap(), "/store");
+        assert!(catalog_path("admin", "").is_err());
+    }
+
+    #[test]
+    fn body_rules_as_primitives() {
+        let ids = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert!(check_shipping_rates(&ids(&["v"]), "US", Some(0.0)).is_ok());
+        assert!(check_shipping_rates(&ids(&["v", " "]), "US", None).unwrap_err().message.contains("variantIds[1]"));
+        assert!(check_shipping_rates(&ids(&["v"]), "US", Some(f64::INFINITY)).unwrap_err().message.contains("orderTotal"));
+        assert!(check_initiate(&ids(&["a", "b"]), &[1, 2], "EUR").is_ok());
+        assert!(check_initiate(&ids(&["a", "b"]), &[1], "EUR").unwrap_err().message.starts_with("items"));
+        assert!(check_initiate(&ids(&["a", "a"]), &[1, 1], "EUR").unwrap_err().message.contains("items[1].variantId repeats"));
+        assert!(check_initiate(&ids(&["a"]), &[1], "EURO").unwrap_err().message.contains("currency"));
+        assert!(check_update("s", "").unwrap_err().message.contains("shippingRateId"));
+        assert!(check_update("", "r").unwrap_err().message.contains("sessionId"));
+        assert!(check_confirm("s", "t", "r", " ").unwrap_err().message.contains("returnUrl"));
+        assert!(check_confirm("s", "t", "r", "https://x/").is_ok());
     }
 }

@@ -56,6 +56,19 @@ pub fn next_delay(attempt: u32, retries: u32, retryable: bool, outcome: Outcome,
     Some(half + jitter.min(window - half))
 }
 
+/// [`next_delay`] from what the transport saw: `status` 0 means no response
+/// (a network failure or a timeout, which the policy treats alike), else the
+/// HTTP status with its raw `Retry-After` header.
+#[must_use]
+pub fn decide(attempt: u32, retries: u32, retryable: bool, status: u16, retry_after: Option<&str>, random: f64) -> Option<u32> {
+    let outcome = if status == 0 {
+        Outcome::Network
+    } else {
+        Outcome::Status { status, retry_after: retry_after.and_then(crate::decode::parse_retry_after) }
+    };
+    next_delay(attempt, retries, retryable, outcome, random)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +112,18 @@ mod tests {
         assert_eq!(next_delay(1, 2, true, o, 0.9), Some(0));
         let o = Outcome::Status { status: 429, retry_after: Some(61) };
         assert_eq!(next_delay(1, 2, true, o, 0.9), None);
+    }
+
+    #[test]
+    fn decide_reads_status_and_retry_after_header() {
+        assert_eq!(decide(1, 2, true, 0, None, 0.0), Some(125), "no response: network or timeout");
+        assert_eq!(decide(1, 2, true, 429, Some("1"), 0.5), Some(1000));
+        assert_eq!(decide(1, 2, true, 503, Some(" 3 "), 0.5), Some(3000));
+        assert_eq!(decide(1, 2, true, 429, Some("Wed, 21 Oct 2015 07:28:00 GMT"), 0.0), Some(125), "a date: plain backoff");
+        assert_eq!(decide(1, 2, true, 429, Some("120"), 0.0), None, "too long to wait");
+        assert_eq!(decide(1, 2, true, 404, None, 0.0), None);
+        assert_eq!(decide(1, 2, false, 0, None, 0.0), None, "payments are never retried");
+        assert_eq!(decide(1, 2, false, 503, Some("1"), 0.0), None);
+        assert_eq!(decide(3, 2, true, 500, None, 0.0), None);
     }
 }

@@ -2,7 +2,7 @@
 // run `CIRRUS_BLESS=1 cargo test --test typegen`. Read by js/validate.js.
 // A type is a primitive ("string", "bool", "u32", "u64", "i64", "f64"), the name of an
 // entry below, or ["null" | "optional" | "array" | "map", type]; a struct is { field: type },
-// an enum ["enum", ...values].
+// an enum ["enum", ...values]. Responses first, then arguments (optional fields may be omitted).
 export const SCHEMA = {
   Breakdown: {
     subtotal: "i64",
@@ -200,5 +200,55 @@ export const SCHEMA = {
     variantId: "string",
     profileId: "string",
     rates: ["array", "ShippingRate"],
+  },
+  ClientOptions: {
+    baseUrl: "string",
+    apiKey: "string",
+    timeoutMs: ["optional", "u32"],
+    retries: ["optional", "u32"],
+    cacheTtlMs: ["optional", "u32"],
+  },
+  ConfirmRequest: {
+    sessionId: "string",
+    confirmationTokenId: "string",
+    shippingRateId: "string",
+    shippingAddress: "ShippingAddress",
+    returnUrl: "string",
+  },
+  InitiateRequest: {
+    items: ["array", "PaymentItem"],
+    currency: "string",
+  },
+  PaymentItem: {
+    variantId: "string",
+    quantity: "u32",
+  },
+  ProductsOptions: {
+    limit: ["optional", "u32"],
+    offset: ["optional", "u64"],
+    includePagination: ["optional", "bool"],
+    minimal: ["optional", "bool"],
+  },
+  ShippingAddress: {
+    email: "string",
+    firstName: "string",
+    lastName: "string",
+    address1: "string",
+    address2: ["optional", "string"],
+    city: "string",
+    state: ["optional", "string"],
+    postalCode: "string",
+    country: "string",
+    phone: ["optional", "string"],
+  },
+  ShippingRatesRequest: {
+    variantIds: ["array", "string"],
+    country: "string",
+    orderTotal: ["optional", "f64"],
+  },
+  UpdateRequest: {
+    sessionId: "string",
+    shippingRateId: "string",
+    shippingAddress: "ShippingAddress",
   },
 };

@@ -3,7 +3,8 @@
 //! - `js/generated/types.ts`: the TypeScript types of the package (included in
 //!   the wasm-bindgen `.d.ts` by `src/wasm/client.rs`);
 //! - `js/generated/schema.js`: the response schemas `js/validate.js` checks
-//!   parsed JSON against.
+//!   parsed JSON against, then the argument schemas `js/client.ts` checks the
+//!   shape of arguments with (before the core checks their rules).
 //!
 //! The test fails when the committed files differ from what the types give;
 //! `CIRRUS_BLESS=1 cargo test --test typegen` rewrites them.
@@ -216,11 +217,16 @@ fn gen_schema(reg: &Registry) -> String {
          // run `CIRRUS_BLESS=1 cargo test --test typegen`. Read by js/validate.js.\n\
          // A type is a primitive (\"string\", \"bool\", \"u32\", \"u64\", \"i64\", \"f64\"), the name of an\n\
          // entry below, or [\"null\" | \"optional\" | \"array\" | \"map\", type]; a struct is { field: type },\n\
-         // an enum [\"enum\", ...values].\n\
+         // an enum [\"enum\", ...values]. Responses first, then arguments (optional fields may be omitted).\n\
          export const SCHEMA = {\n",
     );
-    for name in reachable(reg, OUTPUTS) {
-        match &reg[&name] {
+    let outputs = reachable(reg, OUTPUTS);
+    // Then the argument types (js/client.ts checks arguments' shape with them): an
+    // optional field (`Option`, or a defaulted `bool`) may be omitted.
+    let inputs: Vec<String> = reachable(reg, INPUTS).into_iter().filter(|n| !outputs.contains(n)).collect();
+    for name in outputs.iter().chain(&inputs) {
+        let input = inputs.contains(name);
+        match &reg[name] {
             ContainerFormat::Enum(variants) => {
                 let vals: Vec<String> = enum_values(variants).iter().map(|v| format!("\"{v}\"")).collect();
                 writeln!(out, "  {name}: [\"enum\", {}],", vals.join(", ")).unwrap();
@@ -228,8 +234,9 @@ fn gen_schema(reg: &Registry) -> String {
             ContainerFormat::Struct(fields) => {
                 writeln!(out, "  {name}: {{").unwrap();
                 for f in fields {
-                    let t = match (&f.value, MAY_BE_MISSING.contains(&(name.as_str(), f.name.as_str()))) {
+                    let t = match (&f.value, input || MAY_BE_MISSING.contains(&(name.as_str(), f.name.as_str()))) {
                         (Format::Option(i), true) => format!("[\"optional\", {}]", schema_type(i)),
+                        (Format::Bool, true) if input => "[\"optional\", \"bool\"]".to_owned(),
                         (t, _) => schema_type(t),
                     };
                     writeln!(out, "    {}: {t},", f.name).unwrap();
