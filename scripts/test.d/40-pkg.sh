@@ -4,7 +4,10 @@
 #   1. type-check tests/package/consumer.ts with `tsc --strict --noEmit` (its
 #      `@ts-expect-error` lines are misuse that must not compile);
 #   2. run a node ESM consumer and the README example against a dev server;
-#   3. bundle a browser app with esbuild and run it in headless Chromium.
+#   3. bundle a browser app with esbuild and run it in headless Chromium;
+#   4. run the client matrix (tests/sdk/matrix.mjs: every fetcher × every error code against
+#      the dev server's fault hooks, retries, sharing, cache, abort, timeout) on the installed
+#      package, in node and in headless Chromium.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
@@ -27,11 +30,11 @@ rm -rf "$WORK" && mkdir -p "$WORK"
 tarball=$(ls "$WORK"/cirrus-storefront-*.tgz)
 log "packed $(basename "$tarball") ($(wc -c <"$tarball") bytes)"
 contents=$(tar tzf "$tarball")
-for f in package/package.json package/index.js package/index.d.ts package/node.js package/cirrus_storefront_bg.wasm package/cirrus_storefront.js; do
+for f in package/package.json package/index.js package/index.d.ts package/node.js package/cirrus_storefront_bg.wasm package/cirrus_storefront.js \
+  package/client.js package/transport.js package/validate.js package/generated/schema.js; do
   grep -qx "$f" <<<"$contents" || die "tarball lacks $f"
 done
 grep -q '\.ts$' <<<"$(grep -v '\.d\.ts$' <<<"$contents")" && die "tarball ships TypeScript sources"
-grep -q 'snippets/.*/transport\.js$' <<<"$contents" || die "tarball lacks the JS snippets"
 
 project() { # project DIR: an empty ESM project with the tarball installed
   mkdir -p "$1"
@@ -75,3 +78,9 @@ cp tests/package/browser-consumer.mjs tests/package/smoke.mjs "$WORK/bundler/"
   --platform=browser --loader:.wasm=file --outdir=dist --log-level=warning)
 printf '<!doctype html><meta charset="utf-8"><script type="module" src="browser-consumer.js"></script>\n' >"$WORK/bundler/dist/index.html"
 node tests/package/browser-run.mjs "$WORK/bundler/dist" "$CIRRUS_BASE_URL" "$CIRRUS_API_KEY"
+
+INSTALLED="$WORK/node-esm/node_modules/cirrus-storefront"
+log "client matrix, node (tests/sdk/matrix.mjs)"
+node tests/sdk/matrix-node.mjs "$INSTALLED"
+log "client matrix, headless Chromium"
+node tests/sdk/matrix-browser.mjs "$INSTALLED" "$CIRRUS_BASE_URL" "$CIRRUS_API_KEY"

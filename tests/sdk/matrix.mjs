@@ -1,0 +1,449 @@
+// The SDK client of the BUILT package against a dev server with test hooks
+// (CIRRUS_TEST_HOOKS=1, `/__test/faults`): every fetcher × every error code the
+// client can meet, retries (Retry-After honoured, payments never retried),
+// truncated bodies, timeouts, abort, network failure, shared in-flight GETs,
+// the TTL cache, and bad arguments rejected before any request.
+// Shared by node (matrix-node.mjs) and headless Chromium (matrix-browser.mjs);
+// `lib` is the imported package. Throws on the first failure.
+export async function matrix(lib, { baseUrl, apiKey, initArg }) {
+  const passed = [];
+  const origin = baseUrl.replace(/\/api\/v1$/, "");
+  const check = (name, ok, detail = "") => {
+    if (!ok) throw new Error(`FAILED: ${name} ${detail}`);
+    passed.push(name);
+  };
+  const test = async (name, body) => {
+    try {
+      await body();
+    } catch (e) {
+      throw new Error(`${name}: ${e && e.stack ? e.stack : e}`);
+    } finally {
+      await disarm();
+    }
+    passed.push(name);
+  };
+  const assert = (ok, what) => {
+    if (!ok) throw new Error(`assertion failed: ${what}`);
+  };
+  const eq = (a, b, what) => assert(a === b, `${what}: ${JSON.stringify(a)} !== ${JSON.stringify(b)}`);
+  /** Awaits a rejection: a CirrusError (an Error) with `code`. */
+  const fails = async (p, code) => {
+    let v;
+    try {
+      v = await p;
+    } catch (e) {
+      assert(e instanceof lib.CirrusError && e instanceof Error && e.name === "CirrusError", `a CirrusError: ${e}`);
+      eq(e.code, code, `code (message: ${e.message})`);
+      return e;
+    }
+    throw new Error(`expected a ${code} error, got ${JSON.stringify(v).slice(0, 200)}`);
+  };
+  const throws = (f, code) => {
+    try {
+      f();
+    } catch (e) {
+      assert(e instanceof lib.CirrusError, `a CirrusError: ${e}`);
+      eq(e.code, code, `code (message: ${e.message})`);
+      return e;
+    }
+    throw new Error(`expected a ${code} error`);
+  };
+  const arm = async (fault) => {
+    const r = await fetch(`${origin}/__test/faults`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ times: 1, ...fault, path: `/api/v1${fault.path}` }),
+    });
+    if (r.status !== 204) throw new Error(`arming the fault failed: ${r.status}`);
+  };
+  async function disarm() {
+    await fetch(`${origin}/__test/faults`, { method: "DELETE" });
+  }
+  /** A fetch that counts its calls and keeps their arguments. */
+  const counting = () => {
+    const f = (...a) => {
+      f.calls.push(a);
+      return fetch(...a);
+    };
+    f.calls = [];
+    return f;
+  };
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const abortAfter = (ms) => {
+    const c = new AbortController();
+    setTimeout(() => c.abort(), ms);
+    return c.signal;
+  };
+  const client = (extra = {}) => new lib.CirrusClient({ baseUrl, apiKey, ...extra });
+
+  await lib.init(initArg);
+  const c = client();
+  const first = await c.products({ limit: 1 });
+  const product = first.products[0];
+  const variant = product.variants[0].id;
+  const currency = (await c.store()).defaultCurrency;
+  const address = { email: "a@b.example", firstName: "A", lastName: "B", address1: "1 Road", city: "Town", postalCode: "12345", country: "US" };
+
+  // ------------------------------------------------------------------ fetchers
+
+  await test("products: full, minimal, paginated, offset", async () => {
+    const page = await c.products({ limit: 5, includePagination: true });
+    eq(page.products.length, 5, "limit");
+    const p = page.products[0];
+    assert("variants" in p && "metaTitle" in p && p.metaTitle !== undefined, "a full product");
+    eq(p.status, "ACTIVE", "status");
+    eq(page.pagination.limit, 5, "pagination.limit");
+    eq(page.pagination.hasMore, true, "hasMore");
+    assert("compareAtPrice" in p.variants[0] && "image" in p.variants[0], "nullable fields are present");
+    const min = await c.products({ limit: 3, offset: 2, minimal: true });
+    assert(!("pagination" in min), "no pagination unless asked");
+    const m = min.products[0];
+    assert(!("variants" in m) && "price" in m, "a minimal product");
+    const three = await c.products({ limit: 3 });
+    eq(m.id, three.products[2].id, "offset 2 is the third product");
+    eq((await c.products()).products.length > 0, true, "no options");
+  });
+
+  await test("productBySlug, pages, collections, collectionBySlug, collection(id), store", async () => {
+    eq((await c.productBySlug(product.slug)).slug, product.slug, "productBySlug");
+    const pages = await c.pages();
+    assert(pages.length > 0 && "content" in pages[0], "pages");
+    const cols = await c.collections();
+    assert(cols.length > 0, "collections");
+    eq((await c.collectionBySlug(cols[0].slug)).id, cols[0].id, "collectionBySlug");
+    const byId = await c.collection(cols[0].id);
+    eq(byId.slug, cols[0].slug, "collection(id)");
+    assert(byId.breadcrumb.length >= 1, "breadcrumb");
+    eq((await c.store()).defaultCurrency.length, 3, "store");
+  });
+
+  await test("shippingRates, initiatePayment, updatePayment's server error", async () => {
+    const rates = await c.shippingRates({ variantIds: [variant], country: "US" });
+    eq(rates[0].variantId, variant, "shippingRates");
+    const session = await c.initiatePayment({ items: [{ variantId: variant, quantity: 1 }], currency });
+    eq(session.processor, "stripe", "processor");
+    eq(session.breakdown.total, session.amount, "breakdown");
+    let e;
+    try {
+      await c.updatePayment({ sessionId: session.sessionId, shippingRateId: "no-such-rate", shippingAddress: address });
+    } catch (x) {
+      e = x;
+    }
+    assert(e instanceof lib.CirrusError && ["not_found", "invalid_request"].includes(e.code), `the server's 4xx, typed: ${e}`);
+    assert(e.status === 404 || e.status === 400, `status ${e.status}`);
+  });
+
+  await test("allProducts iterates every product page by page", async () => {
+    const total = (await c.products({ limit: 1, includePagination: true })).pagination.total;
+    const f = counting();
+    let n = 0;
+    for await (const p of client({ fetch: f }).allProducts({ pageSize: 50, minimal: true })) n += p.id ? 1 : 0;
+    eq(n, total, "count");
+    eq(f.calls.length, Math.ceil(total / 50), "one request per page");
+  });
+
+  // ------------------------------------------------------------------ errors
+
+  await test("401 unauthorized keeps status and request id, never shows the key", async () => {
+    const wrong = `ak_${"0".repeat(48)}`;
+    const e = await fails(client({ apiKey: wrong }).store(), "unauthorized");
+    eq(e.status, 401, "status");
+    assert(typeof e.requestId === "string" && e.requestId.length > 0, "request id kept");
+    assert(!e.message.includes(wrong), "the key never shows");
+  });
+
+  await test("404 not_found, and slugs stay one path segment", async () => {
+    const e = await fails(c.productBySlug("no-such-product"), "not_found");
+    eq(e.status, 404, "status");
+    // Without encoding, "../../store" would reach GET /store (200).
+    await fails(c.productBySlug("../../store"), "not_found");
+    await fails(c.collection("a/b?c#d"), "not_found");
+    await fails(c.collectionBySlug("no-such-collection"), "not_found");
+  });
+
+  await test("400 invalid_request from the server", async () => {
+    // Well-formed for the client, wrong for this store (its currency is not XXX).
+    const e = await fails(c.initiatePayment({ items: [{ variantId: variant, quantity: 1 }], currency: "XXX" }), "invalid_request");
+    eq(e.status, 400, "status");
+    assert(/currency/.test(e.message), e.message);
+  });
+
+  await test("bad arguments are rejected before any request", async () => {
+    const f = counting();
+    const cc = client({ fetch: f });
+    for (const [args, needle] of [
+      [{ limit: 0 }, "limit"],
+      [{ limit: 501 }, "limit"],
+      [{ limit: 2.5 }, "limit"],
+      [{ limit: "5" }, "limit"],
+      [{ offset: -1 }, "offset"],
+      [{ offset: 1.5 }, "offset"],
+      [{ limt: 5 }, "limt"],
+      [{ minimal: "yes" }, "minimal"],
+      [[], "options"],
+      ["x", "options"],
+    ]) {
+      const e = await fails(cc.products(args), "invalid_argument");
+      assert(e.message.includes(needle), `${JSON.stringify(args)}: ${e.message}`);
+    }
+    await fails(cc.productBySlug(""), "invalid_argument");
+    await fails(cc.productBySlug(5), "invalid_argument");
+    await fails(cc.productBySlug("."), "invalid_argument");
+    await fails(cc.collectionBySlug(undefined), "invalid_argument");
+    await fails(cc.collection(".."), "invalid_argument");
+    await fails(cc.store({}), "invalid_argument");
+    await fails(cc.pages("signal"), "invalid_argument");
+    for (const [body, needle] of [
+      [{ variantIds: [], country: "US" }, "variantIds"],
+      [{ variantIds: ["v"], country: "usa" }, "country"],
+      [{ variantIds: ["v"] }, "country"],
+      [{ variantIds: "v", country: "US" }, "variantIds"],
+      [{ variantIds: ["v"], country: "US", orderTotal: -1 }, "orderTotal"],
+      [{ variantIds: ["v"], country: "US", orderTotal: Number.NaN }, "orderTotal"],
+      [undefined, "variantIds"],
+    ]) {
+      const e = await fails(cc.shippingRates(body), "invalid_argument");
+      assert(e.message.includes(needle), `${JSON.stringify(body)}: ${e.message}`);
+    }
+    for (const [body, needle] of [
+      [{ items: [], currency: "USD" }, "items"],
+      [{ items: [{ variantId: "v", quantity: 0 }], currency: "USD" }, "items[0].quantity"],
+      [{ items: [{ variantId: "v", quantity: 1.5 }], currency: "USD" }, "items[0].quantity"],
+      [{ items: [{ variantId: "v", quantity: 1 }, { variantId: "v", quantity: 1 }], currency: "USD" }, "items[1].variantId"],
+      [{ items: [{ variantId: "v", quantity: 1 }], currency: "usd" }, "currency"],
+      [{ items: [{ variantId: "v", quantity: 1 }] }, "currency"],
+    ]) {
+      const e = await fails(cc.initiatePayment(body), "invalid_argument");
+      assert(e.message.includes(needle), `${JSON.stringify(body)}: ${e.message}`);
+    }
+    for (const [body, needle] of [
+      [{ sessionId: "", shippingRateId: "r", shippingAddress: address }, "sessionId"],
+      [{ sessionId: "s", shippingRateId: "r", shippingAddress: { ...address, city: " " } }, "shippingAddress.city"],
+      [{ sessionId: "s", shippingRateId: "r", shippingAddress: { ...address, email: "nope" } }, "shippingAddress.email"],
+      [{ sessionId: "s", shippingRateId: "r" }, "shippingAddress"],
+    ]) {
+      const e = await fails(cc.updatePayment(body), "invalid_argument");
+      assert(e.message.includes(needle), `${JSON.stringify(body)}: ${e.message}`);
+    }
+    const confirm = { sessionId: "s", confirmationTokenId: "tok_1", shippingRateId: "r", shippingAddress: address, returnUrl: "https://x.example/" };
+    for (const [body, needle] of [
+      [{ ...confirm, confirmationTokenId: "" }, "confirmationTokenId"],
+      [{ ...confirm, returnUrl: " " }, "returnUrl"],
+      [{ ...confirm, shippingAddress: { ...address, country: "us" } }, "shippingAddress.country"],
+    ]) {
+      const e = await fails(cc.confirmPayment(body), "invalid_argument");
+      assert(e.message.includes(needle), `${JSON.stringify(body)}: ${e.message}`);
+    }
+    eq(f.calls.length, 0, "no request was sent");
+
+    for (const [extra, needle] of [
+      [{ baseUrl: "http://shop.example/api/v1" }, "https"],
+      [{ baseUrl: "https://shop.example/v1" }, "/api/v1"],
+      [{ baseUrl: 5 }, "baseUrl"],
+      [{ apiKey: "ak_123" }, "apiKey"],
+      [{ apiKey: undefined }, "apiKey"],
+      [{ timeoutMs: -5 }, "timeoutMs"],
+      [{ timeoutMs: 0 }, "timeoutMs"],
+      [{ retries: 11 }, "retries"],
+      [{ retrys: 1 }, "retrys"],
+      [{ fetch: "nope" }, "fetch"],
+    ]) {
+      const e = throws(() => client(extra), "invalid_argument");
+      assert(e.message.includes(needle), `${JSON.stringify(extra)}: ${e.message}`);
+    }
+    throws(() => new lib.CirrusClient(), "invalid_argument");
+  });
+
+  await test("429 then success honours Retry-After; retries: 0 surfaces it", async () => {
+    await arm({ method: "GET", path: "/store", kind: "status", status: 429, retryAfter: 1 });
+    const t0 = Date.now();
+    await c.store();
+    const waited = Date.now() - t0;
+    assert(waited >= 950, `waited ${waited} ms, Retry-After says 1 s`);
+    await arm({ method: "GET", path: "/store", kind: "status", status: 429, retryAfter: 7 });
+    const e = await fails(client({ retries: 0 }).store(), "rate_limited");
+    eq(e.retryAfter, 7, "retryAfter");
+    eq(e.status, 429, "status");
+  });
+
+  await test("500 then success (one retry); shipping rates retried too", async () => {
+    const f = counting();
+    const cc = client({ fetch: f });
+    await arm({ method: "GET", path: "/pages", kind: "status", status: 500 });
+    assert((await cc.pages()).length > 0, "pages after a retry");
+    eq(f.calls.length, 2, "one failure, one retry");
+    await arm({ method: "POST", path: "/shipping-rates", kind: "status", status: 503, retryAfter: 0 });
+    eq((await cc.shippingRates({ variantIds: [variant], country: "US" }))[0].variantId, variant, "rates after a retry");
+    eq(f.calls.length, 4, "shipping rates: one failure, one retry");
+    // Out of retries: the last error surfaces.
+    await arm({ method: "GET", path: "/store", kind: "status", status: 500, times: 2 });
+    const e = await fails(client({ fetch: f, retries: 1 }).store(), "internal");
+    eq(e.status, 500, "status");
+    eq(f.calls.length, 6, "two attempts");
+  });
+
+  await test("payments are never retried: one POST per call", async () => {
+    const f = counting();
+    const cc = client({ fetch: f });
+    await arm({ method: "POST", path: "/payments/initiate", kind: "status", status: 500 });
+    const e = await fails(cc.initiatePayment({ items: [{ variantId: variant, quantity: 1 }], currency }), "internal");
+    eq(e.status, 500, "status");
+    eq(f.calls.length, 1, "initiate sent exactly once");
+    await arm({ method: "POST", path: "/payments/update", kind: "status", status: 503, retryAfter: 0 });
+    await fails(cc.updatePayment({ sessionId: "s", shippingRateId: "r", shippingAddress: address }), "internal");
+    eq(f.calls.length, 2, "update sent exactly once");
+    await arm({ method: "POST", path: "/payments/confirm", kind: "status", status: 429, retryAfter: 0 });
+    const confirm = { sessionId: "s", confirmationTokenId: "tok_1", shippingRateId: "r", shippingAddress: address, returnUrl: "https://x.example/" };
+    await fails(cc.confirmPayment(confirm), "rate_limited");
+    eq(f.calls.length, 3, "confirm sent exactly once");
+    await fails(client({ baseUrl: "http://127.0.0.1:9/api/v1", fetch: f }).confirmPayment(confirm), "network");
+    eq(f.calls.length, 4, "not even after a network failure");
+  });
+
+  await test("a POST body holds the fields the API knows, nothing else", async () => {
+    const f = counting();
+    const rates = await client({ fetch: f }).shippingRates({ variantIds: [variant], country: "US", extra: "x", orderTotal: 10 });
+    eq(rates[0].variantId, variant, "rates");
+    const [url, init] = f.calls[0];
+    eq(url, `${baseUrl}/shipping-rates`, "url");
+    eq(init.method, "POST", "method");
+    eq(init.body, JSON.stringify({ variantIds: [variant], country: "US", orderTotal: 10 }), "body");
+    eq(init.headers.Authorization, `Bearer ${apiKey}`, "authorization");
+    eq(init.headers["Content-Type"], "application/json", "content type");
+  });
+
+  await test("truncated body is decode naming the request and status", async () => {
+    await arm({ method: "GET", path: "/collections", kind: "truncated" });
+    const e = await fails(c.collections(), "decode");
+    assert(e.message.includes("JSON") && e.message.includes("/collections"), e.message);
+    eq(e.status, 200, "status");
+    assert(typeof e.requestId === "string", "request id");
+  });
+
+  await test("a body of the wrong shape is decode naming the JSON path", async () => {
+    const fake = async () => new Response(JSON.stringify({ store: { id: 5 } }), { status: 200, headers: { "x-request-id": "req_fake" } });
+    const e = await fails(client({ fetch: fake }).store(), "decode");
+    assert(e.message.includes("store.id") && e.message.includes("/store"), e.message);
+    eq(e.requestId, "req_fake", "request id");
+    const nopag = async () => new Response(JSON.stringify({ products: [] }), { status: 200 });
+    const e2 = await fails(client({ fetch: nopag }).products({ includePagination: true }), "decode");
+    assert(e2.message.includes("pagination"), e2.message);
+    const html = async () => new Response("<html>bad gateway</html>", { status: 502, headers: { "x-request-id": "req_proxy" } });
+    const e3 = await fails(client({ fetch: html, retries: 0 }).store(), "http");
+    eq(e3.status, 502, "status");
+    eq(e3.requestId, "req_proxy", "request id");
+  });
+
+  await test("slow response is timeout (and a timeout is retried)", async () => {
+    await arm({ method: "GET", path: "/store", kind: "slow", delayMs: 1500 });
+    const t0 = Date.now();
+    await fails(client({ timeoutMs: 300, retries: 0 }).store(), "timeout");
+    assert(Date.now() - t0 < 1200, "gave up at the timeout, not after the response");
+    await disarm();
+    const f = counting();
+    await arm({ method: "GET", path: "/store", kind: "slow", delayMs: 1500 });
+    await client({ timeoutMs: 300, retries: 1, fetch: f }).store();
+    eq(f.calls.length, 2, "timed out once, then answered");
+  });
+
+  await test("abort signal is aborted", async () => {
+    await arm({ method: "GET", path: "/pages", kind: "slow", delayMs: 1500 });
+    const t0 = Date.now();
+    await fails(c.pages(abortAfter(100)), "aborted");
+    assert(Date.now() - t0 < 1000, "gave up at the abort");
+    const ctl = new AbortController();
+    ctl.abort();
+    await fails(c.store(ctl.signal), "aborted");
+    await arm({ method: "POST", path: "/shipping-rates", kind: "slow", delayMs: 1500 });
+    await fails(c.shippingRates({ variantIds: [variant], country: "US" }, abortAfter(100)), "aborted");
+    // Aborting while waiting to retry.
+    await arm({ method: "GET", path: "/store", kind: "status", status: 429, retryAfter: 5 });
+    const t1 = Date.now();
+    await fails(client().store(abortAfter(200)), "aborted");
+    assert(Date.now() - t1 < 2000, "did not wait out Retry-After");
+  });
+
+  await test("network failure is network", async () => {
+    const e = await fails(client({ baseUrl: "http://127.0.0.1:9/api/v1", retries: 0 }).store(), "network");
+    eq(e.status, null, "no status");
+    const f = counting();
+    const down = (...a) => (f.calls.push(a), Promise.reject(new TypeError("Failed to fetch")));
+    down.calls = f.calls;
+    await fails(client({ fetch: down, retries: 1 }).store(), "network");
+    eq(f.calls.length, 2, "a network failure is retried");
+  });
+
+  // ------------------------------------------------------------------ sharing and cache
+
+  await test("identical GETs in flight share one request", async () => {
+    const f = counting();
+    const cc = client({ fetch: f });
+    const [a, b] = await Promise.all([cc.store(), cc.store()]);
+    eq(f.calls.length, 1, "two callers, one request");
+    assert(a === b, "the same object");
+    await cc.store();
+    eq(f.calls.length, 2, "no cache without cacheTtlMs");
+    await Promise.all([cc.products({ limit: 2 }), cc.products({ limit: 3 }), cc.products({ limit: 2 })]);
+    eq(f.calls.length, 4, "different queries are different requests");
+  });
+
+  await test("cache TTL and clearCache", async () => {
+    const f = counting();
+    const cc = client({ fetch: f, cacheTtlMs: 60_000 });
+    const [a, b] = await Promise.all([cc.store(), cc.store()]);
+    assert(a === b, "shared");
+    eq(f.calls.length, 1, "one request");
+    eq(await cc.store(), a, "from the cache");
+    eq(f.calls.length, 1, "answered from the cache");
+    cc.clearCache();
+    await cc.store();
+    eq(f.calls.length, 2, "clearCache() forgets");
+    // Failures are not cached.
+    await arm({ method: "GET", path: "/pages", kind: "status", status: 404 });
+    await fails(cc.pages(), "not_found");
+    await cc.pages();
+    eq(f.calls.length, 4, "a failure is not cached");
+    // The TTL expires.
+    const g = counting();
+    const short = client({ fetch: g, cacheTtlMs: 150 });
+    await short.store();
+    await short.store();
+    eq(g.calls.length, 1, "within the TTL");
+    await sleep(250);
+    await short.store();
+    eq(g.calls.length, 2, "after the TTL");
+  });
+
+  await test("one caller aborting leaves the shared request to the others; all leaving aborts it", async () => {
+    const f = counting();
+    const cc = client({ fetch: f });
+    await arm({ method: "GET", path: "/pages", kind: "slow", delayMs: 400 });
+    const quitter = cc.pages(abortAfter(50));
+    const stayer = cc.pages();
+    await fails(quitter, "aborted");
+    assert((await stayer).length > 0, "the other caller gets the answer");
+    eq(f.calls.length, 1, "one request");
+    await arm({ method: "GET", path: "/pages", kind: "slow", delayMs: 600 });
+    const ctl = new AbortController();
+    const both = [cc.pages(ctl.signal), cc.pages(ctl.signal)];
+    await sleep(50);
+    ctl.abort();
+    await fails(both[0], "aborted");
+    await fails(both[1], "aborted");
+    eq(f.calls.length, 2, "one more request");
+    assert(f.calls[1][1].signal.aborted, "the request itself was aborted once everybody left");
+    // A later caller starts afresh instead of joining the aborted request.
+    assert((await cc.pages()).length > 0, "a new request");
+    eq(f.calls.length, 3, "fresh request");
+  });
+
+  await test("free() and clearCache() are harmless", async () => {
+    const cc = client();
+    cc.clearCache();
+    cc.free();
+    eq((await cc.store()).defaultCurrency, currency, "still works");
+  });
+
+  check("matrix complete", passed.length >= 20, String(passed.length));
+  return passed;
+}
