@@ -132,7 +132,7 @@ pub fn retry_delay(attempt: u32, retries: u32, retryable: bool, status: u16, ret
 /// The `CirrusError` for a non-2xx response (CONTRACT.md): the server's
 /// `code` and message when the body held them as strings, else `http`; with
 /// the status, `x-request-id` and `Retry-After` seconds.
-#[wasm_bindgen(js_name = httpError)]
+#[wasm_bindgen(js_name = httpError, unchecked_return_type = "Error")]
 pub fn http_error(status: u16, code: Option<String>, message: Option<String>, request_id: Option<String>, retry_after: Option<String>) -> JsValue {
     to_js(&decode::error_from_fields(status, code.as_deref(), message.as_deref(), request_id, retry_after.as_deref()))
 }
