@@ -96,11 +96,11 @@ pub fn check_base_url(url: &str) -> Result<String> {
         return Err(bad("must not contain user info"));
     }
     let host = if authority.starts_with('[') {
-        authority.find(']').map(|i| &authority[..=i]).ok_or_else(|| bad("has a malformed IPv6 host"))?
+        authority.find(']').and_then(|i| authority.get(..=i)).ok_or_else(|| bad("has a malformed IPv6 host"))?
     } else {
         authority.split(':').next().unwrap_or("")
     };
-    let port = &authority[host.len()..];
+    let port = authority.get(host.len()..).unwrap_or("");
     if host.is_empty() || !(port.is_empty() || port.strip_prefix(':').is_some_and(|p| p.parse::<u16>().is_ok())) {
         return Err(bad("has no valid host[:port]"));
     }

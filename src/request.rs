@@ -153,7 +153,7 @@ pub fn js_integer(n: f64) -> Option<u64> {
     const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
     // The checks make the cast exact.
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    ((0.0..=MAX_SAFE).contains(&n) && n.fract() == 0.0).then(|| n as u64)
+    ((0.0..=MAX_SAFE).contains(&n) && n.fract() == 0.0).then_some(n as u64)
 }
 
 /// `GET /products`.
