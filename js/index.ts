@@ -2,7 +2,6 @@
 // Browser / bundler entry of cirrus-storefront.
 import wasmInit, {
   Cart as WasmCart,
-  Checkout as WasmCheckout,
   addMoney as wasmAddMoney,
   currencyExponent as wasmCurrencyExponent,
   formatMoney as wasmFormatMoney,
@@ -10,6 +9,7 @@ import wasmInit, {
   parseMoney as wasmParseMoney,
   type InitInput,
 } from "./cirrus_storefront.js";
+import { Checkout as TsCheckout } from "./checkout.js";
 import { guardClass, guardFn } from "./guard.js";
 import { markReady } from "./ready.js";
 
@@ -90,8 +90,8 @@ export { isReady } from "./ready.js";
 // (tests/package/smoke.mjs checks that every function export is guarded).
 export const Cart = guardClass(WasmCart);
 export type Cart = WasmCart;
-export const Checkout = guardClass(WasmCheckout);
-export type Checkout = WasmCheckout;
+export const Checkout = guardClass(TsCheckout);
+export type Checkout = TsCheckout;
 export const addMoney = guardFn(wasmAddMoney);
 export const currencyExponent = guardFn(wasmCurrencyExponent);
 export const formatMoney = guardFn(wasmFormatMoney);

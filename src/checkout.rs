@@ -9,11 +9,15 @@
 //! any state before a payment exists ─cancel─▶ cancelled
 //! ```
 //!
-//! The state is serde-serializable so the browser binding can keep it in
-//! `sessionStorage` and resume after a reload or a 3-D Secure redirect. It
-//! records everything a resume needs: the session, the chosen rate and
-//! address, the confirmation token already sent and whether a confirm with it
-//! may have reached the server, and the last known payment status.
+//! [`Flow`] is the machine: the state's name and the scalar members that
+//! decide what may happen next (the session id, the payment attempt, the
+//! failure). The package's `Checkout` (`js/checkout.ts`) keeps the session
+//! and shipping objects, does the I/O, and drives the machine through
+//! [`Flow::step`] with primitives only; it builds the state objects users
+//! see (`CheckoutState` in `js/adapters/checkout-types.d.ts`) from
+//! [`Flow::member`] and keeps them in `sessionStorage`. A stored state comes
+//! back through [`Flow::from_entries`], which checks every member and
+//! invariant, so a tampered or stale state is refused, never trusted.
 //!
 //! The invariant that makes double charges impossible: once a confirm with a
 //! token may have reached the server (`confirmInFlight`, or a `failed` state
@@ -26,50 +30,65 @@
 //! Every transition that is not allowed in the current state is an
 //! [`ErrorCode::InvalidState`] error naming both; nothing is a silent no-op.
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{Error, ErrorCode, Result};
-use crate::model::{
-    Breakdown, ConfirmRequest, ConfirmResponse, InitiateResponse, PaymentItem, PaymentStatus,
-    Processor, ShippingAddress, ShippingRate, UpdateRequest, UpdateResponse,
-};
+use crate::model::{Breakdown, PaymentStatus, ShippingAddress, ShippingRate, ShippingRatesResponse, VariantRates};
+use crate::money::MAX_SAFE_MINOR;
 
 /// Longest accepted value of any address field (characters).
 pub const MAX_ADDRESS_FIELD: usize = 200;
 
-/// The payment session as initiate / update last described it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Session {
-    pub session_id: String,
-    pub processor: Processor,
-    /// The processor's client-side key (handed to the processor adapter).
-    pub publishable_key: String,
-    pub currency: String,
-    /// Integer minor units; always `breakdown.total`.
-    pub amount: i64,
-    pub breakdown: Breakdown,
-    /// What was initiated (variant ids and quantities).
-    pub items: Vec<PaymentItem>,
+/// The state's name (`state` in JS).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Tag {
+    /// Nothing initiated yet.
+    #[default]
+    Idle,
+    /// A payment session exists; no shipping choice yet.
+    Initiated,
+    /// Shipping rate and address accepted by the server; ready to pay.
+    ShippingChosen,
+    /// A confirm is being sent or its answer is awaited (or the processor
+    /// reported `processing`; paying again re-reads it).
+    Paying,
+    /// The processor asks for a next action (3-D Secure) on `clientSecret`.
+    RequiresAction,
+    /// Paid; the order is recorded. Final.
+    Succeeded,
+    /// The attempt failed. When `retryable`, `pay` may be called again; if
+    /// `pending` is set, the outcome of that attempt is unknown and the retry
+    /// confirms it again with the same token instead of collecting a new one.
+    Failed,
+    /// Abandoned by the buyer before any payment existed. Final.
+    Cancelled,
 }
 
-/// The buyer's shipping choice, as accepted by the server's update.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ShippingChoice {
-    pub rate: ShippingRate,
-    pub address: ShippingAddress,
+const TAGS: [(Tag, &str); 8] = [
+    (Tag::Idle, "idle"),
+    (Tag::Initiated, "initiated"),
+    (Tag::ShippingChosen, "shipping_chosen"),
+    (Tag::Paying, "paying"),
+    (Tag::RequiresAction, "requires_action"),
+    (Tag::Succeeded, "succeeded"),
+    (Tag::Failed, "failed"),
+    (Tag::Cancelled, "cancelled"),
+];
+
+impl Tag {
+    /// The wire name (`"idle"`, `"shipping_chosen"`, …).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        TAGS.iter().find(|(t, _)| *t == self).map_or("", |(_, n)| n)
+    }
 }
 
 /// One payment attempt: a confirmation token and what is known about it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attempt {
     /// `ctoken_…` (Stripe) or `tok_…` (localstripe). Every confirm of this
     /// attempt sends this same token.
     pub token: String,
     pub return_url: String,
-    /// True from the moment a confirm is handed to the transport until its
+    /// True from the moment a confirm is handed to the client until its
     /// answer is applied: after a reload in this state the server may or may
     /// not have the payment, so only a repeat with the same token is safe.
     pub confirm_in_flight: bool,
@@ -80,10 +99,10 @@ pub struct Attempt {
 }
 
 /// Why a payment attempt failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum FailureCode {
     /// The processor declined the payment method.
+    #[default]
     Declined,
     /// The next action (3-D Secure) was failed or abandoned.
     ActionFailed,
@@ -96,108 +115,58 @@ pub enum FailureCode {
     Request,
 }
 
-/// The checkout, as a tagged union (`state` is the tag on the wire and in
-/// TypeScript).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "state", rename_all = "snake_case", rename_all_fields = "camelCase")]
-pub enum CheckoutState {
-    /// Nothing initiated yet.
-    #[default]
-    Idle,
-    /// A payment session exists; no shipping choice yet.
-    Initiated { session: Session },
-    /// Shipping rate and address accepted by the server; ready to pay.
-    ShippingChosen { session: Session, shipping: ShippingChoice },
-    /// A confirm is being sent or its answer is awaited (or the processor
-    /// reported `processing`; paying again re-reads it).
-    Paying { session: Session, shipping: ShippingChoice, attempt: Attempt },
-    /// The processor asks for a next action (3-D Secure) on `clientSecret`.
-    RequiresAction {
-        session: Session,
-        shipping: ShippingChoice,
-        attempt: Attempt,
-        client_secret: String,
-    },
-    /// Paid; the order is recorded. Final.
-    Succeeded { session: Session, shipping: ShippingChoice, payment_intent_id: String },
-    /// The attempt failed. When `retryable`, `pay` may be called again; if
-    /// `pending` is set, the outcome of that attempt is unknown and the retry
-    /// confirms it again with the same token instead of collecting a new one.
-    Failed {
-        session: Session,
-        shipping: ShippingChoice,
-        code: FailureCode,
-        /// The core error code, for `code: "request"` failures.
-        error_code: Option<ErrorCode>,
-        message: String,
-        retryable: bool,
-        pending: Option<Attempt>,
-        payment_intent_id: Option<String>,
-    },
-    /// Abandoned by the buyer before any payment existed. Final.
-    Cancelled { session_id: Option<String> },
-}
+const FAILURES: [(FailureCode, &str); 5] = [
+    (FailureCode::Declined, "declined"),
+    (FailureCode::ActionFailed, "action_failed"),
+    (FailureCode::Canceled, "canceled"),
+    (FailureCode::Adapter, "adapter"),
+    (FailureCode::Request, "request"),
+];
 
-/// What `pay` has to do next.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PayStep {
-    /// Ask the processor adapter for a fresh confirmation token, then call
-    /// [`CheckoutState::begin_confirm`] with it.
-    CollectToken,
-    /// Confirm again with this token (a previous confirm's outcome is
-    /// unknown); call [`CheckoutState::begin_confirm`] with it.
-    Reconfirm(String),
-}
-
-/// What the caller does after a confirm answer was applied.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AfterConfirm {
-    /// Final: `succeeded` or `failed`.
-    Done,
-    /// Run the adapter's next action on this client secret, then
-    /// [`CheckoutState::action_finished`] and confirm again.
-    NextAction(String),
-    /// The processor is still `processing`; pay again later to re-read it.
-    Processing,
-}
-
-impl CheckoutState {
-    /// The wire name of the state (`"idle"`, `"shipping_chosen"`, …).
+impl FailureCode {
+    /// The wire name (`"declined"`, …).
     #[must_use]
-    pub const fn name(&self) -> &'static str {
-        match self {
-            Self::Idle => "idle",
-            Self::Initiated { .. } => "initiated",
-            Self::ShippingChosen { .. } => "shipping_chosen",
-            Self::Paying { .. } => "paying",
-            Self::RequiresAction { .. } => "requires_action",
-            Self::Succeeded { .. } => "succeeded",
-            Self::Failed { .. } => "failed",
-            Self::Cancelled { .. } => "cancelled",
-        }
+    pub fn as_str(self) -> &'static str {
+        FAILURES.iter().find(|(x, _)| *x == self).map_or("", |(_, n)| n)
+    }
+}
+
+/// The checkout machine. Which members mean something depends on `tag`:
+/// `session_id` once initiated (and in `cancelled` if there was one),
+/// `attempt` in `paying` / `requires_action` (the attempt) and `failed` (the
+/// pending one), `client_secret` in `requires_action`, the failure members in
+/// `failed`, `payment_intent_id` in `succeeded` and `failed`. Transitions
+/// keep the others at their defaults.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Flow {
+    pub tag: Tag,
+    pub session_id: Option<String>,
+    pub attempt: Option<Attempt>,
+    pub client_secret: String,
+    pub code: FailureCode,
+    /// The core error code, for `code: "request"` failures.
+    pub error_code: Option<ErrorCode>,
+    pub message: String,
+    pub retryable: bool,
+    pub payment_intent_id: Option<String>,
+}
+
+impl Flow {
+    fn illegal(&self, action: &str) -> Error {
+        Error::invalid_state(format!("cannot {action} in checkout state `{}`", self.tag.name()))
     }
 
-    /// The session, in every state that has one.
-    #[must_use]
-    pub const fn session(&self) -> Option<&Session> {
-        match self {
-            Self::Idle | Self::Cancelled { .. } => None,
-            Self::Initiated { session }
-            | Self::ShippingChosen { session, .. }
-            | Self::Paying { session, .. }
-            | Self::RequiresAction { session, .. }
-            | Self::Succeeded { session, .. }
-            | Self::Failed { session, .. } => Some(session),
-        }
+    /// Leave for `tag`, keeping the session id and (if `keep_attempt`) the
+    /// attempt; everything else back to its default.
+    fn go(&mut self, tag: Tag, keep_attempt: bool) {
+        let attempt = if keep_attempt { self.attempt.take() } else { None };
+        *self = Self { tag, session_id: self.session_id.take(), attempt, ..Self::default() };
     }
 
     /// True in `succeeded` and `cancelled`, and in `failed` when not retryable.
     #[must_use]
-    pub const fn is_final(&self) -> bool {
-        matches!(
-            self,
-            Self::Succeeded { .. } | Self::Cancelled { .. } | Self::Failed { retryable: false, .. }
-        )
+    pub fn is_final(&self) -> bool {
+        matches!(self.tag, Tag::Succeeded | Tag::Cancelled) || (self.tag == Tag::Failed && !self.retryable)
     }
 
     /// True while a payment may exist on the processor whose outcome this
@@ -205,133 +174,95 @@ impl CheckoutState {
     /// pending attempt. In these states only the same token may be confirmed
     /// and the checkout cannot be cancelled or changed.
     #[must_use]
-    pub const fn payment_unsettled(&self) -> bool {
-        matches!(
-            self,
-            Self::Paying { .. } | Self::RequiresAction { .. } | Self::Failed { pending: Some(_), .. }
-        )
+    pub fn payment_unsettled(&self) -> bool {
+        matches!(self.tag, Tag::Paying | Tag::RequiresAction) || (self.tag == Tag::Failed && self.attempt.is_some())
     }
 
-    fn illegal(&self, action: &str) -> Error {
-        Error::invalid_state(format!("cannot {action} in checkout state `{}`", self.name()))
-    }
-
-    /// Decode a state kept by [`CheckoutState::to_json`] (e.g. from `sessionStorage`).
-    ///
-    /// # Errors
-    /// `invalid_argument` if the text is not a checkout state.
-    pub fn from_json(text: &str) -> Result<Self> {
-        serde_json::from_str(text)
-            .map_err(|e| Error::invalid_argument(format!("stored checkout state is not valid: {e}")))
-    }
-
-    /// The state as JSON text, for `sessionStorage`.
-    #[must_use]
-    pub fn to_json(&self) -> String {
-        // Serializing these plain data types cannot fail (string keys only).
-        serde_json::to_string(self).unwrap_or_default()
-    }
-
-    /// `idle` → `initiated` with the answer of `POST /payments/initiate`.
+    /// `idle` → `initiated` with the answer of `POST /payments/initiate`
+    /// for `items` lines.
     ///
     /// # Errors
     /// `invalid_state` unless idle; `invalid_argument` if the answer is
-    /// inconsistent (`amount != breakdown.total`, no items).
-    pub fn initiated(&mut self, items: Vec<PaymentItem>, answer: InitiateResponse) -> Result<()> {
-        if !matches!(self, Self::Idle) {
+    /// inconsistent (`amount != breakdown.total`) or there are no items.
+    pub fn initiated(&mut self, session_id: &str, items: usize, amount: i64, breakdown: &Breakdown) -> Result<()> {
+        if self.tag != Tag::Idle {
             return Err(self.illegal("initiate"));
         }
-        if items.is_empty() {
+        if items == 0 {
             return Err(Error::invalid_argument("items must not be empty"));
         }
-        check_amount(answer.amount, &answer.breakdown)?;
-        *self = Self::Initiated {
-            session: Session {
-                session_id: answer.session_id,
-                processor: answer.processor,
-                publishable_key: answer.publishable_key,
-                currency: answer.currency,
-                amount: answer.amount,
-                breakdown: answer.breakdown,
-                items,
-            },
-        };
+        check_amount(amount, breakdown)?;
+        self.session_id = Some(session_id.to_owned());
+        self.go(Tag::Initiated, false);
         Ok(())
     }
 
-    /// The session whose shipping may change now: in `initiated`,
-    /// `shipping_chosen`, and retryable `failed` while no payment exists.
+    /// Whether shipping may change now: in `initiated`, `shipping_chosen`,
+    /// and retryable `failed` while no payment exists (a payment's amount
+    /// must not change under it).
     ///
     /// # Errors
     /// `invalid_state` in any other state.
-    pub fn shipping_session(&self) -> Result<&Session> {
-        match self {
-            Self::Initiated { session }
-            | Self::ShippingChosen { session, .. }
-            | Self::Failed { session, pending: None, payment_intent_id: None, retryable: true, .. } => Ok(session),
+    pub fn shipping_open(&self) -> Result<()> {
+        match self.tag {
+            Tag::Initiated | Tag::ShippingChosen => Ok(()),
+            Tag::Failed if self.retryable && self.attempt.is_none() && self.payment_intent_id.is_none() => Ok(()),
             _ => Err(self.illegal("select shipping")),
         }
     }
 
-    /// Build the `POST /payments/update` body for a shipping choice. The
-    /// address is validated first ([`validate_address`]).
-    ///
-    /// Allowed in `initiated`, `shipping_chosen`, and `failed` while no
-    /// payment exists yet (a payment's amount must not change under it).
+    /// Check a shipping choice before `POST /payments/update` is sent: the
+    /// state allows it, the rate id is not empty, the address passes
+    /// [`validate_address`].
     ///
     /// # Errors
-    /// `invalid_state` in any other state; `invalid_argument` naming the
-    /// address field or the rate that is wrong.
-    pub fn update_request(&self, rate: &ShippingRate, address: &ShippingAddress) -> Result<UpdateRequest> {
-        let session = self.shipping_session()?;
-        if rate.id.trim().is_empty() {
+    /// `invalid_state` (see [`Self::shipping_open`]); `invalid_argument`
+    /// naming the address field or the rate that is wrong.
+    pub fn update_check(&self, rate_id: &str, address: &ShippingAddress) -> Result<()> {
+        self.shipping_open()?;
+        if rate_id.trim().is_empty() {
             return Err(Error::invalid_argument("shipping rate id must not be empty"));
         }
-        validate_address(address)?;
-        Ok(UpdateRequest {
-            session_id: session.session_id.clone(),
-            shipping_rate_id: rate.id.clone(),
-            shipping_address: address.clone(),
-        })
+        validate_address(address)
     }
 
-    /// Apply the answer of an update made with [`Self::update_request`]:
-    /// → `shipping_chosen` with the new amount.
+    /// Apply the answer of that update → `shipping_chosen`.
     ///
     /// # Errors
-    /// As [`Self::update_request`]; `invalid_argument` if the answer is for
+    /// As [`Self::update_check`]; `invalid_argument` if the answer is for
     /// another session or its amount does not add up.
-    pub fn shipping_chosen(&mut self, rate: ShippingRate, address: ShippingAddress, answer: UpdateResponse) -> Result<()> {
-        self.update_request(&rate, &address)?;
-        let Some(session) = self.session() else { return Err(self.illegal("select shipping")) };
-        if answer.session_id != session.session_id {
-            return Err(Error::invalid_argument(format!(
-                "update answered for session {}, expected {}",
-                answer.session_id, session.session_id
-            )));
+    pub fn shipping_chosen(
+        &mut self,
+        rate_id: &str,
+        address: &ShippingAddress,
+        answer_session: &str,
+        amount: i64,
+        breakdown: &Breakdown,
+    ) -> Result<()> {
+        self.update_check(rate_id, address)?;
+        let expected = self.session_id.as_deref().unwrap_or_default();
+        if answer_session != expected {
+            return Err(Error::invalid_argument(format!("update answered for session {answer_session}, expected {expected}")));
         }
-        check_amount(answer.amount, &answer.breakdown)?;
-        let mut session = session.clone();
-        session.amount = answer.amount;
-        session.breakdown = answer.breakdown;
-        session.currency = answer.currency;
-        *self = Self::ShippingChosen { session, shipping: ShippingChoice { rate, address } };
+        check_amount(amount, breakdown)?;
+        self.go(Tag::ShippingChosen, false);
         Ok(())
     }
 
-    /// What `pay` must do first: collect a new token, or re-confirm the
-    /// token whose outcome is unknown.
+    /// What `pay` must do first: `None` to collect a new token, or the
+    /// token whose outcome is unknown, to confirm again.
     ///
     /// # Errors
     /// `invalid_state` before a shipping choice, while a confirm is in
     /// flight or an action is pending, after success, after a final failure,
     /// after cancel.
-    pub fn pay_step(&self) -> Result<PayStep> {
-        match self {
-            Self::ShippingChosen { .. } | Self::Failed { retryable: true, pending: None, .. } => Ok(PayStep::CollectToken),
-            Self::Failed { retryable: true, pending: Some(a), .. } => Ok(PayStep::Reconfirm(a.token.clone())),
+    pub fn pay_step(&self) -> Result<Option<String>> {
+        let token = self.attempt.as_ref().map(|a| a.token.clone());
+        match self.tag {
+            Tag::ShippingChosen => Ok(None),
+            Tag::Failed if self.retryable => Ok(token),
             // `processing`: the answer came back; re-read with the same token.
-            Self::Paying { attempt, .. } if !attempt.confirm_in_flight => Ok(PayStep::Reconfirm(attempt.token.clone())),
+            Tag::Paying if self.attempt.as_ref().is_some_and(|a| !a.confirm_in_flight) => Ok(token),
             _ => Err(self.illegal("pay")),
         }
     }
@@ -341,69 +272,78 @@ impl CheckoutState {
     /// payment may exist whose outcome the stored state does not know yet.
     #[must_use]
     pub fn resume_token(&self) -> Option<&str> {
-        match self {
-            Self::Paying { attempt, .. } | Self::RequiresAction { attempt, .. } => Some(&attempt.token),
+        match self.tag {
+            Tag::Paying | Tag::RequiresAction => self.attempt.as_ref().map(|a| a.token.as_str()),
             _ => None,
         }
     }
 
-    /// Mark a confirm as sent and build its body. From `shipping_chosen` or
-    /// retryable `failed` (a new token, or the pending one), from `paying`
-    /// after `processing` (same token only), or from `requires_action` after
-    /// the next action finished (same token only): → `paying` with
-    /// `confirmInFlight`.
-    ///
-    /// Called on resume too: a state stored while `paying` with a confirm
-    /// in flight is resumed by confirming that same token again.
+    /// Mark a confirm as sent. From `shipping_chosen` or retryable `failed`
+    /// without a pending attempt (a new token), from retryable `failed` with
+    /// one, `paying` or `requires_action` (that same token only): → `paying`
+    /// with `confirmInFlight`. The caller stores this state before sending.
     ///
     /// # Errors
     /// `invalid_state` in other states; `invalid_argument` if the token is
-    /// empty, differs from the unsettled one, or the return URL is not an
-    /// absolute http(s) URL.
-    pub fn begin_confirm(&mut self, token: &str, return_url: &str) -> Result<ConfirmRequest> {
+    /// empty, differs from the unsettled one, or the return URL (new
+    /// attempts only) is not an absolute http(s) URL.
+    pub fn begin_confirm(&mut self, token: &str, return_url: &str) -> Result<()> {
         if token.trim().is_empty() {
             return Err(Error::invalid_argument("confirmation token must not be empty"));
         }
-        let (session, shipping, attempt) = match self {
-            Self::ShippingChosen { session, shipping } | Self::Failed { session, shipping, retryable: true, pending: None, .. } => {
-                validate_return_url(return_url)?;
-                let attempt = Attempt {
-                    token: token.to_owned(),
-                    return_url: return_url.to_owned(),
-                    confirm_in_flight: true,
-                    payment_intent_id: None,
-                    last_status: None,
-                };
-                (session, shipping, attempt)
-            }
-            Self::Failed { session, shipping, retryable: true, pending: Some(a), .. }
-            | Self::Paying { session, shipping, attempt: a }
-            | Self::RequiresAction { session, shipping, attempt: a, .. } => {
+        let open = matches!(self.tag, Tag::ShippingChosen) || (self.tag == Tag::Failed && self.retryable);
+        match (&mut self.attempt, open || matches!(self.tag, Tag::Paying | Tag::RequiresAction)) {
+            (Some(a), true) => {
                 if a.token != token {
                     return Err(Error::invalid_argument(format!(
                         "a confirm with token {} may already have reached the server; only that token may be confirmed again",
                         a.token
                     )));
                 }
-                let mut attempt = a.clone();
-                attempt.confirm_in_flight = true;
-                (session, shipping, attempt)
+                a.confirm_in_flight = true;
+            }
+            (None, true) if open => {
+                validate_return_url(return_url)?;
+                self.attempt = Some(Attempt {
+                    token: token.to_owned(),
+                    return_url: return_url.to_owned(),
+                    confirm_in_flight: true,
+                    payment_intent_id: None,
+                    last_status: None,
+                });
             }
             _ => return Err(self.illegal("confirm")),
-        };
-        let request = ConfirmRequest {
-            session_id: session.session_id.clone(),
-            confirmation_token_id: attempt.token.clone(),
-            shipping_rate_id: shipping.rate.id.clone(),
-            shipping_address: shipping.address.clone(),
-            return_url: attempt.return_url.clone(),
-        };
-        *self = Self::Paying { session: session.clone(), shipping: shipping.clone(), attempt };
-        Ok(request)
+        }
+        self.go(Tag::Paying, true);
+        Ok(())
+    }
+
+    fn in_flight(&mut self, action: &str) -> Result<&mut Attempt> {
+        if self.tag != Tag::Paying {
+            return Err(self.illegal(action));
+        }
+        match &mut self.attempt {
+            Some(a) if a.confirm_in_flight => {
+                a.confirm_in_flight = false;
+                Ok(a)
+            }
+            _ => Err(Error::invalid_state("no confirm is in flight")),
+        }
+    }
+
+    /// → `failed`; the attempt stays pending when `keep_attempt`.
+    fn fail(&mut self, code: FailureCode, error_code: Option<ErrorCode>, message: String, retryable: bool, keep_attempt: bool) {
+        let pi = self.attempt.as_ref().and_then(|a| a.payment_intent_id.clone());
+        self.go(Tag::Failed, keep_attempt);
+        self.code = code;
+        self.error_code = error_code;
+        self.message = message;
+        self.retryable = retryable;
+        self.payment_intent_id = pi;
     }
 
     /// Apply a confirm answer (only valid in `paying` with a confirm in
-    /// flight).
+    /// flight). Returns the client secret when a next action must run.
     ///
     /// `succeeded` → `succeeded`; `requires_action` with a client secret →
     /// `requires_action`; `requires_payment_method` → retryable `failed`
@@ -415,46 +355,34 @@ impl CheckoutState {
     /// `invalid_state` outside an in-flight confirm; `decode` if the answer
     /// is `requires_action` without a client secret (the state then becomes
     /// a retryable failure that re-confirms the same token).
-    pub fn confirmed(&mut self, answer: ConfirmResponse) -> Result<AfterConfirm> {
-        let Self::Paying { session, shipping, attempt } = self else { return Err(self.illegal("apply a confirm answer")) };
-        if !attempt.confirm_in_flight {
-            return Err(Error::invalid_state("no confirm is in flight"));
+    pub fn confirmed(
+        &mut self,
+        status: PaymentStatus,
+        client_secret: Option<String>,
+        payment_intent_id: Option<String>,
+        error: Option<String>,
+    ) -> Result<Option<String>> {
+        let a = self.in_flight("apply a confirm answer")?;
+        let was_action = a.last_status == Some(PaymentStatus::RequiresAction);
+        a.last_status = Some(status);
+        if payment_intent_id.is_some() {
+            a.payment_intent_id = payment_intent_id;
         }
-        let was_action = attempt.last_status == Some(PaymentStatus::RequiresAction);
-        let (session, shipping) = (session.clone(), shipping.clone());
-        let mut attempt = attempt.clone();
-        attempt.confirm_in_flight = false;
-        attempt.last_status = Some(answer.status);
-        if answer.payment_intent_id.is_some() {
-            attempt.payment_intent_id.clone_from(&answer.payment_intent_id);
-        }
-        let failed = |code, message: String, retryable, pending: Option<Attempt>, pi: Option<String>| Self::Failed {
-            session: session.clone(),
-            shipping: shipping.clone(),
-            code,
-            error_code: None,
-            message,
-            retryable,
-            pending,
-            payment_intent_id: pi,
-        };
-        let (next, after) = match answer.status {
+        let pi = a.payment_intent_id.clone();
+        match status {
             PaymentStatus::Succeeded => {
-                let pi = attempt.payment_intent_id.clone().unwrap_or_default();
-                (Self::Succeeded { session: session.clone(), shipping: shipping.clone(), payment_intent_id: pi }, AfterConfirm::Done)
+                self.go(Tag::Succeeded, false);
+                self.payment_intent_id = Some(pi.unwrap_or_default());
             }
-            PaymentStatus::RequiresAction => match answer.client_secret {
-                Some(secret) if !secret.is_empty() => (
-                    Self::RequiresAction { session: session.clone(), shipping: shipping.clone(), attempt, client_secret: secret.clone() },
-                    AfterConfirm::NextAction(secret),
-                ),
-                _ => {
-                    let message = "confirm answered requires_action without a clientSecret".to_owned();
-                    let mut next = failed(FailureCode::Request, message.clone(), true, Some(attempt.clone()), attempt.payment_intent_id.clone());
-                    if let Self::Failed { error_code, .. } = &mut next {
-                        *error_code = Some(ErrorCode::Decode);
-                    }
-                    *self = next;
+            PaymentStatus::RequiresAction => match client_secret.filter(|s| !s.is_empty()) {
+                Some(secret) => {
+                    self.go(Tag::RequiresAction, true);
+                    self.client_secret.clone_from(&secret);
+                    return Ok(Some(secret));
+                }
+                None => {
+                    let message = "confirm answered requires_action without a clientSecret";
+                    self.fail(FailureCode::Request, Some(ErrorCode::Decode), message.to_owned(), true, true);
                     return Err(Error::decode(message));
                 }
             },
@@ -464,19 +392,16 @@ impl CheckoutState {
                 } else {
                     (FailureCode::Declined, "the card was declined; try again or use another card")
                 };
-                let message = answer.error.filter(|e| !e.trim().is_empty()).unwrap_or_else(|| fallback.to_owned());
-                (failed(code, message, true, None, attempt.payment_intent_id.clone()), AfterConfirm::Done)
+                let message = error.filter(|e| !e.trim().is_empty()).unwrap_or_else(|| fallback.to_owned());
+                self.fail(code, None, message, true, false);
             }
             PaymentStatus::Canceled => {
-                let message = answer.error.unwrap_or_else(|| "the payment was canceled".to_owned());
-                (failed(FailureCode::Canceled, message, false, None, attempt.payment_intent_id.clone()), AfterConfirm::Done)
+                let message = error.unwrap_or_else(|| "the payment was canceled".to_owned());
+                self.fail(FailureCode::Canceled, None, message, false, false);
             }
-            PaymentStatus::Processing => {
-                (Self::Paying { session: session.clone(), shipping: shipping.clone(), attempt }, AfterConfirm::Processing)
-            }
-        };
-        *self = next;
-        Ok(after)
+            PaymentStatus::Processing => {}
+        }
+        Ok(None)
     }
 
     /// A confirm got no usable answer (network, timeout, server error):
@@ -487,13 +412,10 @@ impl CheckoutState {
     ///
     /// # Errors
     /// `invalid_state` outside an in-flight confirm.
-    pub fn confirm_failed(&mut self, error: &Error) -> Result<()> {
-        let Self::Paying { session, shipping, attempt } = self else { return Err(self.illegal("fail a confirm")) };
-        if !attempt.confirm_in_flight {
-            return Err(Error::invalid_state("no confirm is in flight"));
-        }
+    pub fn confirm_failed(&mut self, code: ErrorCode, message: &str) -> Result<()> {
+        self.in_flight("fail a confirm")?;
         let retryable = matches!(
-            error.code,
+            code,
             ErrorCode::Network
                 | ErrorCode::Timeout
                 | ErrorCode::Aborted
@@ -503,18 +425,7 @@ impl CheckoutState {
                 | ErrorCode::ProcessorError
                 | ErrorCode::Internal
         );
-        let mut pending = attempt.clone();
-        pending.confirm_in_flight = false;
-        *self = Self::Failed {
-            session: session.clone(),
-            shipping: shipping.clone(),
-            code: FailureCode::Request,
-            error_code: Some(error.code),
-            message: error.message.clone(),
-            retryable,
-            payment_intent_id: pending.payment_intent_id.clone(),
-            pending: Some(pending),
-        };
+        self.fail(FailureCode::Request, Some(code), message.to_owned(), retryable, true);
         Ok(())
     }
 
@@ -524,8 +435,8 @@ impl CheckoutState {
     /// # Errors
     /// `invalid_state` unless `requires_action`.
     pub fn action_finished(&self) -> Result<String> {
-        match self {
-            Self::RequiresAction { attempt, .. } => Ok(attempt.token.clone()),
+        match (&self.attempt, self.tag) {
+            (Some(a), Tag::RequiresAction) => Ok(a.token.clone()),
             _ => Err(self.illegal("finish a next action")),
         }
     }
@@ -539,37 +450,17 @@ impl CheckoutState {
     /// # Errors
     /// `invalid_state` in other states.
     pub fn adapter_failed(&mut self, message: &str) -> Result<()> {
-        let message = if message.trim().is_empty() { "the payment form reported an error".to_owned() } else { message.to_owned() };
-        let next = match self {
-            Self::RequiresAction { session, shipping, attempt, .. } => Self::Failed {
-                session: session.clone(),
-                shipping: shipping.clone(),
-                code: FailureCode::ActionFailed,
-                error_code: None,
-                message,
-                retryable: true,
-                payment_intent_id: attempt.payment_intent_id.clone(),
-                pending: Some(attempt.clone()),
-            },
-            Self::ShippingChosen { session, shipping } => Self::Failed {
-                session: session.clone(),
-                shipping: shipping.clone(),
-                code: FailureCode::Adapter,
-                error_code: None,
-                message,
-                retryable: true,
-                pending: None,
-                payment_intent_id: None,
-            },
-            Self::Failed { retryable: true, pending: None, code, message: m, error_code, .. } => {
-                *code = FailureCode::Adapter;
-                *error_code = None;
-                *m = message;
-                return Ok(());
+        let message = if message.trim().is_empty() { "the payment form reported an error" } else { message }.to_owned();
+        match self.tag {
+            Tag::RequiresAction => self.fail(FailureCode::ActionFailed, None, message, true, true),
+            Tag::ShippingChosen => self.fail(FailureCode::Adapter, None, message, true, false),
+            Tag::Failed if self.retryable && self.attempt.is_none() => {
+                self.code = FailureCode::Adapter;
+                self.error_code = None;
+                self.message = message;
             }
             _ => return Err(self.illegal("report an adapter failure")),
-        };
-        *self = next;
+        }
         Ok(())
     }
 
@@ -580,12 +471,542 @@ impl CheckoutState {
     /// and must be finished, not forgotten), after success, or when already
     /// cancelled.
     pub fn cancel(&mut self) -> Result<()> {
-        if self.payment_unsettled() || matches!(self, Self::Succeeded { .. } | Self::Cancelled { .. }) {
+        if self.payment_unsettled() || matches!(self.tag, Tag::Succeeded | Tag::Cancelled) {
             return Err(self.illegal("cancel"));
         }
-        let session_id = self.session().map(|s| s.session_id.clone());
-        *self = Self::Cancelled { session_id };
+        self.go(Tag::Cancelled, false);
         Ok(())
+    }
+}
+
+// ------------------------------------------------------------ the JS boundary
+
+/// The events of [`Flow::step`]; `s` / `n` are its string and number
+/// arguments. An event either applies or is an error that changes nothing,
+/// except where its doc says the failure itself is recorded.
+pub mod event {
+    /// `idle` → `initiated`. `s`: sessionId; `n`: amount, subtotal,
+    /// shipping, tax, total, number of items.
+    pub const INITIATED: u32 = 0;
+    /// `invalid_state` unless shipping may change now.
+    pub const CAN_SHIP: u32 = 1;
+    /// The shipping options of an order from its `shippingRates` answer,
+    /// flattened. `s`: currency, the order's variant ids, then 5 per offer
+    /// (variantId, rateId, price, minOrderPrice, maxOrderPrice); `n`:
+    /// subtotal, number of variant ids, then 3 per offer
+    /// (deliveryTimeframeMin, deliveryTimeframeMax, bit 0 / bit 1 set when
+    /// minOrderPrice / maxOrderPrice are not null). Returns "index price
+    /// estimatedTotal …", cheapest first (index: the offer whose rate to show).
+    pub const OPTIONS: u32 = 2;
+    /// Check a shipping choice before it is sent. `s`: rateId, then the
+    /// address in [`super::ADDRESS_FIELDS`] order ("" = absent).
+    pub const UPDATE: u32 = 3;
+    /// The update answer → `shipping_chosen`. `s`: as [`UPDATE`], then the
+    /// answer's sessionId; `n`: amount, subtotal, shipping, tax, total.
+    pub const CHOSEN: u32 = 4;
+    /// What `pay` does first. `s`: returnUrl. Returns the token to confirm
+    /// again, or nothing: collect a new token.
+    pub const PAY: u32 = 5;
+    /// The token a resumed checkout must confirm again, if any.
+    pub const RESUME: u32 = 6;
+    /// A confirm is about to be sent (→ `paying`, in flight). `s`: token,
+    /// returnUrl.
+    pub const BEGIN: u32 = 7;
+    /// The confirm answer. `s`: status, clientSecret, paymentIntentId, error
+    /// ("" = null). Returns the client secret when a next action must run.
+    /// An unusable answer is recorded as a retryable failure, then returned
+    /// as the error.
+    pub const CONFIRMED: u32 = 8;
+    /// The confirm failed. `s`: the error's code, message.
+    pub const CONFIRM_FAILED: u32 = 9;
+    /// The next action finished; returns the token to confirm again.
+    pub const ACTION_DONE: u32 = 10;
+    /// The adapter failed. `s`: its message.
+    pub const ADAPTER_FAILED: u32 = 11;
+    /// → `cancelled`.
+    pub const CANCEL: u32 = 12;
+    /// Returns "1" while a payment is unsettled ([`super::Flow::payment_unsettled`]).
+    pub const UNSETTLED: u32 = 13;
+    /// Returns "1" when final ([`super::Flow::is_final`]).
+    pub const FINAL: u32 = 14;
+}
+
+/// The members of a shipping address, in the order the boundary passes them.
+pub const ADDRESS_FIELDS: [&str; 10] =
+    ["email", "firstName", "lastName", "address1", "address2", "city", "state", "postalCode", "country", "phone"];
+
+const ERROR_CODES: [ErrorCode; 16] = [
+    ErrorCode::InvalidArgument,
+    ErrorCode::InvalidState,
+    ErrorCode::Network,
+    ErrorCode::Timeout,
+    ErrorCode::Aborted,
+    ErrorCode::Decode,
+    ErrorCode::Http,
+    ErrorCode::InvalidRequest,
+    ErrorCode::Unauthorized,
+    ErrorCode::NotFound,
+    ErrorCode::Conflict,
+    ErrorCode::PayloadTooLarge,
+    ErrorCode::UnsupportedMediaType,
+    ErrorCode::RateLimited,
+    ErrorCode::ProcessorError,
+    ErrorCode::Internal,
+];
+
+fn error_code(name: &str) -> Option<ErrorCode> {
+    ERROR_CODES.into_iter().find(|c| c.as_str() == name)
+}
+
+const STATUSES: [(PaymentStatus, &str); 5] = [
+    (PaymentStatus::Succeeded, "succeeded"),
+    (PaymentStatus::RequiresAction, "requires_action"),
+    (PaymentStatus::RequiresPaymentMethod, "requires_payment_method"),
+    (PaymentStatus::Processing, "processing"),
+    (PaymentStatus::Canceled, "canceled"),
+];
+
+fn status(name: &str) -> Option<PaymentStatus> {
+    STATUSES.iter().find(|(_, n)| *n == name).map(|(s, _)| *s)
+}
+
+/// A JS number that must be an exact integer with `|v| <= 2^53 - 1`.
+///
+/// # Errors
+/// `invalid_argument` naming `what`.
+#[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+pub fn js_int(v: f64, what: &str) -> Result<i64> {
+    if v.is_finite() && v.trunc() == v && v.abs() <= MAX_SAFE_MINOR as f64 {
+        Ok(v as i64)
+    } else {
+        Err(Error::invalid_argument(format!("{what} must be a safe integer")))
+    }
+}
+
+fn u32_of(v: i64, what: &str) -> Result<u32> {
+    u32::try_from(v).map_err(|_| Error::invalid_argument(format!("{what} must be in 0..=4294967295")))
+}
+
+fn s_at(s: &[String], i: usize) -> &str {
+    s.get(i).map_or("", String::as_str)
+}
+
+fn n_at(n: &[f64], i: usize) -> f64 {
+    n.get(i).copied().unwrap_or(f64::NAN)
+}
+
+fn non_empty(v: &str) -> Option<String> {
+    (!v.is_empty()).then(|| v.to_owned())
+}
+
+fn flag(b: bool) -> Option<String> {
+    b.then(|| "1".to_owned())
+}
+
+/// An address from [`ADDRESS_FIELDS`]-ordered values; `None` is absent.
+fn address_of(f: impl Fn(usize) -> Option<String>) -> ShippingAddress {
+    let req = |i| f(i).unwrap_or_default();
+    ShippingAddress {
+        email: req(0),
+        first_name: req(1),
+        last_name: req(2),
+        address1: req(3),
+        address2: f(4),
+        city: req(5),
+        state: f(6),
+        postal_code: req(7),
+        country: req(8),
+        phone: f(9),
+    }
+}
+
+/// `amount` and the breakdown from `n[at..at + 5]`.
+fn amounts(n: &[f64]) -> Result<(i64, Breakdown)> {
+    let v = |i: usize| js_int(n_at(n, i), "amount");
+    Ok((v(0)?, Breakdown { subtotal: v(1)?, shipping: v(2)?, tax: v(3)?, total: v(4)? }))
+}
+
+impl Flow {
+    /// One scalar member of the state as JS shows it (`None`: null or
+    /// absent). 0 `state`; 1–5 the attempt (`attempt`, or a failure's
+    /// `pending`): token, returnUrl, confirmInFlight ("1"), paymentIntentId,
+    /// lastStatus; 6 `clientSecret`; 7–10 a failure's code, errorCode,
+    /// message, retryable ("1"); 11 `paymentIntentId`; 12 `sessionId`
+    /// (cancelled).
+    #[must_use]
+    pub fn member(&self, i: u32) -> Option<String> {
+        let failed = self.tag == Tag::Failed;
+        match i {
+            0 => Some(self.tag.name().to_owned()),
+            1..=5 => {
+                let a = self.attempt.as_ref()?;
+                match i {
+                    1 => Some(a.token.clone()),
+                    2 => Some(a.return_url.clone()),
+                    3 => flag(a.confirm_in_flight),
+                    4 => a.payment_intent_id.clone(),
+                    _ => a.last_status.map(|s| STATUSES.iter().find(|(x, _)| *x == s).map_or("", |(_, n)| n).to_owned()),
+                }
+            }
+            6 if self.tag == Tag::RequiresAction => Some(self.client_secret.clone()),
+            7 if failed => Some(self.code.as_str().to_owned()),
+            8 if failed => self.error_code.map(|c| c.as_str().to_owned()),
+            9 if failed => Some(self.message.clone()),
+            10 if failed => flag(self.retryable),
+            11 => self.payment_intent_id.clone(),
+            12 if self.tag == Tag::Cancelled => self.session_id.clone(),
+            _ => None,
+        }
+    }
+
+    /// Apply one [`event`] with its primitive arguments (see each event's
+    /// doc); returns the event's answer.
+    ///
+    /// # Errors
+    /// As the transition the event stands for; `invalid_argument` for an
+    /// unknown event or malformed numbers.
+    pub fn step(&mut self, ev: u32, s: &[String], n: &[f64]) -> Result<Option<String>> {
+        let address = || address_of(|i| non_empty(s_at(s, i + 1)));
+        match ev {
+            event::INITIATED => {
+                let (amount, b) = amounts(n)?;
+                let items = js_int(n_at(n, 5), "items")?;
+                self.initiated(s_at(s, 0), usize::try_from(items).unwrap_or(0), amount, &b)?;
+            }
+            event::CAN_SHIP => self.shipping_open()?,
+            event::OPTIONS => return options(s, n).map(Some),
+            event::UPDATE => self.update_check(s_at(s, 0), &address())?,
+            event::CHOSEN => {
+                let (amount, b) = amounts(n)?;
+                self.shipping_chosen(s_at(s, 0), &address(), s_at(s, 11), amount, &b)?;
+            }
+            event::PAY => {
+                let token = self.pay_step()?;
+                validate_return_url(s_at(s, 0))?;
+                return Ok(token);
+            }
+            event::RESUME => return Ok(self.resume_token().map(str::to_owned)),
+            event::BEGIN => self.begin_confirm(s_at(s, 0), s_at(s, 1))?,
+            event::CONFIRMED => {
+                let Some(st) = status(s_at(s, 0)) else {
+                    let e = Error::decode("confirm answered an unknown payment status");
+                    self.confirm_failed(e.code, &e.message)?;
+                    return Err(e);
+                };
+                return self.confirmed(st, non_empty(s_at(s, 1)), non_empty(s_at(s, 2)), non_empty(s_at(s, 3)));
+            }
+            event::CONFIRM_FAILED => {
+                self.confirm_failed(error_code(s_at(s, 0)).unwrap_or(ErrorCode::Internal), s_at(s, 1))?;
+            }
+            event::ACTION_DONE => return self.action_finished().map(Some),
+            event::ADAPTER_FAILED => self.adapter_failed(s_at(s, 0))?,
+            event::CANCEL => self.cancel()?,
+            event::UNSETTLED => return Ok(flag(self.payment_unsettled())),
+            event::FINAL => return Ok(flag(self.is_final())),
+            _ => return Err(Error::invalid_argument("unknown checkout event")),
+        }
+        Ok(None)
+    }
+}
+
+/// [`event::OPTIONS`]: the rates of [`crate::shipping::usable_rates`].
+fn options(s: &[String], n: &[f64]) -> Result<String> {
+    let ids = usize::try_from(js_int(n_at(n, 1), "variant ids")?).unwrap_or(usize::MAX);
+    let offers = s.len().saturating_sub(1 + ids) / 5;
+    if ids >= s.len() || s.len() != 1 + ids + offers * 5 || n.len() != 2 + offers * 3 {
+        return Err(Error::invalid_argument("shipping offers: 5 strings and 3 numbers each"));
+    }
+    let mut variant_rates = Vec::with_capacity(offers);
+    for i in 0..offers {
+        let (at, k) = (1 + ids + i * 5, 2 + i * 3);
+        let bits = js_int(n_at(n, k + 2), "offer flags")?;
+        let bound = |bit: i64, j: usize| (bits & bit != 0).then(|| s_at(s, at + j).to_owned());
+        let rate = ShippingRate {
+            id: s_at(s, at + 1).to_owned(),
+            name: String::new(),
+            price: s_at(s, at + 2).to_owned(),
+            delivery_description: String::new(),
+            delivery_timeframe_min: u32_of(js_int(n_at(n, k), "deliveryTimeframeMin")?, "deliveryTimeframeMin")?,
+            delivery_timeframe_max: u32_of(js_int(n_at(n, k + 1), "deliveryTimeframeMax")?, "deliveryTimeframeMax")?,
+            min_order_price: bound(1, 3),
+            max_order_price: bound(2, 4),
+        };
+        variant_rates.push(VariantRates { variant_id: s_at(s, at).to_owned(), profile_id: String::new(), rates: vec![rate] });
+    }
+    let answer = ShippingRatesResponse { variant_rates };
+    let order: Vec<&str> = s[1..=ids].iter().map(String::as_str).collect();
+    let currency = crate::money::Currency::from_code(s_at(s, 0))?;
+    let subtotal = js_int(n_at(n, 0), "subtotal")?;
+    let first = order.first().copied().unwrap_or_default();
+    let mut out = String::new();
+    for o in crate::shipping::usable_rates(&answer, &order, subtotal, currency)? {
+        let i = answer.variant_rates.iter().position(|v| v.variant_id == first && v.rates[0].id == o.rate.id).unwrap_or(0);
+        let (p, t) = (crate::money::check_safe(o.price)?, crate::money::check_safe(o.estimated_total)?);
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&format!("{i} {p} {t}"));
+    }
+    Ok(out)
+}
+
+// ------------------------------------------------------------ stored states
+
+/// What a stored member must be: a string, a string or null (or absent),
+/// null (or absent), a safe integer, an integer in `0..=u32::MAX`, a boolean.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Str,
+    OptStr,
+    Null,
+    Int,
+    U32,
+    Bool,
+}
+
+use Kind::{Bool, Int, Null, OptStr, Str, U32};
+
+const SESSION: [(&str, Kind); 9] = [
+    ("session.sessionId", Str),
+    ("session.processor", Str),
+    ("session.publishableKey", Str),
+    ("session.currency", Str),
+    ("session.amount", Int),
+    ("session.breakdown.subtotal", Int),
+    ("session.breakdown.shipping", Int),
+    ("session.breakdown.tax", Int),
+    ("session.breakdown.total", Int),
+];
+const SHIPPING: [(&str, Kind); 18] = [
+    ("shipping.rate.id", Str),
+    ("shipping.rate.name", Str),
+    ("shipping.rate.price", Str),
+    ("shipping.rate.deliveryDescription", Str),
+    ("shipping.rate.deliveryTimeframeMin", U32),
+    ("shipping.rate.deliveryTimeframeMax", U32),
+    ("shipping.rate.minOrderPrice", OptStr),
+    ("shipping.rate.maxOrderPrice", OptStr),
+    // In ADDRESS_FIELDS order.
+    ("shipping.address.email", Str),
+    ("shipping.address.firstName", Str),
+    ("shipping.address.lastName", Str),
+    ("shipping.address.address1", Str),
+    ("shipping.address.address2", OptStr),
+    ("shipping.address.city", Str),
+    ("shipping.address.state", OptStr),
+    ("shipping.address.postalCode", Str),
+    ("shipping.address.country", Str),
+    ("shipping.address.phone", OptStr),
+];
+const ATTEMPT: [(&str, Kind); 5] = [
+    ("attempt.token", Str),
+    ("attempt.returnUrl", Str),
+    ("attempt.confirmInFlight", Bool),
+    ("attempt.paymentIntentId", OptStr),
+    ("attempt.lastStatus", OptStr),
+];
+const PENDING: [(&str, Kind); 5] = [
+    ("pending.token", Str),
+    ("pending.returnUrl", Str),
+    ("pending.confirmInFlight", Bool),
+    ("pending.paymentIntentId", OptStr),
+    ("pending.lastStatus", OptStr),
+];
+const FAILED: [(&str, Kind); 5] =
+    [("code", Str), ("errorCode", OptStr), ("message", Str), ("retryable", Bool), ("paymentIntentId", OptStr)];
+
+fn bad(path: &str, what: &str) -> Error {
+    Error::invalid_argument(format!("{path}: {what}"))
+}
+
+/// Flat `path, value` entries being read (see [`Flow::from_entries`]),
+/// marking what was read so unknown members can be refused.
+struct Flat<'a> {
+    entries: &'a [String],
+    used: Vec<std::cell::Cell<bool>>,
+}
+
+impl Flat<'_> {
+    fn paths(&self) -> impl Iterator<Item = (usize, &str)> {
+        self.entries.iter().step_by(2).map(String::as_str).enumerate()
+    }
+
+    fn has(&self, prefix: &str) -> bool {
+        self.paths().any(|(_, p)| p.starts_with(prefix))
+    }
+
+    /// The typed value of `path` (`s…`, `n…`, `btrue`, `onull`), marked as read.
+    fn raw(&self, path: &str) -> Option<&str> {
+        let (i, _) = self.paths().find(|(_, p)| *p == path)?;
+        self.used[i].set(true);
+        Some(&self.entries[2 * i + 1])
+    }
+
+    /// Check each member's kind (see [`Kind`]).
+    fn check(&self, members: &[(&str, Kind)]) -> Result<()> {
+        for &(path, kind) in members {
+            let v = self.raw(path);
+            let fits = match (v, kind) {
+                (None | Some("onull"), OptStr | Null) => true,
+                (None, _) => return Err(Error::invalid_argument(format!("missing field `{path}`"))),
+                (Some(v), Str | OptStr) => v.starts_with('s'),
+                (Some(v), Int | U32) => {
+                    let max = if kind == U32 { i64::from(u32::MAX) } else { MAX_SAFE_MINOR };
+                    v.strip_prefix('n')
+                        .and_then(|n| n.parse::<i64>().ok())
+                        .is_some_and(|n| n <= max && (kind == Int && -n <= max || n >= 0))
+                }
+                (Some(v), Bool) => v == "btrue" || v == "bfalse",
+                (Some(_), Null) => false,
+            };
+            if !fits {
+                return Err(bad(path, ["expected a string", "expected a string or null", "expected an object or null", "expected a safe integer", "expected an integer in 0..=4294967295", "expected a boolean"][kind as usize]));
+            }
+        }
+        Ok(())
+    }
+
+    /// A checked member's value: the string, the number's digits, `true`/`false`; `None` for null or absent.
+    fn get(&self, path: &str) -> Option<String> {
+        self.raw(path).filter(|v| *v != "onull").map(|v| v.get(1..).unwrap_or_default().to_owned())
+    }
+
+    fn int(&self, path: &str) -> i64 {
+        self.get(path).and_then(|v| v.parse().ok()).unwrap_or_default()
+    }
+
+    fn attempt(&self, m: &[(&str, Kind); 5]) -> Result<Attempt> {
+        self.check(m)?;
+        let a = Attempt {
+            token: self.get(m[0].0).unwrap_or_default(),
+            return_url: self.get(m[1].0).unwrap_or_default(),
+            confirm_in_flight: self.get(m[2].0).as_deref() == Some("true"),
+            payment_intent_id: self.get(m[3].0),
+            last_status: match self.get(m[4].0) {
+                None => None,
+                Some(s) => Some(status(&s).ok_or_else(|| bad(m[4].0, "unknown payment status"))?),
+            },
+        };
+        if a.token.trim().is_empty() {
+            return Err(bad(m[0].0, "must not be empty"));
+        }
+        validate_return_url(&a.return_url)?;
+        Ok(a)
+    }
+}
+
+impl Flow {
+    /// Read a stored state back from flat entries: `path, value, path,
+    /// value, …` where a path joins the JSON members with `.` (array
+    /// elements by index: `session.items.0.variantId`) and a value is typed
+    /// by its first character: `s` + a string, `n` + a number as JS prints
+    /// it, `btrue` / `bfalse`, `onull`. Every member the state's kind has is
+    /// checked (type, presence; no unknown member), and so are the
+    /// invariants a live state keeps: the amounts add up, the items, rate,
+    /// address and return URL pass their checks, tokens are not empty, only
+    /// `paying` has a confirm in flight, `requires_action` has a client
+    /// secret. The session and shipping objects are then the caller's to
+    /// keep: the machine holds the members that decide.
+    ///
+    /// # Errors
+    /// `invalid_argument` "stored checkout state is not valid: …" naming the path.
+    pub fn from_entries(entries: &[String]) -> Result<Self> {
+        Self::read(entries).map_err(|e| Error::invalid_argument(format!("stored checkout state is not valid: {}", e.message)))
+    }
+
+    fn read(entries: &[String]) -> Result<Self> {
+        if entries.len() % 2 != 0 {
+            return Err(Error::invalid_argument("odd number of entries"));
+        }
+        let f = Flat { entries, used: vec![std::cell::Cell::new(false); entries.len() / 2] };
+        f.check(&[("state", Str)])?;
+        let name = f.get("state").unwrap_or_default();
+        let tag = TAGS.iter().find(|(_, n)| *n == name).map(|(t, _)| *t).ok_or_else(|| bad("state", "unknown checkout state"))?;
+        let mut flow = Self { tag, ..Self::default() };
+        let with_session = !matches!(tag, Tag::Idle | Tag::Cancelled);
+        if with_session {
+            f.check(&SESSION)?;
+            flow.session_id = f.get("session.sessionId");
+            if f.get("session.processor").as_deref() != Some("stripe") {
+                return Err(bad("session.processor", "unknown processor"));
+            }
+            let currency = f.get("session.currency").unwrap_or_default();
+            if !(currency.len() == 3 && currency.bytes().all(|b| b.is_ascii_uppercase())) {
+                return Err(bad("session.currency", "not an ISO 4217 code"));
+            }
+            let v = SESSION.map(|(p, _)| f.int(p));
+            check_amount(v[4], &Breakdown { subtotal: v[5], shipping: v[6], tax: v[7], total: v[8] })?;
+            // Items: `session.items.<i>.variantId` / `.quantity`, i = 0, 1, … without gaps.
+            let mut count = 0;
+            while f.has(&format!("session.items.{count}.")) {
+                let (id, q) = (format!("session.items.{count}.variantId"), format!("session.items.{count}.quantity"));
+                f.check(&[(id.as_str(), Str), (q.as_str(), U32)])?;
+                if f.get(&id).unwrap_or_default().is_empty() || f.int(&q) == 0 {
+                    return Err(bad(&id, "empty variantId or quantity 0"));
+                }
+                count += 1;
+            }
+            if count == 0 {
+                return Err(bad("session.items", "must not be empty"));
+            }
+        }
+        if with_session && tag != Tag::Initiated {
+            f.check(&SHIPPING)?;
+            if f.get(SHIPPING[0].0).unwrap_or_default().trim().is_empty() {
+                return Err(bad(SHIPPING[0].0, "must not be empty"));
+            }
+            validate_address(&address_of(|i| f.get(SHIPPING[8 + i].0)))?;
+        }
+        match tag {
+            Tag::Paying | Tag::RequiresAction => {
+                let a = f.attempt(&ATTEMPT)?;
+                if a.confirm_in_flight && tag != Tag::Paying {
+                    return Err(bad(ATTEMPT[2].0, "a confirm in flight outside `paying`"));
+                }
+                flow.attempt = Some(a);
+                if tag == Tag::RequiresAction {
+                    f.check(&[("clientSecret", Str)])?;
+                    flow.client_secret = f.get("clientSecret").unwrap_or_default();
+                    if flow.client_secret.is_empty() {
+                        return Err(bad("clientSecret", "must not be empty"));
+                    }
+                }
+            }
+            Tag::Succeeded => {
+                f.check(&[("paymentIntentId", Str)])?;
+                flow.payment_intent_id = f.get("paymentIntentId");
+            }
+            Tag::Failed => {
+                f.check(&FAILED)?;
+                let code = f.get("code").unwrap_or_default();
+                flow.code = FAILURES.iter().find(|(_, n)| *n == code).map(|(c, _)| *c).ok_or_else(|| bad("code", "unknown failure code"))?;
+                flow.error_code = match f.get("errorCode") {
+                    None => None,
+                    Some(c) => Some(error_code(&c).ok_or_else(|| bad("errorCode", "unknown error code"))?),
+                };
+                flow.message = f.get("message").unwrap_or_default();
+                flow.retryable = f.get("retryable").as_deref() == Some("true");
+                flow.payment_intent_id = f.get("paymentIntentId");
+                if f.has("pending.") {
+                    let a = f.attempt(&PENDING)?;
+                    if a.confirm_in_flight {
+                        return Err(bad(PENDING[2].0, "a confirm in flight outside `paying`"));
+                    }
+                    flow.attempt = Some(a);
+                } else {
+                    f.check(&[("pending", Null)])?;
+                }
+            }
+            Tag::Cancelled => {
+                f.check(&[("sessionId", OptStr)])?;
+                flow.session_id = f.get("sessionId");
+            }
+            _ => {}
+        }
+        if let Some((_, p)) = f.paths().find(|(i, _)| !f.used[*i].get()) {
+            return Err(bad(p, "unknown member"));
+        }
+        Ok(flow)
     }
 }
 
@@ -688,80 +1109,53 @@ fn truncate(s: &str, max: usize) -> String {
     }
 }
 
+
 #[cfg(test)]
 mod tests {
+    use super::event::*;
     use super::*;
-
-    fn item() -> PaymentItem {
-        PaymentItem { variant_id: "var_1".into(), quantity: 2 }
-    }
-
-    fn initiate() -> InitiateResponse {
-        InitiateResponse {
-            processor: Processor::Stripe,
-            session_id: "ps_1".into(),
-            publishable_key: "pk_test_localstripe".into(),
-            amount: 3998,
-            currency: "USD".into(),
-            breakdown: Breakdown { subtotal: 3998, shipping: 0, tax: 0, total: 3998 },
-        }
-    }
-
-    fn rate() -> ShippingRate {
-        ShippingRate {
-            id: "rate_std".into(),
-            name: "Standard".into(),
-            price: "5.00".into(),
-            delivery_description: "3-5 days".into(),
-            delivery_timeframe_min: 3,
-            delivery_timeframe_max: 5,
-            min_order_price: None,
-            max_order_price: None,
-        }
-    }
-
-    fn address() -> ShippingAddress {
-        ShippingAddress {
-            email: "ada@example.com".into(),
-            first_name: "Ada".into(),
-            last_name: "Lovelace".into(),
-            address1: "1 Analytical St".into(),
-            address2: None,
-            city: "London".into(),
-            state: None,
-            postal_code: "N1 9GU".into(),
-            country: "GB".into(),
-            phone: None,
-        }
-    }
-
-    fn updated() -> UpdateResponse {
-        UpdateResponse {
-            session_id: "ps_1".into(),
-            amount: 5298,
-            currency: "USD".into(),
-            breakdown: Breakdown { subtotal: 3998, shipping: 500, tax: 800, total: 5298 },
-        }
-    }
-
-    fn answer(status: PaymentStatus, secret: Option<&str>, error: Option<&str>) -> ConfirmResponse {
-        ConfirmResponse {
-            success: status == PaymentStatus::Succeeded,
-            status,
-            client_secret: secret.map(Into::into),
-            payment_intent_id: Some("pi_1".into()),
-            error: error.map(Into::into),
-        }
-    }
-
-    fn chosen() -> CheckoutState {
-        let mut s = CheckoutState::Idle;
-        s.initiated(vec![item()], initiate()).unwrap();
-        s.shipping_chosen(rate(), address(), updated()).unwrap();
-        s
-    }
+    use serde_json::{json, Value};
 
     const URL: &str = "https://shop.example/return";
+    const ADDR: [&str; 10] = ["ada@example.com", "Ada", "Lovelace", "1 Analytical St", "", "London", "", "N1 9GU", "GB", ""];
+
+    fn sv(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    fn go(f: &mut Flow, ev: u32, s: &[&str], n: &[f64]) -> Result<Option<String>> {
+        f.step(ev, &sv(s), n)
+    }
+
+    fn ok(f: &mut Flow, ev: u32, s: &[&str], n: &[f64]) -> Option<String> {
+        go(f, ev, s, n).unwrap_or_else(|e| panic!("event {ev}: {e}"))
+    }
+
+    fn initiated() -> Flow {
+        let mut f = Flow::default();
+        ok(&mut f, INITIATED, &["ps_1"], &[3998.0, 3998.0, 0.0, 0.0, 3998.0, 1.0]);
+        f
+    }
+
+    fn with_addr<'a>(head: &[&'a str], addr: &[&'a str], tail: &[&'a str]) -> Vec<&'a str> {
+        head.iter().chain(addr).chain(tail).copied().collect()
+    }
+
+    fn chosen() -> Flow {
+        let mut f = initiated();
+        ok(&mut f, CHOSEN, &with_addr(&["rate_std"], &ADDR, &["ps_1"]), &[5298.0, 3998.0, 500.0, 800.0, 5298.0]);
+        f
+    }
+
+    fn confirm(f: &mut Flow, status: &str, secret: &str, error: &str) -> Result<Option<String>> {
+        go(f, CONFIRMED, &[status, secret, "pi_1", error], &[])
+    }
+
+    fn paying(token: &str) -> Flow {
+        let mut f = chosen();
+        ok(&mut f, BEGIN, &[token, URL], &[]);
+        f
+    }
 
     fn assert_state_err(r: Result<impl std::fmt::Debug>, needle: &str) {
         let e = r.unwrap_err();
@@ -769,317 +1163,533 @@ mod tests {
         assert!(e.message.contains(needle), "{e}");
     }
 
+    fn assert_arg_err(r: Result<impl std::fmt::Debug>, needle: &str) {
+        let e = r.unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidArgument, "{e}");
+        assert!(e.message.contains(needle), "{} !~ {needle}", e.message);
+    }
+
+    fn m(f: &Flow, i: u32) -> Option<String> {
+        f.member(i)
+    }
+
     #[test]
     fn happy_path_reaches_succeeded() {
-        let mut s = CheckoutState::Idle;
-        s.initiated(vec![item()], initiate()).unwrap();
-        assert_eq!(s.name(), "initiated");
-        let req = s.update_request(&rate(), &address()).unwrap();
-        assert_eq!((req.session_id.as_str(), req.shipping_rate_id.as_str()), ("ps_1", "rate_std"));
-        s.shipping_chosen(rate(), address(), updated()).unwrap();
-        assert_eq!(s.session().unwrap().amount, 5298);
-        assert_eq!(s.pay_step().unwrap(), PayStep::CollectToken);
-        let req = s.begin_confirm("tok_1", URL).unwrap();
-        assert_eq!(req.confirmation_token_id, "tok_1");
-        assert_eq!(req.shipping_address, address());
-        assert!(s.payment_unsettled());
-        assert_eq!(s.confirmed(answer(PaymentStatus::Succeeded, None, None)).unwrap(), AfterConfirm::Done);
-        assert!(matches!(&s, CheckoutState::Succeeded { payment_intent_id, .. } if payment_intent_id == "pi_1"));
-        assert!(s.is_final());
+        let mut f = Flow::default();
+        assert_eq!(m(&f, 0).as_deref(), Some("idle"));
+        ok(&mut f, INITIATED, &["ps_1"], &[3998.0, 3998.0, 0.0, 0.0, 3998.0, 1.0]);
+        assert_eq!(m(&f, 0).as_deref(), Some("initiated"));
+        ok(&mut f, CAN_SHIP, &[], &[]);
+        ok(&mut f, UPDATE, &with_addr(&["rate_std"], &ADDR, &[]), &[]);
+        ok(&mut f, CHOSEN, &with_addr(&["rate_std"], &ADDR, &["ps_1"]), &[5298.0, 3998.0, 500.0, 800.0, 5298.0]);
+        assert_eq!(m(&f, 0).as_deref(), Some("shipping_chosen"));
+        assert_eq!(ok(&mut f, PAY, &[URL], &[]), None, "collect a new token");
+        assert_eq!(ok(&mut f, UNSETTLED, &[], &[]), None);
+        ok(&mut f, BEGIN, &["tok_1", URL], &[]);
+        assert_eq!(m(&f, 0).as_deref(), Some("paying"));
+        assert_eq!((m(&f, 1).as_deref(), m(&f, 2).as_deref(), m(&f, 3).as_deref()), (Some("tok_1"), Some(URL), Some("1")));
+        assert_eq!((m(&f, 4), m(&f, 5)), (None, None));
+        assert_eq!(ok(&mut f, UNSETTLED, &[], &[]).as_deref(), Some("1"));
+        assert_eq!(ok(&mut f, FINAL, &[], &[]), None);
+        assert_eq!(confirm(&mut f, "succeeded", "", "").unwrap(), None);
+        assert_eq!(m(&f, 0).as_deref(), Some("succeeded"));
+        assert_eq!(m(&f, 11).as_deref(), Some("pi_1"));
+        assert_eq!(m(&f, 1), None, "no attempt shown once succeeded");
+        assert_eq!(ok(&mut f, FINAL, &[], &[]).as_deref(), Some("1"));
+        assert_eq!(ok(&mut f, RESUME, &[], &[]), None);
     }
 
     #[test]
     fn illegal_steps_are_invalid_state_errors() {
-        let idle = CheckoutState::Idle;
-        assert_state_err(idle.pay_step(), "cannot pay in checkout state `idle`");
-        assert_state_err(idle.update_request(&rate(), &address()), "cannot select shipping");
-        let mut initiated = CheckoutState::Idle;
-        initiated.initiated(vec![item()], initiate()).unwrap();
-        // Pay before a shipping choice.
-        assert_state_err(initiated.pay_step(), "`initiated`");
-        assert_state_err(initiated.clone().begin_confirm("tok_1", URL), "cannot confirm");
-        // Initiate twice.
-        assert_state_err(initiated.initiated(vec![item()], initiate()), "cannot initiate");
-        // Select shipping after success.
-        let mut s = chosen();
-        s.begin_confirm("tok_1", URL).unwrap();
-        s.confirmed(answer(PaymentStatus::Succeeded, None, None)).unwrap();
-        assert_state_err(s.update_request(&rate(), &address()), "`succeeded`");
-        assert_state_err(s.shipping_chosen(rate(), address(), updated()), "`succeeded`");
-        assert_state_err(s.pay_step(), "`succeeded`");
-        assert_state_err(s.cancel(), "cannot cancel");
-        assert_state_err(s.confirmed(answer(PaymentStatus::Succeeded, None, None)), "`succeeded`");
-        // Confirm answers without a confirm in flight.
+        let mut idle = Flow::default();
+        assert_state_err(go(&mut idle, PAY, &[URL], &[]), "cannot pay in checkout state `idle`");
+        assert_state_err(go(&mut idle, UPDATE, &with_addr(&["r"], &ADDR, &[]), &[]), "cannot select shipping");
+        assert_state_err(go(&mut idle, CAN_SHIP, &[], &[]), "cannot select shipping in checkout state `idle`");
+        let mut i = initiated();
+        assert_state_err(go(&mut i, PAY, &[URL], &[]), "`initiated`");
+        assert_state_err(go(&mut i.clone(), BEGIN, &["tok_1", URL], &[]), "cannot confirm");
+        assert_state_err(go(&mut i, INITIATED, &["ps_1"], &[1.0, 1.0, 0.0, 0.0, 1.0, 1.0]), "cannot initiate");
+        let mut s = paying("tok_1");
+        confirm(&mut s, "succeeded", "", "").unwrap();
+        let before = s.clone();
+        assert_state_err(go(&mut s, UPDATE, &with_addr(&["rate_std"], &ADDR, &[]), &[]), "`succeeded`");
+        assert_state_err(go(&mut s, CHOSEN, &with_addr(&["rate_std"], &ADDR, &["ps_1"]), &[1.0, 1.0, 0.0, 0.0, 1.0]), "`succeeded`");
+        assert_state_err(go(&mut s, PAY, &[URL], &[]), "`succeeded`");
+        assert_state_err(go(&mut s, CANCEL, &[], &[]), "cannot cancel");
+        assert_state_err(confirm(&mut s, "succeeded", "", ""), "`succeeded`");
+        assert_eq!(s, before, "refused events change nothing");
         let mut c = chosen();
-        assert_state_err(c.confirmed(answer(PaymentStatus::Succeeded, None, None)), "`shipping_chosen`");
-        assert_state_err(c.confirm_failed(&Error::new(ErrorCode::Network, "x")), "`shipping_chosen`");
-        assert_state_err(c.action_finished(), "`shipping_chosen`");
+        assert_state_err(confirm(&mut c, "succeeded", "", ""), "`shipping_chosen`");
+        assert_state_err(go(&mut c, CONFIRM_FAILED, &["network", "x"], &[]), "`shipping_chosen`");
+        assert_state_err(go(&mut c, ACTION_DONE, &[], &[]), "`shipping_chosen`");
+        assert_state_err(go(&mut Flow::default(), ADAPTER_FAILED, &["x"], &[]), "cannot report an adapter failure");
+        assert_arg_err(go(&mut c, 99, &[], &[]), "unknown checkout event");
     }
 
     #[test]
     fn no_second_pay_while_a_confirm_is_in_flight() {
-        let mut s = chosen();
-        s.begin_confirm("tok_1", URL).unwrap();
-        assert_state_err(s.pay_step(), "`paying`");
+        let mut s = paying("tok_1");
+        assert_state_err(go(&mut s, PAY, &[URL], &[]), "`paying`");
         // A different token can never be confirmed while tok_1 may be live.
-        let e = s.begin_confirm("tok_2", URL).unwrap_err();
-        assert_eq!(e.code, ErrorCode::InvalidArgument);
-        assert!(e.message.contains("tok_1"), "{e}");
-        assert_state_err(s.cancel(), "cannot cancel in checkout state `paying`");
-        assert_state_err(s.update_request(&rate(), &address()), "`paying`");
+        assert_arg_err(go(&mut s, BEGIN, &["tok_2", URL], &[]), "tok_1");
+        assert_state_err(go(&mut s, CANCEL, &[], &[]), "cannot cancel in checkout state `paying`");
+        assert_state_err(go(&mut s, UPDATE, &with_addr(&["rate_std"], &ADDR, &[]), &[]), "`paying`");
+        assert_state_err(go(&mut s, ACTION_DONE, &[], &[]), "`paying`");
+        // Resume after a reload: the same token, once more.
+        assert_eq!(ok(&mut s, RESUME, &[], &[]).as_deref(), Some("tok_1"));
+        ok(&mut s, BEGIN, &["tok_1", ""], &[]);
+        assert_eq!(m(&s, 2).as_deref(), Some(URL), "the attempt keeps its return URL");
     }
 
     #[test]
-    fn three_d_secure_round_trip_confirms_the_same_token() {
-        let mut s = chosen();
-        s.begin_confirm("tok_3ds", URL).unwrap();
-        let next = s.confirmed(answer(PaymentStatus::RequiresAction, Some("pi_1_secret_x"), None)).unwrap();
-        assert_eq!(next, AfterConfirm::NextAction("pi_1_secret_x".into()));
-        assert_eq!(s.name(), "requires_action");
-        assert_state_err(s.pay_step(), "`requires_action`");
-        assert_state_err(s.cancel(), "`requires_action`");
-        let token = s.action_finished().unwrap();
-        assert_eq!(token, "tok_3ds");
-        let req = s.begin_confirm(&token, URL).unwrap();
-        assert_eq!(req.confirmation_token_id, "tok_3ds");
-        s.confirmed(answer(PaymentStatus::Succeeded, None, None)).unwrap();
-        assert_eq!(s.name(), "succeeded");
+    fn three_d_secure_then_success() {
+        let mut s = paying("tok_1");
+        assert_eq!(confirm(&mut s, "requires_action", "pi_1_secret", "").unwrap().as_deref(), Some("pi_1_secret"));
+        assert_eq!(m(&s, 0).as_deref(), Some("requires_action"));
+        assert_eq!(m(&s, 6).as_deref(), Some("pi_1_secret"));
+        assert_eq!((m(&s, 3), m(&s, 4).as_deref(), m(&s, 5).as_deref()), (None, Some("pi_1"), Some("requires_action")));
+        assert_eq!(ok(&mut s, RESUME, &[], &[]).as_deref(), Some("tok_1"));
+        assert_eq!(ok(&mut s, UNSETTLED, &[], &[]).as_deref(), Some("1"));
+        assert_state_err(go(&mut s, PAY, &[URL], &[]), "`requires_action`");
+        assert_state_err(go(&mut s, CANCEL, &[], &[]), "`requires_action`");
+        assert_eq!(ok(&mut s, ACTION_DONE, &[], &[]).as_deref(), Some("tok_1"));
+        ok(&mut s, BEGIN, &["tok_1", URL], &[]);
+        assert_eq!(m(&s, 6), None);
+        confirm(&mut s, "succeeded", "", "").unwrap();
+        assert_eq!(m(&s, 11).as_deref(), Some("pi_1"));
     }
 
     #[test]
-    fn failed_authentication_is_retryable_with_a_new_token() {
-        let mut s = chosen();
-        s.begin_confirm("tok_3ds", URL).unwrap();
-        s.confirmed(answer(PaymentStatus::RequiresAction, Some("sec"), None)).unwrap();
-        let t = s.action_finished().unwrap();
-        s.begin_confirm(&t, URL).unwrap();
-        s.confirmed(answer(PaymentStatus::RequiresPaymentMethod, None, None)).unwrap();
-        match &s {
-            CheckoutState::Failed { code, retryable, pending, payment_intent_id, message, .. } => {
-                assert_eq!(*code, FailureCode::ActionFailed);
-                assert!(*retryable);
-                assert!(pending.is_none());
-                assert_eq!(payment_intent_id.as_deref(), Some("pi_1"));
-                assert!(message.contains("authentication"), "{message}");
-            }
-            other => panic!("{other:?}"),
-        }
-        assert!(!s.is_final());
-        assert_eq!(s.pay_step().unwrap(), PayStep::CollectToken);
+    fn failed_three_d_secure_releases_the_token() {
+        let mut s = paying("tok_1");
+        confirm(&mut s, "requires_action", "sec", "").unwrap();
+        ok(&mut s, BEGIN, &["tok_1", URL], &[]);
+        confirm(&mut s, "requires_payment_method", "", "").unwrap();
+        assert_eq!(m(&s, 0).as_deref(), Some("failed"));
+        assert_eq!(m(&s, 7).as_deref(), Some("action_failed"));
+        assert_eq!(m(&s, 10).as_deref(), Some("1"));
+        assert_eq!(m(&s, 1), None, "no pending attempt");
+        assert_eq!(m(&s, 11).as_deref(), Some("pi_1"));
+        assert!(m(&s, 9).unwrap().contains("authentication"));
+        assert_eq!(ok(&mut s, FINAL, &[], &[]), None);
+        assert_eq!(ok(&mut s, PAY, &[URL], &[]), None);
         // A payment exists: its amount must not change under it.
-        assert_state_err(s.update_request(&rate(), &address()), "cannot select shipping");
-        s.begin_confirm("tok_new", URL).unwrap();
-        assert_eq!(s.name(), "paying");
+        assert_state_err(go(&mut s, UPDATE, &with_addr(&["rate_std"], &ADDR, &[]), &[]), "cannot select shipping");
+        ok(&mut s, BEGIN, &["tok_new", URL], &[]);
+        assert_eq!(m(&s, 1).as_deref(), Some("tok_new"));
     }
 
     #[test]
     fn decline_then_retry_with_a_new_token() {
-        let mut s = chosen();
-        s.begin_confirm("tok_declined", URL).unwrap();
-        s.confirmed(answer(PaymentStatus::RequiresPaymentMethod, None, Some("Your card was declined."))).unwrap();
-        assert!(matches!(&s, CheckoutState::Failed { code: FailureCode::Declined, retryable: true, message, .. } if message == "Your card was declined."));
-        assert_eq!(s.pay_step().unwrap(), PayStep::CollectToken);
-        let req = s.begin_confirm("tok_good", URL).unwrap();
-        assert_eq!(req.confirmation_token_id, "tok_good");
-        s.confirmed(answer(PaymentStatus::Succeeded, None, None)).unwrap();
-        assert_eq!(s.name(), "succeeded");
+        let mut s = paying("tok_declined");
+        confirm(&mut s, "requires_payment_method", "", "Your card was declined.").unwrap();
+        assert_eq!((m(&s, 7).as_deref(), m(&s, 9).as_deref()), (Some("declined"), Some("Your card was declined.")));
+        let mut fallback = paying("tok_declined");
+        confirm(&mut fallback, "requires_payment_method", "", "  ").unwrap();
+        assert!(m(&fallback, 9).unwrap().contains("declined"));
+        assert_eq!(ok(&mut s, PAY, &[URL], &[]), None);
+        ok(&mut s, BEGIN, &["tok_good", URL], &[]);
+        confirm(&mut s, "succeeded", "", "").unwrap();
+        assert_eq!(m(&s, 0).as_deref(), Some("succeeded"));
     }
 
     #[test]
     fn lost_confirm_keeps_the_token_and_retries_it() {
-        let mut s = chosen();
-        s.begin_confirm("tok_1", URL).unwrap();
-        s.confirm_failed(&Error::new(ErrorCode::Network, "connection reset")).unwrap();
-        match &s {
-            CheckoutState::Failed { code: FailureCode::Request, error_code: Some(ErrorCode::Network), retryable: true, pending: Some(a), .. } => {
-                assert_eq!(a.token, "tok_1");
-                assert!(!a.confirm_in_flight);
-            }
-            other => panic!("{other:?}"),
-        }
-        assert!(s.payment_unsettled());
-        assert_state_err(s.cancel(), "`failed`");
-        assert_eq!(s.pay_step().unwrap(), PayStep::Reconfirm("tok_1".into()));
-        assert_eq!(s.begin_confirm("tok_2", URL).unwrap_err().code, ErrorCode::InvalidArgument);
-        s.begin_confirm("tok_1", URL).unwrap();
-        s.confirmed(answer(PaymentStatus::Succeeded, None, None)).unwrap();
-        assert_eq!(s.name(), "succeeded");
+        let mut s = paying("tok_1");
+        ok(&mut s, CONFIRM_FAILED, &["network", "connection reset"], &[]);
+        assert_eq!(m(&s, 0).as_deref(), Some("failed"));
+        assert_eq!((m(&s, 7).as_deref(), m(&s, 8).as_deref(), m(&s, 10).as_deref()), (Some("request"), Some("network"), Some("1")));
+        assert_eq!((m(&s, 1).as_deref(), m(&s, 3)), (Some("tok_1"), None), "pending, not in flight");
+        assert_eq!(ok(&mut s, UNSETTLED, &[], &[]).as_deref(), Some("1"));
+        assert_state_err(go(&mut s, CANCEL, &[], &[]), "`failed`");
+        assert_state_err(go(&mut s, CAN_SHIP, &[], &[]), "`failed`");
+        assert_eq!(ok(&mut s, RESUME, &[], &[]), None, "a failure is not resumed by itself");
+        assert_eq!(ok(&mut s, PAY, &[URL], &[]).as_deref(), Some("tok_1"));
+        assert_arg_err(go(&mut s, BEGIN, &["tok_2", URL], &[]), "only that token");
+        ok(&mut s, BEGIN, &["tok_1", URL], &[]);
+        confirm(&mut s, "succeeded", "", "").unwrap();
+        assert_eq!(m(&s, 0).as_deref(), Some("succeeded"));
     }
 
     #[test]
     fn request_errors_that_cannot_heal_are_final() {
         for (code, retryable) in [
-            (ErrorCode::Conflict, false),
-            (ErrorCode::NotFound, false),
-            (ErrorCode::InvalidRequest, false),
-            (ErrorCode::Timeout, true),
-            (ErrorCode::Internal, true),
-            (ErrorCode::RateLimited, true),
-            (ErrorCode::ProcessorError, true),
+            ("conflict", false),
+            ("not_found", false),
+            ("invalid_request", false),
+            ("unauthorized", false),
+            ("timeout", true),
+            ("internal", true),
+            ("rate_limited", true),
+            ("processor_error", true),
+            ("no_such_code", true), // not a CirrusError: counted as internal
         ] {
-            let mut s = chosen();
-            s.begin_confirm("tok_1", URL).unwrap();
-            s.confirm_failed(&Error::new(code, "x")).unwrap();
-            assert_eq!(s.is_final(), !retryable, "{code}");
-            assert_eq!(s.pay_step().is_ok(), retryable, "{code}");
+            let mut s = paying("tok_1");
+            ok(&mut s, CONFIRM_FAILED, &[code, "x"], &[]);
+            assert_eq!(ok(&mut s, FINAL, &[], &[]).is_some(), !retryable, "{code}");
+            assert_eq!(go(&mut s, PAY, &[URL], &[]).is_ok(), retryable, "{code}");
         }
+        let mut s = paying("tok_1");
+        ok(&mut s, CONFIRM_FAILED, &["no_such_code", "x"], &[]);
+        assert_eq!(m(&s, 8).as_deref(), Some("internal"));
     }
 
     #[test]
-    fn requires_action_without_secret_is_a_decode_error_and_stays_pending() {
-        let mut s = chosen();
-        s.begin_confirm("tok_1", URL).unwrap();
-        let e = s.confirmed(answer(PaymentStatus::RequiresAction, None, None)).unwrap_err();
+    fn unusable_answers_are_decode_failures_that_stay_pending() {
+        let mut s = paying("tok_1");
+        let e = confirm(&mut s, "requires_action", "", "").unwrap_err();
         assert_eq!(e.code, ErrorCode::Decode);
-        assert_eq!(s.pay_step().unwrap(), PayStep::Reconfirm("tok_1".into()));
+        assert_eq!((m(&s, 0).as_deref(), m(&s, 8).as_deref()), (Some("failed"), Some("decode")));
+        assert_eq!(ok(&mut s, PAY, &[URL], &[]).as_deref(), Some("tok_1"));
+        let mut u = paying("tok_1");
+        assert_eq!(confirm(&mut u, "weird", "", "").unwrap_err().code, ErrorCode::Decode);
+        assert_eq!((m(&u, 7).as_deref(), m(&u, 1).as_deref()), (Some("request"), Some("tok_1")));
     }
 
     #[test]
     fn processing_is_re_read_with_the_same_token() {
-        let mut s = chosen();
-        s.begin_confirm("tok_1", URL).unwrap();
-        assert_eq!(s.confirmed(answer(PaymentStatus::Processing, None, None)).unwrap(), AfterConfirm::Processing);
-        assert_eq!(s.name(), "paying");
-        assert_eq!(s.pay_step().unwrap(), PayStep::Reconfirm("tok_1".into()));
+        let mut s = paying("tok_1");
+        assert_eq!(confirm(&mut s, "processing", "", "").unwrap(), None);
+        assert_eq!((m(&s, 0).as_deref(), m(&s, 3)), (Some("paying"), None));
+        assert_state_err(confirm(&mut s, "succeeded", "", ""), "no confirm is in flight");
+        assert_state_err(go(&mut s, CONFIRM_FAILED, &["network", "x"], &[]), "no confirm is in flight");
+        assert_eq!(ok(&mut s, PAY, &[URL], &[]).as_deref(), Some("tok_1"));
     }
 
     #[test]
     fn canceled_payment_is_final() {
-        let mut s = chosen();
-        s.begin_confirm("tok_1", URL).unwrap();
-        s.confirmed(answer(PaymentStatus::Canceled, None, None)).unwrap();
-        assert!(matches!(s, CheckoutState::Failed { code: FailureCode::Canceled, retryable: false, .. }));
-        assert!(s.is_final());
+        let mut s = paying("tok_1");
+        confirm(&mut s, "canceled", "", "").unwrap();
+        assert_eq!((m(&s, 7).as_deref(), m(&s, 10)), (Some("canceled"), None));
+        assert_eq!(m(&s, 9).as_deref(), Some("the payment was canceled"));
+        assert_eq!(ok(&mut s, FINAL, &[], &[]).as_deref(), Some("1"));
+        assert_state_err(go(&mut s, BEGIN, &["tok_1", URL], &[]), "cannot confirm");
     }
 
     #[test]
     fn adapter_failures() {
         // Before any confirm: nothing sent, retry collects a new token.
         let mut s = chosen();
-        s.adapter_failed("Your card number is incomplete.").unwrap();
-        assert!(matches!(&s, CheckoutState::Failed { code: FailureCode::Adapter, pending: None, retryable: true, .. }));
-        assert_eq!(s.pay_step().unwrap(), PayStep::CollectToken);
+        ok(&mut s, ADAPTER_FAILED, &["Your card number is incomplete."], &[]);
+        assert_eq!((m(&s, 7).as_deref(), m(&s, 1), m(&s, 10).as_deref()), (Some("adapter"), None, Some("1")));
+        assert_eq!(ok(&mut s, PAY, &[URL], &[]), None);
+        ok(&mut s, ADAPTER_FAILED, &["again"], &[]);
+        assert_eq!(m(&s, 9).as_deref(), Some("again"));
         // Shipping may still change: no payment exists.
-        s.update_request(&rate(), &address()).unwrap();
-        s.cancel().unwrap();
-        assert!(matches!(&s, CheckoutState::Cancelled { session_id: Some(id) } if id == "ps_1"));
+        ok(&mut s, UPDATE, &with_addr(&["rate_std"], &ADDR, &[]), &[]);
+        ok(&mut s, CANCEL, &[], &[]);
+        assert_eq!((m(&s, 0).as_deref(), m(&s, 12).as_deref()), (Some("cancelled"), Some("ps_1")));
         // During a next action: the payment exists, so the attempt stays pending.
-        let mut s = chosen();
-        s.begin_confirm("tok_1", URL).unwrap();
-        s.confirmed(answer(PaymentStatus::RequiresAction, Some("sec"), None)).unwrap();
-        s.adapter_failed("").unwrap();
-        assert!(matches!(&s, CheckoutState::Failed { code: FailureCode::ActionFailed, pending: Some(_), .. }));
-        assert_eq!(s.pay_step().unwrap(), PayStep::Reconfirm("tok_1".into()));
-    }
-
-    #[test]
-    fn state_survives_json_round_trip_with_tagged_shape() {
-        let mut s = chosen();
-        s.begin_confirm("tok_1", URL).unwrap();
-        s.confirmed(answer(PaymentStatus::RequiresAction, Some("pi_1_secret"), None)).unwrap();
-        let text = s.to_json();
-        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(v["state"], "requires_action");
-        assert_eq!(v["clientSecret"], "pi_1_secret");
-        assert_eq!(v["session"]["sessionId"], "ps_1");
-        assert_eq!(v["attempt"]["token"], "tok_1");
-        assert_eq!(v["attempt"]["confirmInFlight"], false);
-        assert_eq!(v["attempt"]["lastStatus"], "requires_action");
-        assert_eq!(v["shipping"]["rate"]["id"], "rate_std");
-        assert_eq!(v["shipping"]["address"]["country"], "GB");
-        let back = CheckoutState::from_json(&text).unwrap();
-        assert_eq!(back, s);
-        // A stored in-flight confirm resumes with the same token only.
-        let mut p = chosen();
-        p.begin_confirm("tok_1", URL).unwrap();
-        let mut resumed = CheckoutState::from_json(&p.to_json()).unwrap();
-        assert!(matches!(&resumed, CheckoutState::Paying { attempt, .. } if attempt.confirm_in_flight));
-        assert_eq!(resumed.resume_token(), Some("tok_1"));
-        assert_eq!(resumed.begin_confirm("tok_1", URL).unwrap().confirmation_token_id, "tok_1");
-        assert_eq!(s.resume_token(), Some("tok_1"));
-        assert_eq!(chosen().resume_token(), None);
-        assert_eq!(CheckoutState::Idle.to_json(), r#"{"state":"idle"}"#);
-        let e = CheckoutState::from_json(r#"{"state":"paying"}"#).unwrap_err();
-        assert_eq!(e.code, ErrorCode::InvalidArgument);
+        let mut s = paying("tok_1");
+        confirm(&mut s, "requires_action", "sec", "").unwrap();
+        ok(&mut s, ADAPTER_FAILED, &[""], &[]);
+        assert_eq!((m(&s, 7).as_deref(), m(&s, 1).as_deref()), (Some("action_failed"), Some("tok_1")));
+        assert_eq!(m(&s, 9).as_deref(), Some("the payment form reported an error"));
+        assert_eq!(ok(&mut s, PAY, &[URL], &[]).as_deref(), Some("tok_1"));
+        assert_state_err(go(&mut s, ADAPTER_FAILED, &["x"], &[]), "`failed`");
+        // A failure after a declined payment keeps that payment's id.
+        let mut d = paying("tok_1");
+        confirm(&mut d, "requires_payment_method", "", "").unwrap();
+        ok(&mut d, ADAPTER_FAILED, &["incomplete"], &[]);
+        assert_eq!((m(&d, 7).as_deref(), m(&d, 11).as_deref()), (Some("adapter"), Some("pi_1")));
     }
 
     #[test]
     fn address_is_checked_field_by_field() {
-        let s = {
-            let mut s = CheckoutState::Idle;
-            s.initiated(vec![item()], initiate()).unwrap();
-            s
-        };
-        let cases: Vec<(fn(&mut ShippingAddress), &str)> = vec![
-            (|a| a.email = "  ".into(), "shippingAddress.email is required"),
-            (|a| a.first_name.clear(), "shippingAddress.firstName is required"),
-            (|a| a.last_name.clear(), "shippingAddress.lastName is required"),
-            (|a| a.address1.clear(), "shippingAddress.address1 is required"),
-            (|a| a.city.clear(), "shippingAddress.city is required"),
-            (|a| a.postal_code.clear(), "shippingAddress.postalCode is required"),
-            (|a| a.country.clear(), "shippingAddress.country is required"),
-            (|a| a.email = "ada.example.com".into(), "shippingAddress.email is not an e-mail"),
-            (|a| a.email = "ada@example".into(), "shippingAddress.email is not an e-mail"),
-            (|a| a.email = "ada @example.com".into(), "shippingAddress.email is not an e-mail"),
-            (|a| a.email = "a@b@example.com".into(), "shippingAddress.email is not an e-mail"),
-            (|a| a.email = "ada@example..com".into(), "shippingAddress.email is not an e-mail"),
-            (|a| a.country = "gb".into(), "shippingAddress.country must be an uppercase"),
-            (|a| a.country = "GBR".into(), "shippingAddress.country must be an uppercase"),
-            (|a| a.country = "G1".into(), "shippingAddress.country must be an uppercase"),
-            (|a| a.city = "x".repeat(201), "shippingAddress.city is longer than 200"),
-            (|a| a.phone = Some("1\u{0}2".into()), "shippingAddress.phone contains control"),
+        let mut s = initiated();
+        let cases: [(usize, &str, &str); 14] = [
+            (0, "  ", "shippingAddress.email is required"),
+            (1, "", "shippingAddress.firstName is required"),
+            (2, "", "shippingAddress.lastName is required"),
+            (3, "", "shippingAddress.address1 is required"),
+            (5, "", "shippingAddress.city is required"),
+            (7, "", "shippingAddress.postalCode is required"),
+            (8, "", "shippingAddress.country is required"),
+            (0, "ada.example.com", "shippingAddress.email is not an e-mail"),
+            (0, "ada@example", "shippingAddress.email is not an e-mail"),
+            (0, "ada @example.com", "shippingAddress.email is not an e-mail"),
+            (8, "gb", "shippingAddress.country must be an uppercase"),
+            (8, "GBR", "shippingAddress.country must be an uppercase"),
+            (5, "x".repeat(201).leak(), "shippingAddress.city is longer than 200"),
+            (9, "1\u{0}2", "shippingAddress.phone contains control"),
         ];
-        for (break_it, needle) in cases {
-            let mut a = address();
-            break_it(&mut a);
-            let e = s.update_request(&rate(), &a).unwrap_err();
-            assert_eq!(e.code, ErrorCode::InvalidArgument, "{needle}");
-            assert!(e.message.contains(needle), "{} !~ {needle}", e.message);
+        for (i, value, needle) in cases {
+            let mut a = ADDR;
+            a[i] = value;
+            assert_arg_err(go(&mut s, UPDATE, &with_addr(&["rate_std"], &a, &[]), &[]), needle);
         }
-        let mut ok = address();
-        ok.address2 = Some("Flat 2".into());
-        ok.email = "ada+shop@mail.example.co.uk".into();
-        s.update_request(&rate(), &ok).unwrap();
+        assert_arg_err(go(&mut s, UPDATE, &with_addr(&[" "], &ADDR, &[]), &[]), "shipping rate id");
+        let mut good = ADDR;
+        good[4] = "Flat 2";
+        good[0] = "ada+shop@mail.example.co.uk";
+        ok(&mut s, UPDATE, &with_addr(&["rate_std"], &good, &[]), &[]);
+        assert_eq!(m(&s, 0).as_deref(), Some("initiated"));
     }
 
     #[test]
     fn inconsistent_server_answers_are_rejected() {
-        let mut s = CheckoutState::Idle;
-        let mut bad = initiate();
-        bad.amount = 1;
-        assert_eq!(s.initiated(vec![item()], bad).unwrap_err().code, ErrorCode::InvalidArgument);
-        assert_eq!(s.initiated(vec![], initiate()).unwrap_err().code, ErrorCode::InvalidArgument);
-        s.initiated(vec![item()], initiate()).unwrap();
-        let mut other = updated();
-        other.session_id = "ps_2".into();
-        let e = s.shipping_chosen(rate(), address(), other).unwrap_err();
+        let mut s = Flow::default();
+        assert_arg_err(go(&mut s, INITIATED, &["ps_1"], &[1.0, 3998.0, 0.0, 0.0, 3998.0, 1.0]), "does not match");
+        assert_arg_err(go(&mut s, INITIATED, &["ps_1"], &[3998.0, 3998.0, 0.0, 0.0, 3998.0, 0.0]), "items must not be empty");
+        assert_arg_err(go(&mut s, INITIATED, &["ps_1"], &[0.5, 0.5, 0.0, 0.0, 0.5, 1.0]), "safe integer");
+        assert_arg_err(go(&mut s, INITIATED, &["ps_1"], &[9.1e15, 9.1e15, 0.0, 0.0, 9.1e15, 1.0]), "safe integer");
+        assert_arg_err(go(&mut s, INITIATED, &["ps_1"], &[1.0]), "safe integer");
+        assert_eq!(s, Flow::default());
+        let mut s = initiated();
+        let e = go(&mut s, CHOSEN, &with_addr(&["rate_std"], &ADDR, &["ps_2"]), &[5298.0, 3998.0, 500.0, 800.0, 5298.0]).unwrap_err();
         assert!(e.message.contains("ps_2"), "{e}");
-        let mut sum = updated();
-        sum.breakdown.tax += 1;
-        assert_eq!(s.shipping_chosen(rate(), address(), sum).unwrap_err().code, ErrorCode::InvalidArgument);
-        assert_eq!(s.name(), "initiated");
+        assert_arg_err(go(&mut s, CHOSEN, &with_addr(&["rate_std"], &ADDR, &["ps_1"]), &[5298.0, 3998.0, 500.0, 801.0, 5298.0]), "does not match");
+        assert_eq!(m(&s, 0).as_deref(), Some("initiated"));
     }
 
     #[test]
     fn return_url_and_token_are_checked() {
         let mut s = chosen();
         for bad in ["", "/relative", "ftp://x", "https://", "https:// x"] {
-            let e = s.clone().begin_confirm("tok_1", bad).unwrap_err();
-            assert!(e.message.contains("returnUrl"), "{bad}: {e}");
+            assert_arg_err(go(&mut s.clone(), BEGIN, &["tok_1", bad], &[]), "returnUrl");
+            assert_arg_err(go(&mut s.clone(), PAY, &[bad], &[]), "returnUrl");
         }
-        assert!(s.clone().begin_confirm(" ", URL).unwrap_err().message.contains("token"));
-        s.begin_confirm("tok_1", "http://127.0.0.1:18793/checkout?x=1").unwrap();
+        assert_arg_err(go(&mut s.clone(), BEGIN, &[" ", URL], &[]), "token");
+        ok(&mut s, BEGIN, &["tok_1", "http://127.0.0.1:18793/checkout?x=1"], &[]);
     }
 
     #[test]
     fn cancel_before_payment() {
-        let mut s = CheckoutState::Idle;
-        s.cancel().unwrap();
-        assert_eq!(s.to_json(), r#"{"state":"cancelled","sessionId":null}"#);
-        assert_state_err(s.cancel(), "`cancelled`");
+        let mut s = Flow::default();
+        ok(&mut s, CANCEL, &[], &[]);
+        assert_eq!((m(&s, 0).as_deref(), m(&s, 12)), (Some("cancelled"), None));
+        assert_state_err(go(&mut s, CANCEL, &[], &[]), "`cancelled`");
         let mut c = chosen();
-        c.cancel().unwrap();
-        assert_state_err(c.pay_step(), "`cancelled`");
+        ok(&mut c, CANCEL, &[], &[]);
+        assert_state_err(go(&mut c, PAY, &[URL], &[]), "`cancelled`");
+        assert_eq!(ok(&mut c, FINAL, &[], &[]).as_deref(), Some("1"));
+    }
+
+    /// One offer of a flattened `shippingRates` answer.
+    fn offer<'a>(variant: &'a str, id: &'a str, price: &'a str, band: (Option<&'a str>, Option<&'a str>), days: u32) -> ([&'a str; 5], [f64; 3]) {
+        let bits = f64::from(u8::from(band.0.is_some()) + 2 * u8::from(band.1.is_some()));
+        ([variant, id, price, band.0.unwrap_or(""), band.1.unwrap_or("")], [f64::from(days), f64::from(days + 2), bits])
+    }
+
+    fn options_of(currency: &str, ids: &[&str], subtotal: f64, offers: &[([&str; 5], [f64; 3])]) -> Result<Option<String>> {
+        let mut s = vec![currency];
+        s.extend_from_slice(ids);
+        #[allow(clippy::cast_precision_loss)]
+        let mut n = vec![subtotal, ids.len() as f64];
+        for (o, k) in offers {
+            s.extend_from_slice(o);
+            n.extend_from_slice(k);
+        }
+        // Allowed in any state: the answer may arrive after the state moved on.
+        go(&mut Flow::default(), OPTIONS, &s, &n)
+    }
+
+    #[test]
+    fn shipping_options_from_flat_offers() {
+        let offers = [
+            offer("v1", "express", "15.00", (None, None), 1),
+            offer("v1", "std", "5.00", (None, None), 3),
+            offer("v1", "free", "0.00", (Some("50.00"), None), 5),
+            offer("v1", "only_v1", "1.00", (None, None), 2),
+            offer("v2", "std", "5.00", (None, None), 3),
+            offer("v2", "express", "15.00", (None, None), 1),
+            offer("v2", "free", "0.00", (Some("50.00"), None), 5),
+        ];
+        // Subtotal 39.98: `free` starts at 50.00; `only_v1` does not serve v2.
+        assert_eq!(options_of("USD", &["v1", "v2"], 3998.0, &offers).unwrap().as_deref(), Some("1 500 4498 0 1500 5498"));
+        assert_eq!(options_of("USD", &["v1", "v2"], 5000.0, &offers).unwrap().as_deref(), Some("2 0 5000 1 500 5500 0 1500 6500"));
+        assert_eq!(options_of("USD", &["v1"], 100.0, &offers[3..4]).unwrap().as_deref(), Some("0 100 200"));
+        assert_eq!(options_of("USD", &["v9"], 100.0, &offers).unwrap().as_deref(), Some(""));
+        // A null bound is open; an empty-string bound is not a price.
+        assert_arg_err(options_of("USD", &["v1"], 100.0, &[offer("v1", "r", "1.00", (Some(""), None), 1)]), "minOrderPrice");
+        assert_arg_err(options_of("USD", &["v1"], 100.0, &[offer("v1", "r", "1.001", (None, None), 1)]), "price");
+        assert_arg_err(options_of("XYZ", &["v1"], 100.0, &offers), "XYZ");
+        assert_arg_err(options_of("USD", &["v1"], 100.5, &offers), "subtotal");
+        assert_arg_err(go(&mut Flow::default(), OPTIONS, &["USD", "v1", "v1", "r"], &[1.0, 1.0]), "5 strings and 3 numbers");
+        assert_arg_err(go(&mut Flow::default(), OPTIONS, &["USD"], &[1.0, 4.0]), "5 strings and 3 numbers");
+        let mut big = offer("v1", "r", "1.00", (None, None), 1);
+        big.1[0] = -1.0;
+        assert_arg_err(options_of("USD", &["v1"], 100.0, &[big]), "deliveryTimeframeMin");
+    }
+
+    // ------------------------------------------------------------ stored states
+
+    fn session() -> Value {
+        json!({
+            "sessionId": "ps_1", "processor": "stripe", "publishableKey": "pk_test_localstripe", "currency": "USD",
+            "amount": 5298, "breakdown": {"subtotal": 3998, "shipping": 500, "tax": 800, "total": 5298},
+            "items": [{"variantId": "var_1", "quantity": 2}, {"variantId": "var_2", "quantity": 1}]
+        })
+    }
+
+    fn shipping() -> Value {
+        json!({
+            "rate": {"id": "rate_std", "name": "Standard", "price": "5.00", "deliveryDescription": "3-5 days",
+                     "deliveryTimeframeMin": 3, "deliveryTimeframeMax": 5, "minOrderPrice": null, "maxOrderPrice": "500.00"},
+            "address": {"email": "ada@example.com", "firstName": "Ada", "lastName": "Lovelace", "address1": "1 Analytical St",
+                        "city": "London", "postalCode": "N1 9GU", "country": "GB", "phone": "+44 1"}
+        })
+    }
+
+    /// The state object as js/checkout.ts builds it (`get state()`).
+    fn view(f: &Flow) -> Value {
+        let g = |i| f.member(i).map_or(Value::Null, Value::String);
+        let attempt = || {
+            f.member(1).map_or(Value::Null, |t| {
+                json!({"token": t, "returnUrl": g(2), "confirmInFlight": f.member(3).is_some(), "paymentIntentId": g(4), "lastStatus": g(5)})
+            })
+        };
+        let (se, sh) = (session(), shipping());
+        match f.member(0).unwrap().as_str() {
+            "idle" => json!({"state": "idle"}),
+            "cancelled" => json!({"state": "cancelled", "sessionId": g(12)}),
+            "initiated" => json!({"state": "initiated", "session": se}),
+            "shipping_chosen" => json!({"state": "shipping_chosen", "session": se, "shipping": sh}),
+            "paying" => json!({"state": "paying", "session": se, "shipping": sh, "attempt": attempt()}),
+            "requires_action" => json!({"state": "requires_action", "session": se, "shipping": sh, "attempt": attempt(), "clientSecret": g(6)}),
+            "succeeded" => json!({"state": "succeeded", "session": se, "shipping": sh, "paymentIntentId": g(11)}),
+            "failed" => json!({"state": "failed", "session": se, "shipping": sh, "code": g(7), "errorCode": g(8), "message": g(9),
+                               "retryable": f.member(10).is_some(), "pending": attempt(), "paymentIntentId": g(11)}),
+            other => panic!("{other}"),
+        }
+    }
+
+    /// The flat entries js/checkout.ts makes of a stored object (`flatten`).
+    fn flatten(v: &Value, path: &str, out: &mut Vec<String>) {
+        let join = |k: &str| if path.is_empty() { k.to_owned() } else { format!("{path}.{k}") };
+        match v {
+            Value::Object(o) => o.iter().for_each(|(k, v)| flatten(v, &join(k), out)),
+            Value::Array(a) => a.iter().enumerate().for_each(|(i, v)| flatten(v, &join(&i.to_string()), out)),
+            Value::Null => out.extend([path.to_owned(), "onull".to_owned()]),
+            Value::Bool(b) => out.extend([path.to_owned(), format!("b{b}")]),
+            Value::Number(n) => out.extend([path.to_owned(), format!("n{n}")]),
+            Value::String(s) => out.extend([path.to_owned(), format!("s{s}")]),
+        }
+    }
+
+    fn restore(v: &Value) -> Result<Flow> {
+        let mut e = Vec::new();
+        flatten(v, "", &mut e);
+        Flow::from_entries(&e)
+    }
+
+    /// One flow in every state (session ids as in [`session`]).
+    fn samples() -> Vec<Flow> {
+        let idle = Flow::default();
+        let mut cancelled_early = Flow::default();
+        ok(&mut cancelled_early, CANCEL, &[], &[]);
+        let init = initiated();
+        let chosen = chosen();
+        let paying = paying("tok_1");
+        let mut action = paying.clone();
+        confirm(&mut action, "requires_action", "sec", "").unwrap();
+        let mut processing = paying.clone();
+        confirm(&mut processing, "processing", "", "").unwrap();
+        let mut lost = paying.clone();
+        ok(&mut lost, CONFIRM_FAILED, &["timeout", "no answer"], &[]);
+        let mut declined = paying.clone();
+        confirm(&mut declined, "requires_payment_method", "", "Declined").unwrap();
+        let mut adapter = chosen.clone();
+        ok(&mut adapter, ADAPTER_FAILED, &["incomplete"], &[]);
+        let mut done = action.clone();
+        ok(&mut done, BEGIN, &["tok_1", URL], &[]);
+        confirm(&mut done, "succeeded", "", "").unwrap();
+        let mut cancelled = chosen.clone();
+        ok(&mut cancelled, CANCEL, &[], &[]);
+        vec![idle, cancelled_early, init, chosen, paying, action, processing, lost, declined, adapter, done, cancelled]
+    }
+
+    #[test]
+    fn stored_states_round_trip() {
+        for f in samples() {
+            assert_eq!(restore(&view(&f)).unwrap_or_else(|e| panic!("{}: {e}", view(&f))), f, "{}", view(&f));
+        }
+    }
+
+    #[test]
+    fn tampered_or_stale_stored_states_are_refused() {
+        let base = view(&paying("tok_1"));
+        let patch = |path: &[&str], value: Option<Value>| {
+            let mut v = base.clone();
+            let (last, parents) = path.split_last().unwrap();
+            let obj = parents.iter().fold(&mut v, |o, k| if let Ok(i) = k.parse::<usize>() { &mut o[i] } else { &mut o[*k] });
+            match value {
+                Some(x) => obj[*last] = x,
+                None => {
+                    obj.as_object_mut().unwrap().remove(*last);
+                }
+            }
+            restore(&v)
+        };
+        let cases: Vec<(Result<Flow>, &str)> = vec![
+            (patch(&["state"], Some(json!("pending"))), "state: unknown checkout state"),
+            (patch(&["state"], Some(json!(3))), "state: expected a string"),
+            (patch(&["session"], None), "missing field `session.sessionId`"),
+            (patch(&["session", "amount"], Some(json!(1))), "does not match"),
+            (patch(&["session", "amount"], Some(json!(5298.5))), "session.amount: expected a safe integer"),
+            (patch(&["session", "amount"], Some(json!("5298"))), "session.amount: expected a safe integer"),
+            (patch(&["session", "processor"], Some(json!("paypal"))), "session.processor"),
+            (patch(&["session", "currency"], Some(json!("usd"))), "session.currency"),
+            (patch(&["session", "items"], Some(json!([]))), "session.items: must not be empty"),
+            (patch(&["session", "items", "0", "quantity"], Some(json!(0))), "session.items.0.variantId: empty variantId or quantity 0"),
+            (patch(&["session", "items", "0", "quantity"], Some(json!(-1))), "session.items.0.quantity: expected an integer"),
+            (patch(&["session", "items", "1", "variantId"], None), "missing field `session.items.1.variantId`"),
+            (patch(&["session", "extra"], Some(json!(1))), "session.extra: unknown member"),
+            (patch(&["shipping", "address", "email"], Some(json!("nope"))), "shippingAddress.email"),
+            (patch(&["shipping", "address", "phone"], Some(json!(12))), "shipping.address.phone: expected a string"),
+            (patch(&["shipping", "rate", "id"], Some(json!(""))), "shipping.rate.id"),
+            (patch(&["shipping", "rate", "deliveryTimeframeMin"], Some(json!(-1))), "deliveryTimeframeMin"),
+            (patch(&["attempt", "token"], Some(json!(" "))), "attempt.token"),
+            (patch(&["attempt", "returnUrl"], Some(json!("javascript:alert(1)"))), "returnUrl"),
+            (patch(&["attempt", "confirmInFlight"], Some(json!("yes"))), "attempt.confirmInFlight: expected a boolean"),
+            (patch(&["attempt", "lastStatus"], Some(json!("paid"))), "attempt.lastStatus"),
+            (patch(&["attempt"], Some(Value::Null)), "missing field `attempt.token`"),
+            (patch(&["clientSecret"], Some(json!("x"))), "clientSecret: unknown member"),
+        ];
+        for (r, needle) in cases {
+            assert_arg_err(r.map(|_| ()), needle);
+        }
+        let mut action = view(&{
+            let mut f = paying("tok_1");
+            confirm(&mut f, "requires_action", "sec", "").unwrap();
+            f
+        });
+        action["attempt"]["confirmInFlight"] = json!(true);
+        assert_arg_err(restore(&action), "a confirm in flight outside `paying`");
+        action["attempt"]["confirmInFlight"] = json!(false);
+        action["clientSecret"] = json!("");
+        assert_arg_err(restore(&action), "clientSecret: must not be empty");
+        let mut failed = view(&{
+            let mut f = paying("tok_1");
+            ok(&mut f, CONFIRM_FAILED, &["network", "x"], &[]);
+            f
+        });
+        failed["pending"]["confirmInFlight"] = json!(true);
+        assert_arg_err(restore(&failed), "pending.confirmInFlight");
+        failed["pending"] = json!("tok_1");
+        assert_arg_err(restore(&failed), "pending: expected an object or null");
+        failed["pending"] = Value::Null;
+        failed["code"] = json!("oops");
+        assert_arg_err(restore(&failed), "code: unknown failure code");
+        failed["code"] = json!("request");
+        failed["errorCode"] = json!("oops");
+        assert_arg_err(restore(&failed), "errorCode: unknown error code");
+        assert_arg_err(Flow::from_entries(&sv(&["state"])), "odd number");
+        assert_arg_err(Flow::from_entries(&sv(&["state", "sidle", "session.amount", "n1e+21"])), "session.amount: unknown member");
+        let e = Flow::from_entries(&sv(&["state", "spaying", "x", "btrue"])).unwrap_err();
+        assert!(e.message.starts_with("stored checkout state is not valid: "), "{e}");
+        // Every member of a sample is required (nullable ones may be absent).
+        for f in samples() {
+            let full = view(&f);
+            for key in full.as_object().unwrap().keys() {
+                let mut v = full.clone();
+                v.as_object_mut().unwrap().remove(key);
+                let nullable = full[key].is_null()
+                    || matches!(key.as_str(), "errorCode" | "pending" | "sessionId")
+                    || (key == "paymentIntentId" && full["state"] == "failed");
+                assert_eq!(restore(&v).is_ok(), nullable, "{key} removed from {full}");
+            }
+        }
     }
 
     /// Field names of a `{ … }` block of TypeScript (no nested braces).
@@ -1113,52 +1723,39 @@ mod tests {
         ts_fields(body)
     }
 
-    fn json_keys(v: &serde_json::Value) -> Vec<String> {
+    fn json_keys(v: &Value) -> Vec<String> {
         let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
         k.sort();
         k
     }
 
+    /// The hand-written TypeScript (js/adapters/checkout-types.d.ts) against
+    /// the stored / shown form the machine reads back: same states, same
+    /// members per state, same nested objects, same failure codes.
     #[test]
-    fn typescript_matches_serde() {
+    fn typescript_matches_the_stored_form() {
         let ts = ts_without_comments();
-        // One sample of every state.
-        let mut samples = vec![CheckoutState::Idle];
-        let mut s = CheckoutState::Idle;
-        s.initiated(vec![item()], initiate()).unwrap();
-        samples.push(s.clone());
-        let mut s = chosen();
-        samples.push(s.clone());
-        s.begin_confirm("tok_1", URL).unwrap();
-        samples.push(s.clone());
-        s.confirmed(answer(PaymentStatus::RequiresAction, Some("sec"), None)).unwrap();
-        samples.push(s.clone());
-        let mut f = s.clone();
-        f.adapter_failed("x").unwrap();
-        samples.push(f);
-        let t = s.action_finished().unwrap();
-        s.begin_confirm(&t, URL).unwrap();
-        s.confirmed(answer(PaymentStatus::Succeeded, None, None)).unwrap();
-        samples.push(s);
-        samples.push(CheckoutState::Cancelled { session_id: None });
+        let views: Vec<Value> = samples().iter().map(view).collect();
         let union = &ts[ts.find("export type CheckoutState =").expect("CheckoutState union")..];
         let mut seen = Vec::new();
         for member in union.split('{').skip(1) {
             let body = member.split('}').next().unwrap();
             let name = body.split('"').nth(1).unwrap();
-            let sample = samples.iter().find(|s| s.name() == name).unwrap_or_else(|| panic!("TS state {name} has no Rust variant"));
-            let json = serde_json::to_value(sample).unwrap();
-            assert_eq!(ts_fields(body), json_keys(&json), "fields of state {name}");
+            let sample = views.iter().find(|v| v["state"] == name).unwrap_or_else(|| panic!("TS state {name} has no sample"));
+            assert_eq!(ts_fields(body), json_keys(sample), "fields of state {name}");
             seen.push(name.to_owned());
         }
-        assert_eq!(seen.len(), samples.len(), "every Rust state is in the TS union: {seen:?}");
-        // The nested objects.
-        let CheckoutState::Paying { session, attempt, shipping } = &samples[3] else { panic!() };
-        assert_eq!(ts_interface(&ts, "CheckoutSession"), json_keys(&serde_json::to_value(session).unwrap()));
-        assert_eq!(ts_interface(&ts, "PaymentAttempt"), json_keys(&serde_json::to_value(attempt).unwrap()));
-        assert_eq!(ts_interface(&ts, "ShippingChoice"), json_keys(&serde_json::to_value(shipping).unwrap()));
-        let codes = [FailureCode::Declined, FailureCode::ActionFailed, FailureCode::Canceled, FailureCode::Adapter, FailureCode::Request];
-        let expect = codes.map(|c| serde_json::to_value(c).unwrap().as_str().unwrap().to_owned()).map(|c| format!("\"{c}\"")).join(" | ");
+        assert_eq!(seen.len(), TAGS.len(), "every state is in the TS union: {seen:?}");
+        let paying = views.iter().find(|v| v["state"] == "paying").unwrap();
+        assert_eq!(ts_interface(&ts, "CheckoutSession"), json_keys(&paying["session"]));
+        assert_eq!(ts_interface(&ts, "PaymentAttempt"), json_keys(&paying["attempt"]));
+        assert_eq!(ts_interface(&ts, "ShippingChoice"), json_keys(&paying["shipping"]));
+        let expect = FAILURES.map(|(_, n)| format!("\"{n}\"")).join(" | ");
         assert!(ts.contains(&format!("export type CheckoutFailureCode = {expect};")), "{expect}");
+        // The address order the boundary uses is the ShippingAddress members'.
+        let address = &paying["shipping"]["address"];
+        for k in json_keys(address) {
+            assert!(ADDRESS_FIELDS.contains(&k.as_str()), "{k}");
+        }
     }
 }
