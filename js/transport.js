@@ -1,5 +1,4 @@
-// The one place the SDK touches the network. Used by js/client.ts (and, until
-// the TypeScript checkout lands, by src/wasm/transport.rs); cirrusFetch never
+// The one place the SDK touches the network, for js/client.ts. cirrusFetch never
 // rejects: every outcome is a plain object { status, body, requestId, retryAfter }
 // or { status: 0, failure, message } with failure "network" | "timeout" | "aborted".
 

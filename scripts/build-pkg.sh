@@ -33,7 +33,7 @@ log "wasm-opt -Oz"
   -Oz "$RAW/cirrus_storefront_bg.wasm" -o "$OUT/cirrus_storefront_bg.wasm"
 
 cp "$RAW/cirrus_storefront.js" "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$OUT/"
-cp -r "$RAW/snippets" "$OUT/"
+if [ -d "$RAW/snippets" ]; then cp -r "$RAW/snippets" "$OUT/"; fi   # inline_js / module imports of the other areas, if any
 # tsc compiles the entry in a staging directory next to the glue's typings.
 cp "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$STAGE/"
 cp js/*.ts js/*.js "$STAGE/"

@@ -137,13 +137,13 @@ pub fn http_error(status: u16, code: Option<String>, message: Option<String>, re
     to_js(&decode::error_from_fields(status, code.as_deref(), message.as_deref(), request_id, retry_after.as_deref()))
 }
 
-// ------------------------------------------------------------------ for the other areas' old Rust code
+// ------------------------------------------------------------------ for the cart's Rust code
 
 /// Decodes a JS argument object into a core type (directly from the JS value,
 /// see [`super::de`]), so a wrong type or an unknown option is an
 /// `invalid_argument` naming the path (functions and `undefined` members are
 /// skipped, as `JSON.stringify` would; `undefined`/`null` reads as `{}`).
-/// Still used by the Rust cart and checkout exports; the client no longer does.
+/// Still used by the Rust cart exports; the client no longer does.
 ///
 /// # Errors
 /// `invalid_argument` naming `what` and the offending path.
@@ -167,21 +167,4 @@ pub(crate) fn parse_arg<T: DeserializeOwned>(what: &str, value: &JsValue) -> Res
         m.push_str(e.message());
         Error::invalid_argument(m)
     })
-}
-
-/// Interim, until the TypeScript `Checkout` (branch `thin-checkout`) replaces
-/// the Rust one in `src/wasm/checkout.rs`, which takes a `&CirrusClient` and
-/// sends with its transport. Nothing makes one any more: the public
-/// `CirrusClient` is the TypeScript class. Delete with the Rust checkout.
-#[cfg(not(feature = "sdk-only"))]
-#[wasm_bindgen(js_name = LegacyClient)]
-pub struct CirrusClient {
-    transport: super::transport::Transport,
-}
-
-#[cfg(not(feature = "sdk-only"))]
-impl CirrusClient {
-    pub(crate) fn transport(&self) -> super::transport::Transport {
-        self.transport.clone()
-    }
 }

@@ -3,9 +3,8 @@
 //!
 //! For other areas (see "wasm internals" in docs/ARCHITECTURE.md):
 //! - [`error::to_js`] turns a core [`crate::error::Error`] into a JS `CirrusError`;
-//! - [`transport::Transport`] sends a core [`crate::request::Request`] (with the
-//!   retry policy; payments are never retried) and decodes the response;
-//! - [`client::CirrusClient::transport`] hands out the client's transport.
+//! - [`client`] holds the SDK client's pure exports; the client itself (fetch,
+//!   retries, sharing, cache) is TypeScript, `js/client.ts`.
 
 #[cfg(feature = "bench")]
 mod bench;
@@ -16,7 +15,6 @@ mod checkout;
 pub(crate) mod client;
 pub(crate) mod de;
 pub(crate) mod error;
-pub(crate) mod transport;
 
 #[cfg(test)]
 mod tests;
