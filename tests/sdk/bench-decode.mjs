@@ -2,18 +2,38 @@
 // design (JSON.parse + in-place check against the generated schema) and the
 // alternatives, against a bare JSON.parse of the same body in the same run.
 // Usage: node tests/sdk/bench-decode.mjs WASM_PKG_DIR BODY_JSON   (see scripts/bench-decode.sh)
+// WASM_PKG_DIR is a wasm-pack build with the `bench` feature; the TypeScript client
+// (js/client.ts) is bundled against its glue here, with esbuild.
 import { createServer } from "node:http";
-import { readFile, readdir } from "node:fs/promises";
-import { extname, join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { dirname, extname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 import { chromium } from "playwright-core";
 
 const [pkgDir, bodyFile] = process.argv.slice(2);
-const snippet = (await readdir(join(pkgDir, "snippets")))[0];
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const glue = resolve(pkgDir, "cirrus_storefront.js");
+await build({
+  stdin: {
+    contents: `export { default as init, benchSerdeDecodeProducts } from "./cirrus_storefront.js";
+export { markReady } from "./js/ready.ts";
+export { CirrusClient } from "./js/client.ts";
+export { parseChecked } from "./js/validate.js";
+export { SCHEMA } from "./js/generated/schema.js";`,
+    resolveDir: root,
+    loader: "js",
+  },
+  bundle: true,
+  format: "esm",
+  outfile: join(pkgDir, "bench-bundle.js"),
+  logLevel: "error",
+  plugins: [{ name: "glue", setup: (b) => b.onResolve({ filter: /cirrus_storefront\.js$/ }, () => ({ path: glue })) }],
+});
 const page = `<!doctype html><meta charset="utf-8"><script type="module">
-import init, { CirrusClient, benchSerdeDecodeProducts } from "/pkg/cirrus_storefront.js";
-import { parseChecked } from "/pkg/snippets/${snippet}/js/validate.js";
-import { SCHEMA } from "/pkg/snippets/${snippet}/js/generated/schema.js";
-await init();
+import { init, benchSerdeDecodeProducts, markReady, CirrusClient, parseChecked, SCHEMA } from "/pkg/bench-bundle.js";
+await init({ module_or_path: "/pkg/cirrus_storefront_bg.wasm" });
+markReady();
 const text = await (await fetch("/body.json")).text();
 const RUNS = 30, WARMUP = 5;
 async function median(fn) {
