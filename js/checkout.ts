@@ -82,7 +82,7 @@ function common(options: CheckoutOptions): Common {
   if (storageKey !== undefined && (typeof storageKey !== "string" || !storageKey)) {
     throw bad("options.storageKey must be a non-empty string");
   }
-  if (storage) {
+  if (storage != null) {
     for (const m of ["getItem", "setItem", "removeItem"]) {
       if (!isFn(storage, m)) throw bad(`options.storage.${m} must be a function`);
     }
