@@ -13,6 +13,7 @@
 //   paying again.
 import {
   CheckoutCore,
+  type CheckoutFailureCode,
   type CheckoutListener,
   type CheckoutOptions,
   type CheckoutSession,
@@ -81,7 +82,7 @@ function common(options: CheckoutOptions): Common {
   if (storageKey !== undefined && (typeof storageKey !== "string" || !storageKey)) {
     throw bad("options.storageKey must be a non-empty string");
   }
-  if (storage) {
+  if (storage != null) {
     for (const m of ["getItem", "setItem", "removeItem"]) {
       if (!isFn(storage, m)) throw bad(`options.storage.${m} must be a function`);
     }
@@ -241,7 +242,6 @@ export class Checkout {
   get state(): CheckoutState {
     const m = this.#m;
     const g = (i: number): string | null => m.get(i) ?? null;
-    const state = g(0) as CheckoutState["state"];
     const attempt = (): PaymentAttempt | null =>
       g(1) === null
         ? null
@@ -252,32 +252,47 @@ export class Checkout {
             paymentIntentId: g(4),
             lastStatus: g(5) as PaymentAttempt["lastStatus"],
           };
-    const base = { state, session: this.#session, shipping: this.#shipping };
-    const s: Rec =
-      state === "idle"
-        ? { state }
-        : state === "cancelled"
-          ? { state, sessionId: g(12) }
-          : state === "initiated"
-            ? { state, session: this.#session }
-            : state === "paying"
-              ? { ...base, attempt: attempt() }
-              : state === "requires_action"
-                ? { ...base, attempt: attempt(), clientSecret: g(6) }
-                : state === "succeeded"
-                  ? { ...base, paymentIntentId: g(11) }
-                  : state === "failed"
-                    ? {
-                        ...base,
-                        code: g(7),
-                        errorCode: g(8),
-                        message: g(9),
-                        retryable: g(10) !== null,
-                        pending: attempt(),
-                        paymentIntentId: g(11),
-                      }
-                    : base;
-    return structuredClone(s) as CheckoutState;
+    // Which members each state has is the TypeScript union's (js/adapters/checkout-types.d.ts);
+    // tsc checks every branch against it.
+    const session = this.#session as CheckoutSession, shipping = this.#shipping as ShippingChoice;
+    const state = g(0) as CheckoutState["state"];
+    let s: CheckoutState;
+    switch (state) {
+      case "idle":
+        s = { state };
+        break;
+      case "cancelled":
+        s = { state, sessionId: g(12) };
+        break;
+      case "initiated":
+        s = { state, session };
+        break;
+      case "shipping_chosen":
+        s = { state, session, shipping };
+        break;
+      case "paying":
+        s = { state, session, shipping, attempt: attempt() as PaymentAttempt };
+        break;
+      case "requires_action":
+        s = { state, session, shipping, attempt: attempt() as PaymentAttempt, clientSecret: g(6) as string };
+        break;
+      case "succeeded":
+        s = { state, session, shipping, paymentIntentId: g(11) as string };
+        break;
+      case "failed":
+        s = {
+          state,
+          session,
+          shipping,
+          code: g(7) as CheckoutFailureCode,
+          errorCode: g(8) as ErrorCode | null,
+          message: g(9) as string,
+          retryable: g(10) !== null,
+          pending: attempt(),
+          paymentIntentId: g(11),
+        };
+    }
+    return structuredClone(s);
   }
 
   /**

@@ -752,8 +752,9 @@ fn options(s: &[String], n: &[f64]) -> Result<String> {
 
 // ------------------------------------------------------------ stored states
 
-/// What a stored member must be: a string, a string or null (or absent),
-/// null (or absent), a safe integer, an integer in `0..=u32::MAX`, a boolean.
+/// What a stored member must be: a string, a string or null (may be
+/// absent), null (may be absent), a safe integer, an integer in
+/// `0..=u32::MAX`, a boolean.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Str,
@@ -766,7 +767,20 @@ enum Kind {
 
 use Kind::{Bool, Int, Null, OptStr, Str, U32};
 
-const SESSION: [(&str, Kind); 9] = [
+const KIND_NAMES: [&str; 6] = [
+    "expected a string",
+    "expected a string or null",
+    "expected an object or null",
+    "expected a safe integer",
+    "expected an integer in 0..=4294967295",
+    "expected a boolean",
+];
+
+/// Every member a stored state can have, by slot. The groups (which states
+/// have them) are the slot ranges named below.
+const MEMBERS: [(&str, Kind); 46] = [
+    ("state", Str),
+    // 1..=9: the session
     ("session.sessionId", Str),
     ("session.processor", Str),
     ("session.publishableKey", Str),
@@ -776,8 +790,7 @@ const SESSION: [(&str, Kind); 9] = [
     ("session.breakdown.shipping", Int),
     ("session.breakdown.tax", Int),
     ("session.breakdown.total", Int),
-];
-const SHIPPING: [(&str, Kind); 18] = [
+    // 10..=27: the shipping choice (the address in ADDRESS_FIELDS order from 18)
     ("shipping.rate.id", Str),
     ("shipping.rate.name", Str),
     ("shipping.rate.price", Str),
@@ -786,7 +799,6 @@ const SHIPPING: [(&str, Kind); 18] = [
     ("shipping.rate.deliveryTimeframeMax", U32),
     ("shipping.rate.minOrderPrice", OptStr),
     ("shipping.rate.maxOrderPrice", OptStr),
-    // In ADDRESS_FIELDS order.
     ("shipping.address.email", Str),
     ("shipping.address.firstName", Str),
     ("shipping.address.lastName", Str),
@@ -797,101 +809,56 @@ const SHIPPING: [(&str, Kind); 18] = [
     ("shipping.address.postalCode", Str),
     ("shipping.address.country", Str),
     ("shipping.address.phone", OptStr),
-];
-const ATTEMPT: [(&str, Kind); 5] = [
+    // 28..=32: `attempt`; 33..=37: `pending` (same members)
     ("attempt.token", Str),
     ("attempt.returnUrl", Str),
     ("attempt.confirmInFlight", Bool),
     ("attempt.paymentIntentId", OptStr),
     ("attempt.lastStatus", OptStr),
-];
-const PENDING: [(&str, Kind); 5] = [
     ("pending.token", Str),
     ("pending.returnUrl", Str),
     ("pending.confirmInFlight", Bool),
     ("pending.paymentIntentId", OptStr),
     ("pending.lastStatus", OptStr),
+    // 38: requires_action; 39: succeeded (required) and failed; 40..=44: failed; 45: cancelled
+    ("clientSecret", Str),
+    ("paymentIntentId", OptStr),
+    ("code", Str),
+    ("errorCode", OptStr),
+    ("message", Str),
+    ("retryable", Bool),
+    ("pending", Null),
+    ("sessionId", OptStr),
 ];
-const FAILED: [(&str, Kind); 5] =
-    [("code", Str), ("errorCode", OptStr), ("message", Str), ("retryable", Bool), ("paymentIntentId", OptStr)];
+
+/// The member slots each state has (see [`MEMBERS`]), as ranges.
+fn member_slots(tag: Tag) -> &'static [std::ops::RangeInclusive<usize>] {
+    match tag {
+        Tag::Idle => &[],
+        Tag::Initiated => &[1..=9],
+        Tag::ShippingChosen => &[1..=27],
+        Tag::Paying => &[1..=32],
+        Tag::RequiresAction => &[1..=32, 38..=38],
+        Tag::Succeeded => &[1..=27, 39..=39],
+        Tag::Failed => &[1..=27, 33..=37, 39..=44],
+        Tag::Cancelled => &[45..=45],
+    }
+}
 
 fn bad(path: &str, what: &str) -> Error {
     Error::invalid_argument(format!("{path}: {what}"))
 }
 
-/// Flat `path, value` entries being read (see [`Flow::from_entries`]),
-/// marking what was read so unknown members can be refused.
-struct Flat<'a> {
-    entries: &'a [String],
-    used: Vec<std::cell::Cell<bool>>,
-}
-
-impl Flat<'_> {
-    fn paths(&self) -> impl Iterator<Item = (usize, &str)> {
-        self.entries.iter().step_by(2).map(String::as_str).enumerate()
-    }
-
-    fn has(&self, prefix: &str) -> bool {
-        self.paths().any(|(_, p)| p.starts_with(prefix))
-    }
-
-    /// The typed value of `path` (`s…`, `n…`, `btrue`, `onull`), marked as read.
-    fn raw(&self, path: &str) -> Option<&str> {
-        let (i, _) = self.paths().find(|(_, p)| *p == path)?;
-        self.used[i].set(true);
-        Some(&self.entries[2 * i + 1])
-    }
-
-    /// Check each member's kind (see [`Kind`]).
-    fn check(&self, members: &[(&str, Kind)]) -> Result<()> {
-        for &(path, kind) in members {
-            let v = self.raw(path);
-            let fits = match (v, kind) {
-                (None | Some("onull"), OptStr | Null) => true,
-                (None, _) => return Err(Error::invalid_argument(format!("missing field `{path}`"))),
-                (Some(v), Str | OptStr) => v.starts_with('s'),
-                (Some(v), Int | U32) => {
-                    let max = if kind == U32 { i64::from(u32::MAX) } else { MAX_SAFE_MINOR };
-                    v.strip_prefix('n')
-                        .and_then(|n| n.parse::<i64>().ok())
-                        .is_some_and(|n| n <= max && (kind == Int && -n <= max || n >= 0))
-                }
-                (Some(v), Bool) => v == "btrue" || v == "bfalse",
-                (Some(_), Null) => false,
-            };
-            if !fits {
-                return Err(bad(path, ["expected a string", "expected a string or null", "expected an object or null", "expected a safe integer", "expected an integer in 0..=4294967295", "expected a boolean"][kind as usize]));
-            }
-        }
-        Ok(())
-    }
-
-    /// A checked member's value: the string, the number's digits, `true`/`false`; `None` for null or absent.
-    fn get(&self, path: &str) -> Option<String> {
-        self.raw(path).filter(|v| *v != "onull").map(|v| v.get(1..).unwrap_or_default().to_owned())
-    }
-
-    fn int(&self, path: &str) -> i64 {
-        self.get(path).and_then(|v| v.parse().ok()).unwrap_or_default()
-    }
-
-    fn attempt(&self, m: &[(&str, Kind); 5]) -> Result<Attempt> {
-        self.check(m)?;
-        let a = Attempt {
-            token: self.get(m[0].0).unwrap_or_default(),
-            return_url: self.get(m[1].0).unwrap_or_default(),
-            confirm_in_flight: self.get(m[2].0).as_deref() == Some("true"),
-            payment_intent_id: self.get(m[3].0),
-            last_status: match self.get(m[4].0) {
-                None => None,
-                Some(s) => Some(status(&s).ok_or_else(|| bad(m[4].0, "unknown payment status"))?),
-            },
-        };
-        if a.token.trim().is_empty() {
-            return Err(bad(m[0].0, "must not be empty"));
-        }
-        validate_return_url(&a.return_url)?;
-        Ok(a)
+/// Whether a typed value (`s…`, `n…`, `btrue`, `onull`) is of `kind`.
+fn fits(v: &str, kind: Kind) -> bool {
+    let int = |max: i64, min: i64| v.strip_prefix('n').and_then(|n| n.parse::<i64>().ok()).is_some_and(|n| (min..=max).contains(&n));
+    match kind {
+        Str => v.starts_with('s'),
+        OptStr => v.starts_with('s') || v == "onull",
+        Null => v == "onull",
+        Int => int(MAX_SAFE_MINOR, -MAX_SAFE_MINOR),
+        U32 => int(i64::from(u32::MAX), 0),
+        Bool => v == "btrue" || v == "bfalse",
     }
 }
 
@@ -900,8 +867,8 @@ impl Flow {
     /// value, …` where a path joins the JSON members with `.` (array
     /// elements by index: `session.items.0.variantId`) and a value is typed
     /// by its first character: `s` + a string, `n` + a number as JS prints
-    /// it, `btrue` / `bfalse`, `onull`. Every member the state's kind has is
-    /// checked (type, presence; no unknown member), and so are the
+    /// it, `btrue` / `bfalse`, `onull`. Every member the state has is
+    /// checked (type, presence; no unknown or foreign member), and so are the
     /// invariants a live state keeps: the amounts add up, the items, rate,
     /// address and return URL pass their checks, tokens are not empty, only
     /// `paying` has a confirm in flight, `requires_action` has a client
@@ -915,96 +882,134 @@ impl Flow {
     }
 
     fn read(entries: &[String]) -> Result<Self> {
+        // One pass: every entry into its slot (or an item), typed.
+        let mut slot: [Option<&str>; 46] = [None; 46];
+        let mut items: Vec<[&str; 2]> = Vec::new();
         if entries.len() % 2 != 0 {
             return Err(Error::invalid_argument("odd number of entries"));
         }
-        let f = Flat { entries, used: vec![std::cell::Cell::new(false); entries.len() / 2] };
-        f.check(&[("state", Str)])?;
-        let name = f.get("state").unwrap_or_default();
-        let tag = TAGS.iter().find(|(_, n)| *n == name).map(|(t, _)| *t).ok_or_else(|| bad("state", "unknown checkout state"))?;
-        let mut flow = Self { tag, ..Self::default() };
-        let with_session = !matches!(tag, Tag::Idle | Tag::Cancelled);
-        if with_session {
-            f.check(&SESSION)?;
-            flow.session_id = f.get("session.sessionId");
-            if f.get("session.processor").as_deref() != Some("stripe") {
-                return Err(bad("session.processor", "unknown processor"));
+        let state = entries.chunks(2).find(|p| p[0] == "state").map(|p| p[1].as_str());
+        let tag = match state {
+            None => return Err(Error::invalid_argument("missing field `state`")),
+            Some(v) => TAGS.iter().find(|(_, n)| v.strip_prefix('s') == Some(n)).map(|(t, _)| *t),
+        }
+        .ok_or_else(|| bad("state", "unknown checkout state"))?;
+        let slots = member_slots(tag);
+        for pair in entries.chunks(2) {
+            let [path, value] = pair else { continue };
+            if path == "state" {
+                continue;
             }
-            let currency = f.get("session.currency").unwrap_or_default();
-            if !(currency.len() == 3 && currency.bytes().all(|b| b.is_ascii_uppercase())) {
-                return Err(bad("session.currency", "not an ISO 4217 code"));
-            }
-            let v = SESSION.map(|(p, _)| f.int(p));
-            check_amount(v[4], &Breakdown { subtotal: v[5], shipping: v[6], tax: v[7], total: v[8] })?;
-            // Items: `session.items.<i>.variantId` / `.quantity`, i = 0, 1, … without gaps.
-            let mut count = 0;
-            while f.has(&format!("session.items.{count}.")) {
-                let (id, q) = (format!("session.items.{count}.variantId"), format!("session.items.{count}.quantity"));
-                f.check(&[(id.as_str(), Str), (q.as_str(), U32)])?;
-                if f.get(&id).unwrap_or_default().is_empty() || f.int(&q) == 0 {
-                    return Err(bad(&id, "empty variantId or quantity 0"));
+            if let (Some(rest), true) = (path.strip_prefix("session.items."), slots.first().is_some_and(|r| r.contains(&1))) {
+                // `<i>.variantId` / `<i>.quantity`, in order, no gaps.
+                let (i, member) = rest.split_once('.').unwrap_or_default();
+                let (k, kind) = match member {
+                    "variantId" => (0, Str),
+                    "quantity" => (1, U32),
+                    _ => return Err(bad(path, "unknown member")),
+                };
+                if i != items.len().to_string() && i != items.len().saturating_sub(1).to_string() {
+                    return Err(bad(path, "items out of order"));
                 }
-                count += 1;
+                if i == items.len().to_string() {
+                    items.push([""; 2]);
+                }
+                if !fits(value, kind) {
+                    return Err(bad(path, KIND_NAMES[kind as usize]));
+                }
+                if let Some(item) = items.last_mut() {
+                    item[k] = value;
+                }
+                continue;
             }
-            if count == 0 {
+            let Some(i) = MEMBERS.iter().position(|(p, _)| p == path).filter(|i| slots.iter().any(|r| r.contains(i))) else {
+                return Err(bad(path, "unknown member"));
+            };
+            if !fits(value, MEMBERS[i].1) {
+                return Err(bad(path, KIND_NAMES[MEMBERS[i].1 as usize]));
+            }
+            slot[i] = Some(value.as_str()).filter(|v| *v != "onull");
+        }
+        let pending = slot[33..=37].iter().any(Option::is_some);
+        for r in slots {
+            for i in r.clone() {
+                let (path, kind) = MEMBERS[i];
+                let optional = matches!(kind, OptStr | Null) || ((33..=37).contains(&i) && !pending);
+                if slot[i].is_none() && !(optional && !(i == 39 && tag == Tag::Succeeded)) {
+                    return Err(Error::invalid_argument(format!("missing field `{path}`")));
+                }
+            }
+        }
+        // The typed values: strings without their `s`, numbers parsed.
+        let text = |i: usize| slot[i].and_then(|v| v.get(1..)).map(str::to_owned);
+        let num = |i: usize| slot[i].and_then(|v| v.get(1..)).and_then(|v| v.parse::<i64>().ok()).unwrap_or_default();
+        let mut flow = Self { tag, ..Self::default() };
+        if slots.first().is_some_and(|r| r.contains(&1)) {
+            flow.session_id = text(1);
+            if text(2).as_deref() != Some("stripe") {
+                return Err(bad(MEMBERS[2].0, "unknown processor"));
+            }
+            let currency = text(4).unwrap_or_default();
+            if !(currency.len() == 3 && currency.bytes().all(|b| b.is_ascii_uppercase())) {
+                return Err(bad(MEMBERS[4].0, "not an ISO 4217 code"));
+            }
+            check_amount(num(5), &Breakdown { subtotal: num(6), shipping: num(7), tax: num(8), total: num(9) })?;
+            if items.is_empty() {
                 return Err(bad("session.items", "must not be empty"));
             }
+            if items.iter().any(|[id, q]| id.len() < 2 || q.len() < 2 || *q == "n0") {
+                return Err(bad("session.items", "every item needs a variantId and a quantity of at least 1"));
+            }
         }
-        if with_session && tag != Tag::Initiated {
-            f.check(&SHIPPING)?;
-            if f.get(SHIPPING[0].0).unwrap_or_default().trim().is_empty() {
-                return Err(bad(SHIPPING[0].0, "must not be empty"));
+        if slot[10].is_some() {
+            if text(10).unwrap_or_default().trim().is_empty() {
+                return Err(bad(MEMBERS[10].0, "must not be empty"));
             }
-            validate_address(&address_of(|i| f.get(SHIPPING[8 + i].0)))?;
+            validate_address(&address_of(|i| text(18 + i)))?;
         }
-        match tag {
-            Tag::Paying | Tag::RequiresAction => {
-                let a = f.attempt(&ATTEMPT)?;
-                if a.confirm_in_flight && tag != Tag::Paying {
-                    return Err(bad(ATTEMPT[2].0, "a confirm in flight outside `paying`"));
-                }
-                flow.attempt = Some(a);
-                if tag == Tag::RequiresAction {
-                    f.check(&[("clientSecret", Str)])?;
-                    flow.client_secret = f.get("clientSecret").unwrap_or_default();
-                    if flow.client_secret.is_empty() {
-                        return Err(bad("clientSecret", "must not be empty"));
-                    }
-                }
+        let attempt_at = if pending { 33 } else { 28 };
+        if slot[attempt_at].is_some() {
+            let last_status = match text(attempt_at + 4) {
+                None => None,
+                Some(s) => Some(status(&s).ok_or_else(|| bad(MEMBERS[attempt_at + 4].0, "unknown payment status"))?),
+            };
+            let a = Attempt {
+                token: text(attempt_at).unwrap_or_default(),
+                return_url: text(attempt_at + 1).unwrap_or_default(),
+                confirm_in_flight: slot[attempt_at + 2] == Some("btrue"),
+                payment_intent_id: text(attempt_at + 3),
+                last_status,
+            };
+            if a.token.trim().is_empty() {
+                return Err(bad(MEMBERS[attempt_at].0, "must not be empty"));
             }
-            Tag::Succeeded => {
-                f.check(&[("paymentIntentId", Str)])?;
-                flow.payment_intent_id = f.get("paymentIntentId");
+            validate_return_url(&a.return_url)?;
+            if a.confirm_in_flight && tag != Tag::Paying {
+                return Err(bad(MEMBERS[attempt_at + 2].0, "a confirm in flight outside `paying`"));
             }
-            Tag::Failed => {
-                f.check(&FAILED)?;
-                let code = f.get("code").unwrap_or_default();
-                flow.code = FAILURES.iter().find(|(_, n)| *n == code).map(|(c, _)| *c).ok_or_else(|| bad("code", "unknown failure code"))?;
-                flow.error_code = match f.get("errorCode") {
-                    None => None,
-                    Some(c) => Some(error_code(&c).ok_or_else(|| bad("errorCode", "unknown error code"))?),
-                };
-                flow.message = f.get("message").unwrap_or_default();
-                flow.retryable = f.get("retryable").as_deref() == Some("true");
-                flow.payment_intent_id = f.get("paymentIntentId");
-                if f.has("pending.") {
-                    let a = f.attempt(&PENDING)?;
-                    if a.confirm_in_flight {
-                        return Err(bad(PENDING[2].0, "a confirm in flight outside `paying`"));
-                    }
-                    flow.attempt = Some(a);
-                } else {
-                    f.check(&[("pending", Null)])?;
-                }
-            }
-            Tag::Cancelled => {
-                f.check(&[("sessionId", OptStr)])?;
-                flow.session_id = f.get("sessionId");
-            }
-            _ => {}
+            flow.attempt = Some(a);
         }
-        if let Some((_, p)) = f.paths().find(|(i, _)| !f.used[*i].get()) {
-            return Err(bad(p, "unknown member"));
+        if tag == Tag::RequiresAction {
+            flow.client_secret = text(38).unwrap_or_default();
+            if flow.client_secret.is_empty() {
+                return Err(bad("clientSecret", "must not be empty"));
+            }
+        }
+        if tag == Tag::Failed {
+            let code = text(40).unwrap_or_default();
+            flow.code = FAILURES.iter().find(|(_, n)| *n == code).map(|(c, _)| *c).ok_or_else(|| bad("code", "unknown failure code"))?;
+            flow.error_code = match text(41) {
+                None => None,
+                Some(c) => Some(error_code(&c).ok_or_else(|| bad("errorCode", "unknown error code"))?),
+            };
+            flow.message = text(42).unwrap_or_default();
+            flow.retryable = slot[43] == Some("btrue");
+        }
+        if matches!(tag, Tag::Succeeded | Tag::Failed) {
+            flow.payment_intent_id = text(39);
+        }
+        if tag == Tag::Cancelled {
+            flow.session_id = text(45);
         }
         Ok(flow)
     }
@@ -1623,7 +1628,7 @@ mod tests {
         };
         let cases: Vec<(Result<Flow>, &str)> = vec![
             (patch(&["state"], Some(json!("pending"))), "state: unknown checkout state"),
-            (patch(&["state"], Some(json!(3))), "state: expected a string"),
+            (patch(&["state"], Some(json!(3))), "state: unknown checkout state"),
             (patch(&["session"], None), "missing field `session.sessionId`"),
             (patch(&["session", "amount"], Some(json!(1))), "does not match"),
             (patch(&["session", "amount"], Some(json!(5298.5))), "session.amount: expected a safe integer"),
@@ -1631,9 +1636,9 @@ mod tests {
             (patch(&["session", "processor"], Some(json!("paypal"))), "session.processor"),
             (patch(&["session", "currency"], Some(json!("usd"))), "session.currency"),
             (patch(&["session", "items"], Some(json!([]))), "session.items: must not be empty"),
-            (patch(&["session", "items", "0", "quantity"], Some(json!(0))), "session.items.0.variantId: empty variantId or quantity 0"),
+            (patch(&["session", "items", "0", "quantity"], Some(json!(0))), "session.items: every item needs a variantId and a quantity of at least 1"),
             (patch(&["session", "items", "0", "quantity"], Some(json!(-1))), "session.items.0.quantity: expected an integer"),
-            (patch(&["session", "items", "1", "variantId"], None), "missing field `session.items.1.variantId`"),
+            (patch(&["session", "items", "1", "variantId"], None), "session.items: every item needs"),
             (patch(&["session", "extra"], Some(json!(1))), "session.extra: unknown member"),
             (patch(&["shipping", "address", "email"], Some(json!("nope"))), "shippingAddress.email"),
             (patch(&["shipping", "address", "phone"], Some(json!(12))), "shipping.address.phone: expected a string"),
@@ -1643,7 +1648,8 @@ mod tests {
             (patch(&["attempt", "returnUrl"], Some(json!("javascript:alert(1)"))), "returnUrl"),
             (patch(&["attempt", "confirmInFlight"], Some(json!("yes"))), "attempt.confirmInFlight: expected a boolean"),
             (patch(&["attempt", "lastStatus"], Some(json!("paid"))), "attempt.lastStatus"),
-            (patch(&["attempt"], Some(Value::Null)), "missing field `attempt.token`"),
+            (patch(&["attempt"], Some(Value::Null)), "attempt: unknown member"),
+            (patch(&["attempt"], None), "missing field `attempt.token`"),
             (patch(&["clientSecret"], Some(json!("x"))), "clientSecret: unknown member"),
         ];
         for (r, needle) in cases {

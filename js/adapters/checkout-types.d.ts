@@ -1,8 +1,10 @@
-// TypeScript types of `Checkout` (src/wasm/checkout.rs), included verbatim in
-// the package's .d.ts next to js/generated/types.ts (whose names it uses).
-// Hand-written because the checkout state is an internally tagged union that
-// the type generator cannot trace; `checkout::tests::typescript_matches_serde`
-// (src/checkout.rs) fails when a state or field here differs from the Rust type.
+// TypeScript types of `Checkout` (js/checkout.ts), included verbatim in the
+// package's .d.ts (through src/wasm/checkout.rs) next to js/generated/types.ts
+// (whose names it uses). Hand-written: the state objects are built by
+// js/checkout.ts (tsc checks each state it builds against the union below)
+// and read back from storage by the Rust core, whose test
+// `checkout::tests::typescript_matches_the_stored_form` (src/checkout.rs)
+// fails when a state or member here differs from the form it accepts.
 
 /** What a processor adapter is told when it mounts (amount in minor units). */
 export interface AdapterSession {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Stage 60-checkout (issue 5): the checkout state machine natively, the
 # processor adapters type-checked against @stripe/stripe-js (tsc --strict),
+# Checkout's orchestration in node with fakes (tests/checkout/unit.test.mjs),
 # then Checkout + the localstripe adapter in headless Chromium against a fresh
 # dev server (test hooks on, serving the test page) and a fresh localstripe:
 # success, 3-D Secure, declines, double clicks, reloads, lost confirms.
@@ -30,6 +31,9 @@ CIRRUS_PKG_OUT="$www/checkout-test/pkg" "$ROOT/scripts/build-pkg.sh" >/dev/null
 cp "$ROOT"/tests/checkout/{page.html,page.js,stripe-adapter.html,stripe-stub.js} "$www/checkout-test/"
 # The package's types as a consumer sees them, with the checkout API used for real.
 node_modules/.bin/tsc -p tests/checkout/tsconfig.consumer.json || die "the checkout types do not type-check as a consumer"
+
+log "checkout: orchestration in node (fake client, adapter and storage; call order)"
+CHECKOUT_PKG="$www/checkout-test/pkg" node --test --test-reporter=spec tests/checkout/unit.test.mjs
 
 build_server
 start_localstripe "$LS_PORT"

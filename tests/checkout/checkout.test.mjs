@@ -316,6 +316,42 @@ test("response lost after the server charged (and a 503 fault), then retry: stil
   await context.close();
 });
 
+test("stored state: resumed exactly as stored; tampered or unreadable ones are refused (invalid_argument) and removed", async () => {
+  const { context, page } = await openCheckoutPage();
+  const { sessionId } = await readyToPay(page, CARDS.ok);
+  const state = JSON.parse(await page.evaluate(() => window.t.stored()));
+  assert.equal(state.state, "shipping_chosen");
+  await page.reload();
+  await page.waitForFunction(() => window.ready === true);
+  assert.deepEqual(ok(await page.evaluate(() => window.t.resume()), "resume"), state, "the same state comes back");
+  const tampered = [
+    [(s) => { s.session.amount += 1; }, /does not match/],
+    [(s) => { s.session.breakdown.total = "5.00"; }, /session\.breakdown\.total: expected a safe integer/],
+    [(s) => { s.state = "paying"; }, /missing field `attempt\.token`/],
+    [(s) => { s.session.note = "x"; }, /session\.note: unknown member/],
+    [(s) => { s.shipping.address.email = "x"; }, /shippingAddress\.email/],
+    [(s) => { s.state = "refunded"; }, /state: unknown checkout state/],
+  ];
+  for (const [tamper, needle] of tampered) {
+    const t = structuredClone(state);
+    tamper(t);
+    await page.evaluate((text) => window.t.setStored(text), JSON.stringify(t));
+    const r = await page.evaluate(() => window.t.resume());
+    assert.equal(r.error && r.error.code, "invalid_argument", JSON.stringify(r));
+    assert.equal(r.error.name, "CirrusError");
+    assert.match(r.error.message, /^stored checkout state is not valid: /);
+    assert.match(r.error.message, needle);
+    assert.equal(await page.evaluate(() => window.t.stored()), null, "the refused state is removed");
+  }
+  await page.evaluate(() => window.t.setStored("{not json"));
+  const unreadable = await page.evaluate(() => window.t.resume());
+  assert.equal(unreadable.error && unreadable.error.code, "invalid_argument", JSON.stringify(unreadable));
+  assert.equal(await page.evaluate(() => window.t.stored()), null);
+  assert.equal(ok(await page.evaluate(() => window.t.resume()), "resume with nothing stored"), null);
+  assert.equal((await paymentIntents(sessionId)).length, 0, "no payment was created");
+  await context.close();
+});
+
 test("typed errors: bad address fields, pay before shipping, cancel rules", async () => {
   const { context, page } = await openCheckoutPage();
   const { variant } = await pickProduct({ minStock: 1, skip: nextProduct++ });

@@ -52,5 +52,6 @@ window.t = {
   cancel: () => data(Promise.resolve().then(() => checkout.cancel())),
   state: () => (checkout ? checkout.state : null),
   stored: () => sessionStorage.getItem("cirrus.checkout"),
+  setStored: (text) => sessionStorage.setItem("cirrus.checkout", text),
 };
 window.ready = true;

@@ -1,0 +1,205 @@
+// Checkout's orchestration (js/checkout.ts) in node against the built package
+// (CHECKOUT_PKG, set by scripts/test.d/60-checkout.sh), with a fake client,
+// adapter and storage that record the order of every call: the guarantees
+// that do not need a real processor, checked call by call.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+
+const lib = await import(`${process.env.CHECKOUT_PKG}/node.js`);
+before(() => lib.init());
+
+const URL = "https://shop.example/return";
+const ADDRESS = { email: "ada@example.com", firstName: "Ada", lastName: "Lovelace", address1: "1 A St", city: "X", postalCode: "1", country: "US" };
+const err = (code, message) => new lib.CirrusError(message, { code, status: null, requestId: null, retryAfter: null });
+
+/** A fake world: every call is logged in order; `confirm` answers from a queue. */
+function world({ confirms = [{ status: "succeeded" }] } = {}) {
+  const log = [];
+  const data = new Map();
+  const storage = {
+    getItem: (k) => (data.has(k) ? data.get(k) : null),
+    setItem: (k, v) => { log.push(["store", JSON.parse(v)]); data.set(k, v); },
+    removeItem: (k) => { data.delete(k); },
+  };
+  const client = {
+    async initiatePayment(body) {
+      log.push(["initiate", body]);
+      return { processor: "stripe", sessionId: "ps_1", publishableKey: "pk_test", amount: 1000, currency: "USD", breakdown: { subtotal: 1000, shipping: 0, tax: 0, total: 1000 } };
+    },
+    async shippingRates(body) {
+      log.push(["rates", body]);
+      const rate = (id, price) => ({ id, name: id, price, deliveryDescription: "", deliveryTimeframeMin: 1, deliveryTimeframeMax: 2, minOrderPrice: null, maxOrderPrice: null, extra: "dropped" });
+      return [{ variantId: "v1", profileId: "p", rates: [rate("express", "9.00"), rate("std", "5.00")] }];
+    },
+    async updatePayment(body) {
+      log.push(["update", body]);
+      return { sessionId: "ps_1", amount: 1500, currency: "USD", breakdown: { subtotal: 1000, shipping: 500, tax: 0, total: 1500 } };
+    },
+    async confirmPayment(body) {
+      log.push(["confirm", body]);
+      const next = confirms.shift() ?? { status: "succeeded" };
+      if (next instanceof Error) throw next;
+      return { success: next.status === "succeeded", clientSecret: null, paymentIntentId: "pi_1", error: null, ...next };
+    },
+  };
+  let tokens = 0;
+  const adapter = {
+    async mount(s) { log.push(["mount", s]); },
+    async updateAmount(a, c) { log.push(["amount", a, c]); },
+    async collectToken() { tokens++; log.push(["token"]); return `tok_${tokens}`; },
+    async handleNextAction(secret) { log.push(["action", secret]); },
+  };
+  const opts = { adapter, storage };
+  return { log, data, storage, client, adapter, opts, calls: (k) => log.filter((e) => e[0] === k) };
+}
+
+async function readyToPay(w) {
+  const c = await lib.Checkout.start(w.client, { ...w.opts, items: [{ variantId: "v1", quantity: 1 }], currency: "USD" });
+  const options = await c.shippingOptions("US");
+  assert.deepEqual(options.map((o) => [o.rate.id, o.price, o.estimatedTotal]), [["std", 500, 1500], ["express", 900, 1900]]);
+  assert.equal("extra" in options[0].rate, false, "rates carry exactly the ShippingRate members");
+  await c.selectShipping("std", ADDRESS);
+  return c;
+}
+
+test("the in-flight state is stored before the confirm is sent; then succeeded", async () => {
+  const w = world();
+  const c = await readyToPay(w);
+  const events = [];
+  c.subscribe((s) => events.push(s.state));
+  const s = await c.pay({ returnUrl: URL });
+  assert.equal(s.state, "succeeded");
+  assert.equal(s.paymentIntentId, "pi_1");
+  const i = w.log.findIndex((e) => e[0] === "confirm");
+  const stored = w.log.slice(0, i).filter((e) => e[0] === "store").at(-1)[1];
+  assert.equal(stored.state, "paying");
+  assert.equal(stored.attempt.confirmInFlight, true);
+  assert.equal(stored.attempt.token, "tok_1");
+  assert.deepEqual(w.calls("confirm")[0][1], { sessionId: "ps_1", confirmationTokenId: "tok_1", shippingRateId: "std", shippingAddress: ADDRESS, returnUrl: URL });
+  assert.deepEqual(events, ["paying", "succeeded"]);
+  assert.deepEqual(w.calls("amount"), [["amount", 1500, "USD"]]);
+  assert.deepEqual(JSON.parse(w.data.get("cirrus.checkout")), c.state, "storage holds the current state");
+  assert.notEqual(c.state, c.state, "a fresh object each time");
+});
+
+test("single flight: one promise, one token, one confirm; shipping and cancel refused meanwhile", async () => {
+  let release;
+  const w = world();
+  const c = await readyToPay(w);
+  const slow = w.client.confirmPayment;
+  w.client.confirmPayment = async (b) => { await new Promise((r) => { release = r; }); return slow(b); };
+  const a = c.pay({ returnUrl: URL });
+  const b = c.pay({ returnUrl: URL });
+  assert.equal(a, b, "the same promise");
+  assert.throws(() => c.cancel(), (e) => e.code === "invalid_state" && /payment is in progress/.test(e.message));
+  await assert.rejects(c.selectShipping("std", ADDRESS), (e) => e.code === "invalid_state");
+  while (!release) await new Promise((r) => setTimeout(r, 1));
+  release();
+  assert.equal((await a).state, "succeeded");
+  assert.equal(w.calls("token").length, 1);
+  assert.equal(w.calls("confirm").length, 1);
+  await assert.rejects(c.pay({ returnUrl: URL }), (e) => e.code === "invalid_state" && /`succeeded`/.test(e.message));
+});
+
+test("a lost confirm keeps its token: the retry and a resume confirm it again, never a new token", async () => {
+  const w = world({ confirms: [err("network", "connection reset"), err("http", "503")] });
+  const c = await readyToPay(w);
+  const failed = await c.pay({ returnUrl: URL });
+  assert.equal(failed.state, "failed");
+  assert.equal(failed.code, "request");
+  assert.equal(failed.errorCode, "network");
+  assert.equal(failed.pending.token, "tok_1");
+  assert.throws(() => c.cancel(), (e) => e.code === "invalid_state");
+  assert.equal((await c.pay({ returnUrl: URL })).errorCode, "http");
+  // A reload now: resume does not pay by itself (the failure is settled in storage) ...
+  const r = await lib.Checkout.resume(w.client, w.opts);
+  assert.equal(r.state.state, "failed");
+  assert.equal(w.calls("confirm").length, 2);
+  // ... and its pay() confirms the same token.
+  assert.equal((await r.pay({ returnUrl: URL })).state, "succeeded");
+  assert.deepEqual(w.calls("confirm").map((c) => c[1].confirmationTokenId), ["tok_1", "tok_1", "tok_1"]);
+  assert.equal(w.calls("token").length, 1);
+});
+
+test("resume of a state stored with a confirm in flight confirms that token once more", async () => {
+  const w = world({ confirms: [{ status: "requires_action", clientSecret: "sec_1" }] });
+  const c = await readyToPay(w);
+  // The page goes away during the 3-D Secure step.
+  w.adapter.handleNextAction = () => new Promise(() => {});
+  void c.pay({ returnUrl: URL });
+  while (!w.calls("store").some((e) => e[1].state === "requires_action")) await new Promise((r) => setTimeout(r, 1));
+  const w2 = { ...world(), data: w.data };
+  w2.opts.storage = w.storage;
+  const r = await lib.Checkout.resume(w2.client, w2.opts);
+  assert.equal(r.state.state, "succeeded");
+  assert.deepEqual(w2.calls("mount"), [["mount", { publishableKey: "pk_test", amount: 1500, currency: "USD" }]]);
+  assert.equal(w2.calls("token").length, 0, "no new token");
+  assert.deepEqual(w2.calls("confirm").map((e) => [e[1].confirmationTokenId, e[1].returnUrl]), [["tok_1", URL]]);
+  // A new checkout is refused while a stored payment is unsettled.
+  const w3 = world({ confirms: [err("timeout", "slow")] });
+  const c3 = await readyToPay(w3);
+  await c3.pay({ returnUrl: URL });
+  await assert.rejects(
+    lib.Checkout.start(w3.client, { ...w3.opts, items: [{ variantId: "v1", quantity: 1 }], currency: "USD" }),
+    (e) => e.code === "invalid_state" && /Checkout\.resume/.test(e.message),
+  );
+});
+
+test("next actions: at most one per pay(); a throwing adapter is a retryable failure", async () => {
+  const w = world({ confirms: [{ status: "requires_action", clientSecret: "s1" }, { status: "requires_action", clientSecret: "s2" }] });
+  const c = await readyToPay(w);
+  const s = await c.pay({ returnUrl: URL });
+  assert.equal(s.state, "failed");
+  assert.equal(s.code, "action_failed");
+  assert.equal(s.message, "authentication was not completed");
+  assert.equal(s.pending.token, "tok_1");
+  const w2 = world();
+  const c2 = await readyToPay(w2);
+  w2.adapter.collectToken = async () => { throw new Error("Your card number is incomplete."); };
+  const f = await c2.pay({ returnUrl: URL });
+  assert.deepEqual([f.state, f.code, f.message, f.pending, f.retryable], ["failed", "adapter", "Your card number is incomplete.", null, true]);
+  assert.equal(w2.calls("confirm").length, 0, "nothing was sent");
+  w2.adapter.collectToken = async () => "  ";
+  assert.equal((await c2.pay({ returnUrl: URL })).message, "the processor adapter returned no token");
+  c2.cancel();
+  assert.equal(c2.state.state, "cancelled");
+  assert.equal(c2.state.sessionId, "ps_1");
+});
+
+test("bad options and arguments are CirrusErrors naming the argument", async () => {
+  const w = world();
+  const start = (o) => lib.Checkout.start(w.client, o);
+  const items = [{ variantId: "v1", quantity: 1 }];
+  const cases = [
+    [null, "invalid_argument", /options must be an object/],
+    [{ items, currency: "USD" }, "invalid_argument", /options\.adapter\.mount/],
+    [{ ...w.opts, adapter: { ...w.adapter, collectToken: 1 } }, "invalid_argument", /options\.adapter\.collectToken/],
+    [{ ...w.opts, items, currency: "USD", storageKey: "" }, "invalid_argument", /options\.storageKey/],
+    [{ ...w.opts, items, currency: "USD", storage: false }, "invalid_argument", /options\.storage\.getItem/],
+    [{ ...w.opts, items: [{ variantId: "v1", quantity: 1.5 }], currency: "USD" }, "invalid_argument", /options\.items/],
+    [{ ...w.opts, items, currency: 840 }, "invalid_argument", /options\.currency/],
+    [{ ...w.opts, items: [], currency: "USD" }, "invalid_state", /cart is empty/],
+    [{ ...w.opts, cart: {} }, "invalid_argument", /options\.cart\.paymentItems/],
+  ];
+  for (const [o, code, re] of cases) {
+    await assert.rejects(start(o), (e) => e instanceof lib.CirrusError && e.code === code && re.test(e.message), JSON.stringify(o));
+  }
+  assert.equal(w.calls("initiate").length, 0, "nothing was sent");
+  const c = await start({ ...w.opts, cart: { paymentItems: () => items, currency: () => "USD" } });
+  await assert.rejects(c.pay({}), (e) => e.code === "invalid_argument" && /returnUrl/.test(e.message));
+  await assert.rejects(c.pay({ returnUrl: URL }), (e) => e.code === "invalid_state" && /`initiated`/.test(e.message));
+  await assert.rejects(c.selectShipping("std", ADDRESS), (e) => e.code === "invalid_state" && /shippingOptions/.test(e.message));
+  await c.shippingOptions("US");
+  await assert.rejects(c.selectShipping("std", { ...ADDRESS, country: "CA" }), (e) => e.code === "invalid_argument" && /shippingOptions\("CA"\)/.test(e.message));
+  await assert.rejects(c.selectShipping("nope", ADDRESS), (e) => e.code === "invalid_argument" && /"nope"/.test(e.message));
+  await assert.rejects(c.selectShipping("std", { ...ADDRESS, city: 5 }), (e) => e.code === "invalid_argument" && /shippingAddress\.city/.test(e.message));
+  await assert.rejects(c.selectShipping("std", { ...ADDRESS, email: "x" }), (e) => e.code === "invalid_argument" && /shippingAddress\.email/.test(e.message));
+  assert.equal(w.calls("update").length, 0, "nothing was sent");
+  assert.equal(c.state.state, "initiated");
+  const unsubscribe = c.subscribe(() => { throw new Error("a listener's bug"); });
+  await c.selectShipping("std", { ...ADDRESS, phone: undefined, state: null });
+  assert.deepEqual(c.state.shipping.address, ADDRESS, "absent optional members stay absent");
+  unsubscribe();
+  c.free();
+  assert.throws(() => c.state);
+});
