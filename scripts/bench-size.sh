@@ -1,34 +1,61 @@
 #!/usr/bin/env bash
-# Size: gzip -9 bytes of the final .wasm (wasm-opt -Oz) plus the JS a browser
-# loads (wasm-bindgen glue, snippets, the package entry), for the whole package
-# (scripts/build-pkg.sh → pkg/) and for the SDK client alone (`sdk-only`: no
-# Cart/Checkout exports). Budget: 30 KB.
-# Usage: scripts/bench-size.sh
+# Size: gzip -9 bytes of the final .wasm (wasm-opt -Oz, as shipped in the package) plus
+# the JS a browser loads, measured like the peers' figures in the issue: the package
+# entry bundled by esbuild (everything it imports: wasm-bindgen glue, snippets, TS
+# entry files, generated schemas), --minify, gzip -9. The unminified bundle is printed
+# too. Rows:
+#   package           import * from "cirrus-storefront" (client + cart + checkout + money)
+#   client-only app   import { init, CirrusClient, CirrusError } (tree-shaken JS; same wasm)
+#   sdk-only wasm     the wasm built with `--features sdk-only` (no cart/checkout exports)
+#   adapters          cirrus-storefront/adapters (Stripe.js + localstripe), loaded on checkout
+# Budget: 30 KB (package row). Usage: scripts/bench-size.sh
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
-P="$ROOT/target/bench-size/pkg"   # its own build: other runs may rebuild pkg/ meanwhile
-CIRRUS_PKG_OUT="$P" bash scripts/build-pkg.sh >"$RUN_DIR/bench-size-build.log" 2>&1 \
-  || { tail -20 "$RUN_DIR/bench-size-build.log"; die "scripts/build-pkg.sh failed"; }
+ensure_node_modules
+W="$ROOT/target/bench-size"
+P="$W/pkg"   # its own build: other runs may rebuild pkg/ meanwhile
+mkdir -p "$W"
+CIRRUS_PKG_OUT="$P" bash scripts/build-pkg.sh >"$W/build.log" 2>&1 \
+  || { tail -20 "$W/build.log"; die "scripts/build-pkg.sh failed"; }
 
-gz() { cat "$@" | gzip -9c | wc -c; }
-# The JS as the peers' figures were measured: each file through esbuild --minify, then gzip -9.
-gzmin() { local f; for f in "$@"; do "$ROOT/node_modules/.bin/esbuild" --log-level=error --minify "$f"; echo; done | gzip -9c | wc -c; }
-report() { # report LABEL WASM JSFILES...
-  local label=$1 wasm=$2; shift 2
-  local w j m
-  w=$(gz "$wasm"); j=$(gz "$@"); m=$(gzmin "$@")
-  printf '%-38s wasm %7d B raw, %6d B gz | JS %6d B gz (%6d B minified+gz) | total %6d B gz (%.1f KB); with minified JS %.1f KB\n' \
-    "$label" "$(wc -c <"$wasm")" "$w" "$j" "$m" "$((w + j))" "$(echo "($w + $j) / 1000" | bc -l)" "$(echo "($w + $m) / 1000" | bc -l)"
+ESBUILD="$ROOT/node_modules/.bin/esbuild"
+gz() { gzip -9c | wc -c; }
+# bundle ENTRY [--minify]: the JS an app importing ENTRY ships, on stdout
+bundle() { "$ESBUILD" "$1" --bundle --format=esm --platform=browser --log-level=error "${@:2}"; }
+
+cat >"$W/all.mjs" <<EOF
+export * from "$P/index.js";
+EOF
+cat >"$W/client-only.mjs" <<EOF
+export { init, CirrusClient, CirrusError } from "$P/index.js";
+EOF
+cat >"$W/adapters.mjs" <<EOF
+export * from "$P/adapters/index.js";
+EOF
+
+wasm_raw=$(wc -c <"$P/cirrus_storefront_bg.wasm")
+wasm_gz=$(gz <"$P/cirrus_storefront_bg.wasm")
+row() { # row LABEL WASM_GZ ENTRY
+  local js js_min
+  js=$(bundle "$3" | gz); js_min=$(bundle "$3" --minify | gz)
+  printf '%-18s wasm %6d B gz | JS bundle %6d B gz, minified %6d B gz | total %6d B = %.1f KB (minified JS)\n' \
+    "$1" "$2" "$js" "$js_min" "$(($2 + js_min))" "$(echo "($2 + $js_min) / 1000" | bc -l)"
 }
-entry_js=("$P"/index.js "$P"/client.js "$P"/error.js "$P"/ready.js "$P"/init-sync.js)
-report "package (SDK + cart + checkout)" "$P"/cirrus_storefront_bg.wasm "$P"/cirrus_storefront.js "$P"/snippets/*/js/*.js "$P"/snippets/*/js/generated/*.js "${entry_js[@]}"
+echo "wasm (package): $wasm_raw B raw, $wasm_gz B gzip -9"
+row "package" "$wasm_gz" "$W/all.mjs"
+row "client-only app" "$wasm_gz" "$W/client-only.mjs"
 
-OUT="$ROOT/target/bench-size/sdk-only"
+OUT="$W/sdk-only"
 rm -rf "$OUT"
-wasm-pack --quiet build --release --target web --no-pack --out-dir "$OUT" --out-name cirrus_storefront -- --features sdk-only >/dev/null 2>&1
+wasm-pack --quiet build --release --target web --no-pack --out-dir "$OUT" --out-name cirrus_storefront -- --features sdk-only >"$W/sdk-only.log" 2>&1 \
+  || { tail -20 "$W/sdk-only.log"; die "sdk-only build failed"; }
 "$ROOT/node_modules/.bin/wasm-opt" --enable-bulk-memory --enable-bulk-memory-opt --enable-sign-ext \
   --enable-mutable-globals --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue \
   -Oz "$OUT/cirrus_storefront_bg.wasm" -o "$OUT/opt.wasm"
-report "SDK client only (--features sdk-only)" "$OUT/opt.wasm" "$OUT/cirrus_storefront.js" "$OUT"/snippets/*/js/*.js "$OUT"/snippets/*/js/generated/*.js "${entry_js[@]}"
-echo "budget: 30 KB; peers (esbuild --minify, gzip -9, from the issue): @shopify/storefront-api-client 3.9 KB, @chec/commerce.js 15.5 KB, @medusajs/js-sdk 28.8 KB, swell-js 53.9 KB"
+sdk_gz=$(gz <"$OUT/opt.wasm")
+echo "sdk-only wasm:  $(wc -c <"$OUT/opt.wasm") B raw, $sdk_gz B gzip -9"
+row "client, sdk-only" "$sdk_gz" "$W/client-only.mjs"
+printf '%-18s JS bundle %6d B gz, minified %6d B gz (an import of its own, not in the rows above)\n' \
+  "adapters" "$(bundle "$W/adapters.mjs" | gz)" "$(bundle "$W/adapters.mjs" --minify | gz)"
+echo "budget: 30 KB (package row); peers (esbuild --minify, gzip -9, from the issue): @shopify/storefront-api-client 3.9 KB, @chec/commerce.js 15.5 KB, @medusajs/js-sdk 28.8 KB, swell-js 53.9 KB"
