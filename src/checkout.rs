@@ -712,8 +712,8 @@ impl Flow {
 /// [`event::OPTIONS`]: the rates of [`crate::shipping::usable_rates`].
 fn options(s: &[String], n: &[f64]) -> Result<String> {
     let ids = usize::try_from(js_int(n_at(n, 1), "variant ids")?).unwrap_or(usize::MAX);
-    let offers = s.len().saturating_sub(1 + ids) / 5;
-    if ids >= s.len() || s.len() != 1 + ids + offers * 5 || n.len() != 2 + offers * 3 {
+    let offers = s.len().checked_sub(ids).and_then(|r| r.checked_sub(1)).map_or(usize::MAX, |r| r / 5);
+    if offers == usize::MAX || s.len() != 1 + ids + offers * 5 || n.len() != 2 + offers * 3 {
         return Err(Error::invalid_argument("shipping offers: 5 strings and 3 numbers each"));
     }
     let mut variant_rates = Vec::with_capacity(offers);
@@ -1512,6 +1512,9 @@ mod tests {
         assert_arg_err(options_of("USD", &["v1"], 100.5, &offers), "subtotal");
         assert_arg_err(go(&mut Flow::default(), OPTIONS, &["USD", "v1", "v1", "r"], &[1.0, 1.0]), "5 strings and 3 numbers");
         assert_arg_err(go(&mut Flow::default(), OPTIONS, &["USD"], &[1.0, 4.0]), "5 strings and 3 numbers");
+        assert_arg_err(go(&mut Flow::default(), OPTIONS, &["USD"], &[1.0, 9e15]), "5 strings and 3 numbers");
+        assert_arg_err(go(&mut Flow::default(), OPTIONS, &[], &[1.0, 0.0]), "5 strings and 3 numbers");
+        assert_arg_err(go(&mut Flow::default(), OPTIONS, &["USD"], &[1.0, -1.0]), "5 strings and 3 numbers");
         let mut big = offer("v1", "r", "1.00", (None, None), 1);
         big.1[0] = -1.0;
         assert_arg_err(options_of("USD", &["v1"], 100.0, &[big]), "deliveryTimeframeMin");
@@ -1694,6 +1697,36 @@ mod tests {
                     || matches!(key.as_str(), "errorCode" | "pending" | "sessionId")
                     || (key == "paymentIntentId" && full["state"] == "failed");
                 assert_eq!(restore(&v).is_ok(), nullable, "{key} removed from {full}");
+            }
+        }
+    }
+
+    /// No input panics: every event on every sample state with odd
+    /// arguments, and stored entries cut, shuffled or retyped.
+    #[test]
+    fn odd_inputs_are_errors_never_panics() {
+        let strings: [&[&str]; 5] = [&[], &[""], &["\u{0}"; 3], &["x"; 17], &["USD", "v1", "v1", "r", "1", "", ""]];
+        let numbers: [&[f64]; 6] = [&[], &[f64::NAN], &[f64::INFINITY; 6], &[-1.0; 8], &[1e300, 2.0, 3.0], &[1.0, 1.0, 0.0, 0.0, 0.0]];
+        for f in samples() {
+            for ev in 0..=16 {
+                for s in strings {
+                    for n in numbers {
+                        let _ = f.clone().step(ev, &sv(s), n);
+                    }
+                }
+            }
+            let mut e = Vec::new();
+            flatten(&view(&f), "", &mut e);
+            for i in 0..e.len() {
+                let _ = Flow::from_entries(&e[..i]);
+                let mut swapped = e.clone();
+                swapped.swap(i, (i + 3) % e.len());
+                let _ = Flow::from_entries(&swapped);
+                for v in ["", "s", "n", "n-0", "n99999999999999999999", "btrue", "onull", "x"] {
+                    let mut t = e.clone();
+                    t[i] = v.to_owned();
+                    let _ = Flow::from_entries(&t);
+                }
             }
         }
     }
