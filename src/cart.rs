@@ -175,6 +175,65 @@ pub(crate) struct Stored {
     lines: Vec<CartLine>,
 }
 
+/// What the catalog says about one variant, as the cart reads it (the
+/// primitives a JS caller hands over instead of a whole `Product`).
+#[derive(Debug, Clone, Copy)]
+pub struct Offer<'a> {
+    /// The product's slug (for messages).
+    pub product_slug: &'a str,
+    /// `status == ACTIVE`.
+    pub active: bool,
+    /// The variant, or `None` when the product has no variant of that id.
+    pub variant: Option<VariantOffer<'a>>,
+}
+
+/// The variant part of an [`Offer`].
+#[derive(Debug, Clone, Copy)]
+pub struct VariantOffer<'a> {
+    pub stock_quantity: u32,
+    /// `stockStatus == OUT_OF_STOCK`.
+    pub out_of_stock: bool,
+    /// Decimal price strings of the catalog.
+    pub price: &'a str,
+    pub compare_at_price: Option<&'a str>,
+}
+
+impl<'a> Offer<'a> {
+    /// The offer of `product` for `variant_id`.
+    #[must_use]
+    pub fn of(product: &'a Product, variant_id: &str) -> Self {
+        Offer {
+            product_slug: &product.slug,
+            active: product.status == ProductStatus::Active,
+            variant: product.variants.iter().find(|v| v.id == variant_id).map(|v| VariantOffer {
+                stock_quantity: v.stock_quantity,
+                out_of_stock: v.stock_status == StockStatus::OutOfStock,
+                price: &v.price,
+                compare_at_price: v.compare_at_price.as_deref(),
+            }),
+        }
+    }
+}
+
+/// A line with only the variant id and the numbers (the display fields empty).
+#[must_use]
+pub fn bare_line(variant_id: &str, unit_price: i64, compare_at_price: Option<i64>, quantity: u32, stock_quantity: u32) -> CartLine {
+    CartLine {
+        product_id: String::new(),
+        product_name: String::new(),
+        product_slug: String::new(),
+        variant_id: variant_id.to_owned(),
+        attributes: BTreeMap::new(),
+        image: None,
+        unit_price,
+        compare_at_price,
+        quantity,
+        stock_quantity,
+        line_total: 0,
+        line_savings: 0,
+    }
+}
+
 /// A cart in one currency.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cart {
@@ -268,24 +327,23 @@ impl Cart {
         result
     }
 
-    /// A line for `variant_id` of `product` built from catalog data.
-    fn line_from(&self, product: &Product, variant_id: &str) -> Result<CartLine> {
-        let variant = product.variants.iter().find(|v| v.id == variant_id).ok_or_else(|| {
-            Error::new(
-                ErrorCode::NotFound,
-                format!("product {} has no variant {}", money::echo(&product.slug), money::echo(variant_id)),
-            )
+    /// A bare line (numbers only, quantity 0) for `variant_id` from the catalog's `offer`.
+    ///
+    /// # Errors
+    /// `not_found` (no such variant), `conflict` (product not active, out of
+    /// stock), `invalid_argument` (a price is not a valid non-negative amount).
+    pub fn priced(&self, offer: &Offer<'_>, variant_id: &str) -> Result<CartLine> {
+        let slug = offer.product_slug;
+        let variant = offer.variant.ok_or_else(|| {
+            Error::new(ErrorCode::NotFound, format!("product {} has no variant {}", money::echo(slug), money::echo(variant_id)))
         })?;
-        if product.status != ProductStatus::Active {
-            return Err(Error::new(
-                ErrorCode::Conflict,
-                format!("product {} is not available", money::echo(&product.slug)),
-            ));
+        if !offer.active {
+            return Err(Error::new(ErrorCode::Conflict, format!("product {} is not available", money::echo(slug))));
         }
-        if variant.stock_quantity == 0 || variant.stock_status == StockStatus::OutOfStock {
+        if variant.stock_quantity == 0 || variant.out_of_stock {
             return Err(Error::new(
                 ErrorCode::Conflict,
-                format!("variant {} of {} is out of stock", money::echo(variant_id), money::echo(&product.slug)),
+                format!("variant {} of {} is out of stock", money::echo(variant_id), money::echo(slug)),
             ));
         }
         let price = |field: &str, value: &str| {
@@ -301,22 +359,16 @@ impl Cart {
             }
             Ok(minor)
         };
-        let unit_price = price("price", &variant.price)?;
-        let compare_at_price = variant.compare_at_price.as_deref().map(|c| price("compareAtPrice", c)).transpose()?;
-        Ok(CartLine {
-            product_id: product.id.clone(),
-            product_name: product.name.clone(),
-            product_slug: product.slug.clone(),
-            variant_id: variant.id.clone(),
-            attributes: variant.attributes.clone(),
-            image: variant.image.clone().or_else(|| product.images.first().cloned()),
-            unit_price,
-            compare_at_price,
-            quantity: 0,
-            stock_quantity: variant.stock_quantity,
-            line_total: 0,
-            line_savings: 0,
-        })
+        let unit_price = price("price", variant.price)?;
+        let compare_at_price = variant.compare_at_price.map(|c| price("compareAtPrice", c)).transpose()?;
+        Ok(bare_line(variant_id, unit_price, compare_at_price, 0, variant.stock_quantity))
+    }
+
+    /// A line for `variant_id` of `product` built from catalog data.
+    fn line_from(&self, product: &Product, variant_id: &str) -> Result<CartLine> {
+        let mut line = self.priced(&Offer::of(product, variant_id), variant_id)?;
+        fill_display(&mut line, product);
+        Ok(line)
     }
 
     /// Add `quantity` of the variant `variant_id` of `product`. A variant already in
@@ -333,6 +385,21 @@ impl Cart {
             return Err(Error::invalid_argument("quantity must be at least 1, got 0"));
         }
         let fresh = self.line_from(product, variant_id)?;
+        self.add_line(fresh, quantity).map(drop)
+    }
+
+    /// [`Cart::add`] of a line priced with [`Cart::priced`]: merges into the
+    /// line of the same variant (keeping its price and display fields; the
+    /// fresh stock is the cap) or appends `fresh`. Returns the line's index.
+    ///
+    /// # Errors
+    /// As [`Cart::add`].
+    pub fn add_line(&mut self, fresh: CartLine, quantity: u32) -> Result<usize> {
+        if quantity == 0 {
+            return Err(Error::invalid_argument("quantity must be at least 1, got 0"));
+        }
+        let variant_id = fresh.variant_id.clone();
+        let variant_id = variant_id.as_str();
         let stock = fresh.stock_quantity;
         let index = if let Some(i) = self.lines.iter().position(|l| l.variant_id == variant_id) {
             i
@@ -355,7 +422,7 @@ impl Cart {
         if result.is_err() && before == 0 {
             self.lines.pop();
         }
-        result
+        result.map(|()| index)
     }
 
     /// Set the quantity of the line of `variant_id` (use [`Cart::remove`] to drop it).
@@ -405,18 +472,42 @@ impl Cart {
     /// `invalid_argument` when a fresh price string is invalid or the new total
     /// would exceed 2^53 − 1 minor units; the cart is then unchanged.
     pub fn refresh(&mut self, products: &[Product]) -> Result<RefreshReport> {
+        let find = |line: &CartLine| products.iter().find(|p| p.id == line.product_id);
+        let offers: Vec<Option<Offer<'_>>> = self.lines.iter().map(|l| find(l).map(|p| Offer::of(p, &l.variant_id))).collect();
+        let report = self.refresh_offers(&offers)?;
+        // Names, images and attributes follow the catalog without a report.
+        for line in &mut self.lines {
+            if let Some(p) = products.iter().find(|p| p.id == line.product_id) {
+                fill_display(line, p);
+            }
+        }
+        Ok(report)
+    }
+
+    /// [`Cart::refresh`] from one offer per line, in line order (`None`: the
+    /// line's product was not given; the line stays and is `unchecked`).
+    /// Only the numbers change (price, compare-at, stock, quantity); display
+    /// fields are the caller's.
+    ///
+    /// # Errors
+    /// As [`Cart::refresh`]; `invalid_argument` too when `offers` does not
+    /// have one entry per line.
+    pub fn refresh_offers(&mut self, offers: &[Option<Offer<'_>>]) -> Result<RefreshReport> {
+        if offers.len() != self.lines.len() {
+            return Err(Error::invalid_argument("refresh needs one offer per cart line"));
+        }
         let mut report = RefreshReport::default();
         let mut lines = Vec::with_capacity(self.lines.len());
-        for line in &self.lines {
-            let Some(product) = products.iter().find(|p| p.id == line.product_id) else {
+        for (line, offer) in self.lines.iter().zip(offers) {
+            let Some(offer) = offer else {
                 report.unchecked.push(line.variant_id.clone());
                 lines.push(line.clone());
                 continue;
             };
             let ids = || (line.variant_id.clone(), line.product_name.clone());
-            let mut fresh = match self.line_from(product, &line.variant_id) {
+            let fresh = match self.priced(offer, &line.variant_id) {
                 Ok(fresh) => fresh,
-                Err(e) if e.code == ErrorCode::NotFound || product.status != ProductStatus::Active => {
+                Err(e) if e.code == ErrorCode::NotFound || !offer.active => {
                     let (variant_id, product_name) = ids();
                     report.changes.push(CartChange::VariantGone(LineRemoved { variant_id, product_name, removed_quantity: line.quantity }));
                     continue;
@@ -439,18 +530,22 @@ impl Cart {
                     new_compare_at_price: fresh.compare_at_price,
                 }));
             }
-            fresh.quantity = line.quantity.min(fresh.stock_quantity);
-            if fresh.quantity < line.quantity {
+            let mut next = line.clone();
+            next.unit_price = fresh.unit_price;
+            next.compare_at_price = fresh.compare_at_price;
+            next.stock_quantity = fresh.stock_quantity;
+            next.quantity = line.quantity.min(fresh.stock_quantity);
+            if next.quantity < line.quantity {
                 let (variant_id, product_name) = ids();
                 report.changes.push(CartChange::StockLowered(StockChange {
                     variant_id,
                     product_name,
                     old_quantity: line.quantity,
-                    new_quantity: fresh.quantity,
+                    new_quantity: next.quantity,
                 }));
             }
-            fresh.recompute()?;
-            lines.push(fresh);
+            next.recompute()?;
+            lines.push(next);
         }
         let candidate = Self { currency: self.currency, lines };
         candidate.check_totals()?;
@@ -494,32 +589,27 @@ impl Cart {
     /// Read a cart saved by [`Cart::to_json`] for the store currency `currency`.
     /// Never fails on the data: `None` or empty data is an empty cart with no
     /// problem; corrupt data, an unknown version or another currency is an
-    /// empty cart with the problem.
+    /// empty cart with the problem. (The wasm build reads the JSON in JS and
+    /// hands the lines to [`Cart::restore_line`].)
     ///
     /// # Errors
     /// `invalid_argument` only when `currency` itself is unknown.
     pub fn restore(data: Option<&str>, currency: &str) -> Result<Restored> {
-        Self::restore_with::<SerdeJson>(data, currency)
-    }
-
-    /// [`Cart::restore`] reading the JSON with `R` (the wasm build uses the JS
-    /// engine's `JSON.parse`, which keeps `serde_json`'s parser out of the wasm).
-    pub(crate) fn restore_with<R: SavedReader>(data: Option<&str>, currency: &str) -> Result<Restored> {
         let empty = Self::new(currency)?;
         let data = data.map_or("", str::trim);
         if data.is_empty() {
             return Ok(Restored { cart: empty, problem: None });
         }
-        match Self::parse_stored::<R>(data, empty.currency) {
+        match Self::parse_stored(data, empty.currency) {
             Ok(cart) => Ok(Restored { cart, problem: None }),
             Err(problem) => Ok(Restored { cart: empty, problem: Some(problem) }),
         }
     }
 
-    fn parse_stored<R: SavedReader>(data: &str, currency: Currency) -> Result<Self, RestoreProblem> {
+    fn parse_stored(data: &str, currency: Currency) -> Result<Self, RestoreProblem> {
         let corrupt = |message: String| RestoreProblem { kind: RestoreProblemKind::Corrupt, message };
-        let value = R::parse(data).map_err(|e| corrupt(format!("saved cart is not JSON: {e}")))?;
-        match R::version(&value) {
+        let value: serde_json::Value = serde_json::from_str(data).map_err(|e| corrupt(format!("saved cart is not JSON: {e}")))?;
+        match value.get("version").and_then(serde_json::Value::as_u64) {
             Some(v) if v == u64::from(STORAGE_VERSION) => {}
             Some(v) => {
                 return Err(RestoreProblem {
@@ -529,7 +619,8 @@ impl Cart {
             }
             _ => return Err(corrupt("saved cart has no numeric \"version\"".to_owned())),
         }
-        let stored = R::stored(value).map_err(|e| corrupt(format!("saved cart has an invalid shape: {e}")))?;
+        let stored: Stored =
+            serde_json::from_value(value).map_err(|e| corrupt(format!("saved cart has an invalid shape: {e}")))?;
         if stored.currency != currency.code() {
             return Err(RestoreProblem {
                 kind: RestoreProblemKind::CurrencyMismatch,
@@ -537,50 +628,56 @@ impl Cart {
             });
         }
         let mut cart = Self { currency, lines: Vec::with_capacity(stored.lines.len()) };
-        for mut line in stored.lines {
-            let id = money::echo(&line.variant_id);
-            if line.quantity == 0 || line.quantity > line.stock_quantity {
-                return Err(corrupt(format!("saved line {id} has quantity {} outside 1..={}", line.quantity, line.stock_quantity)));
-            }
-            if line.unit_price < 0 || line.compare_at_price.is_some_and(|c| c < 0) {
-                return Err(corrupt(format!("saved line {id} has a negative price")));
-            }
-            if cart.line(&line.variant_id).is_some() {
-                return Err(corrupt(format!("saved cart has two lines for variant {id}")));
-            }
-            line.recompute().map_err(|e| corrupt(format!("saved line {id}: {}", e.message)))?;
-            cart.lines.push(line);
+        for line in stored.lines {
+            cart.restore_line(line).map_err(|e| corrupt(e.message))?;
         }
-        cart.check_totals().map_err(|e| corrupt(format!("saved cart: {}", e.message)))?;
+        cart.restore_done().map_err(|e| corrupt(e.message))?;
         Ok(cart)
     }
+
+    /// Append a saved line after checking it against the cart's rules
+    /// (quantity in `1..=stockQuantity`, non-negative prices, one line per
+    /// variant); the derived amounts are recomputed, not trusted. Call
+    /// [`Cart::restore_done`] after the last line.
+    ///
+    /// # Errors
+    /// `invalid_argument` saying what is wrong with the line (the cart is unchanged).
+    pub fn restore_line(&mut self, mut line: CartLine) -> Result<usize> {
+        let id = money::echo(&line.variant_id);
+        if line.quantity == 0 || line.quantity > line.stock_quantity {
+            return Err(Error::invalid_argument(format!(
+                "saved line {id} has quantity {} outside 1..={}",
+                line.quantity, line.stock_quantity
+            )));
+        }
+        if line.unit_price < 0 || line.compare_at_price.is_some_and(|c| c < 0) {
+            return Err(Error::invalid_argument(format!("saved line {id} has a negative price")));
+        }
+        if self.line(&line.variant_id).is_some() {
+            return Err(Error::invalid_argument(format!("saved cart has two lines for variant {id}")));
+        }
+        line.recompute().map_err(|e| Error::invalid_argument(format!("saved line {id}: {}", e.message)))?;
+        self.lines.push(line);
+        Ok(self.lines.len() - 1)
+    }
+
+    /// The totals check after the last [`Cart::restore_line`].
+    ///
+    /// # Errors
+    /// `invalid_argument` when the saved cart's totals exceed 2^53 − 1 minor units.
+    pub fn restore_done(&self) -> Result<()> {
+        self.check_totals().map_err(|e| Error::invalid_argument(format!("saved cart: {}", e.message)))
+    }
 }
 
-/// Reads a saved cart's JSON text (see [`Cart::restore_with`]).
-pub(crate) trait SavedReader {
-    /// The parsed document.
-    type Doc;
-    /// Parses the text; the error is the parser's message.
-    fn parse(text: &str) -> std::result::Result<Self::Doc, String>;
-    /// The document's `version` member if it is a non-negative integer.
-    fn version(doc: &Self::Doc) -> Option<u64>;
-    /// The document as a [`Stored`] cart; the error names the path.
-    fn stored(doc: Self::Doc) -> std::result::Result<Stored, String>;
-}
-
-/// [`SavedReader`] with `serde_json`.
-pub(crate) struct SerdeJson;
-
-impl SavedReader for SerdeJson {
-    type Doc = serde_json::Value;
-    fn parse(text: &str) -> std::result::Result<Self::Doc, String> {
-        serde_json::from_str(text).map_err(|e| e.to_string())
-    }
-    fn version(doc: &Self::Doc) -> Option<u64> {
-        doc.get("version").and_then(serde_json::Value::as_u64)
-    }
-    fn stored(doc: Self::Doc) -> std::result::Result<Stored, String> {
-        serde_json::from_value(doc).map_err(|e| e.to_string())
+/// Copy the display fields of `product` (and of the line's variant) into `line`.
+fn fill_display(line: &mut CartLine, product: &Product) {
+    line.product_id.clone_from(&product.id);
+    line.product_name.clone_from(&product.name);
+    line.product_slug.clone_from(&product.slug);
+    if let Some(v) = product.variants.iter().find(|v| v.id == line.variant_id) {
+        line.attributes.clone_from(&v.attributes);
+        line.image = v.image.clone().or_else(|| product.images.first().cloned());
     }
 }
 

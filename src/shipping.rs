@@ -27,9 +27,26 @@ pub struct ShippingOption {
     pub estimated_total: i64,
 }
 
-/// Every rate the answer lists for `variant_id`.
-fn rates_of<'a>(answer: &'a ShippingRatesResponse, variant_id: &'a str) -> impl Iterator<Item = &'a ShippingRate> {
-    answer.variant_rates.iter().filter(move |vr| vr.variant_id == variant_id).flat_map(|vr| &vr.rates)
+/// Every rate the answer lists for `variant_id`, with its position
+/// (`variantRates` index, `rates` index).
+fn rates_of<'a>(answer: &'a ShippingRatesResponse, variant_id: &'a str) -> impl Iterator<Item = (usize, usize, &'a ShippingRate)> {
+    answer
+        .variant_rates
+        .iter()
+        .enumerate()
+        .filter(move |(_, vr)| vr.variant_id == variant_id)
+        .flat_map(|(i, vr)| vr.rates.iter().enumerate().map(move |(j, r)| (i, j, r)))
+}
+
+/// A usable rate by its position in the answer (`answer.variantRates[variant_rates].rates[rate]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UsableRate {
+    pub variant_rates: usize,
+    pub rate: usize,
+    /// The rate's price in minor units.
+    pub price: i64,
+    /// Order subtotal + price, in minor units.
+    pub estimated_total: i64,
 }
 
 fn rate_amount(currency: Currency, rate: &ShippingRate, field: &str, value: &str) -> Result<i64> {
@@ -59,19 +76,40 @@ pub fn usable_rates(
     subtotal: i64,
     currency: Currency,
 ) -> Result<Vec<ShippingOption>> {
+    Ok(usable_rate_positions(answer, variant_ids, subtotal, currency)?
+        .into_iter()
+        .map(|u| ShippingOption {
+            rate: answer.variant_rates[u.variant_rates].rates[u.rate].clone(),
+            price: u.price,
+            estimated_total: u.estimated_total,
+        })
+        .collect())
+}
+
+/// [`usable_rates`] as positions in `answer` (same rules, same order).
+///
+/// # Errors
+/// As [`usable_rates`].
+pub fn usable_rate_positions(
+    answer: &ShippingRatesResponse,
+    variant_ids: &[&str],
+    subtotal: i64,
+    currency: Currency,
+) -> Result<Vec<UsableRate>> {
     let Some((first, rest)) = variant_ids.split_first() else {
         return Err(Error::invalid_argument("the order has no variants: no shipping rate applies"));
     };
-    let mut options: Vec<ShippingOption> = Vec::new();
-    for rate in rates_of(answer, first) {
-        if options.iter().any(|o| o.rate.id == rate.id) {
+    let rate_at = |u: &UsableRate| &answer.variant_rates[u.variant_rates].rates[u.rate];
+    let mut options: Vec<UsableRate> = Vec::new();
+    for (i, j, rate) in rates_of(answer, first) {
+        if options.iter().any(|o| rate_at(o).id == rate.id) {
             continue; // the same rate listed twice for one variant
         }
         let price = rate_amount(currency, rate, "price", &rate.price)?;
         let mut everywhere = true;
         for id in rest {
             let mut offered = false;
-            for other in rates_of(answer, id).filter(|r| r.id == rate.id) {
+            for (_, _, other) in rates_of(answer, id).filter(|(_, _, r)| r.id == rate.id) {
                 offered = true;
                 if rate_amount(currency, other, "price", &other.price)? != price {
                     return Err(Error::invalid_argument(format!(
@@ -98,14 +136,15 @@ pub fn usable_rates(
             continue;
         }
         let estimated_total = money::checked_add(subtotal, price)?;
-        options.push(ShippingOption { rate: rate.clone(), price, estimated_total });
+        options.push(UsableRate { variant_rates: i, rate: j, price, estimated_total });
     }
     options.sort_by(|a, b| {
-        (a.price, a.rate.delivery_timeframe_max, a.rate.delivery_timeframe_min, &a.rate.id).cmp(&(
+        let (ra, rb) = (rate_at(a), rate_at(b));
+        (a.price, ra.delivery_timeframe_max, ra.delivery_timeframe_min, &ra.id).cmp(&(
             b.price,
-            b.rate.delivery_timeframe_max,
-            b.rate.delivery_timeframe_min,
-            &b.rate.id,
+            rb.delivery_timeframe_max,
+            rb.delivery_timeframe_min,
+            &rb.id,
         ))
     });
     Ok(options)
