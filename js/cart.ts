@@ -135,6 +135,9 @@ const line = (d: Display, n: BigInt64Array, o: number): CartLine =>
     lineTotal: N(n[o + 4]),
     lineSavings: N(n[o + 5]),
   });
+/** Offer flags of variant `v` of `p` (see CartCore.refresh): active, found, out of stock, has compare-at. */
+const flags = (p: Product, v: Variant | undefined) =>
+  (p.status == "ACTIVE" ? 2 : 0) | (v ? 4 : 0) | (v?.stockStatus == "OUT_OF_STOCK" ? 8 : 0) | (v?.compareAtPrice != null ? 16 : 0);
 const KINDS = ["priceChanged", "stockLowered", "outOfStock", "variantGone"] as const;
 
 interface Persist {
@@ -326,7 +329,7 @@ export class Cart {
     check(product, PRODUCT, "product");
     const q = qty(quantity);
     const v = product.variants.find((x) => x.id === variantId);
-    const n = this.#c.add(product.slug, product.status == "ACTIVE", variantId, !!v, v?.stockQuantity ?? 0, v?.stockStatus == "OUT_OF_STOCK", v?.price ?? "", v?.compareAtPrice, q);
+    const n = this.#c.add(product.slug, variantId, flags(product, v), v?.stockQuantity ?? 0, v?.price ?? "", v?.compareAtPrice ?? "", q);
     const i = N(n[0]);
     this.#l[i] = line(this.#l[i] ?? display(product, v!), n, 1);
     this.#save();
@@ -402,22 +405,17 @@ export class Cart {
     check(products, ["[", PRODUCT], "products");
     const byId = new Map<string, Product>();
     for (const p of products) if (!byId.has(p.id)) byId.set(p.id, p);
-    const flags: number[] = [];
-    const stocks: number[] = [];
-    const prices: string[] = [];
-    const compares: string[] = [];
+    const nums: number[] = [];
+    const strs: string[] = [];
     const fresh: (Display | undefined)[] = [];
     for (const l of this.#l) {
       const p = byId.get(l.productId);
       const v = p?.variants.find((x) => x.id === l.variantId);
-      const c = v?.compareAtPrice;
-      flags.push(p ? 1 | (p.status == "ACTIVE" ? 2 : 0) | (v ? 4 : 0) | (v?.stockStatus == "OUT_OF_STOCK" ? 8 : 0) | (c != null ? 16 : 0) : 0);
-      stocks.push(v?.stockQuantity ?? 0);
-      prices.push(v?.price ?? "");
-      compares.push(c ?? "");
+      nums.push(p ? 1 | flags(p, v) : 0, v?.stockQuantity ?? 0);
+      strs.push(v?.price ?? "", v?.compareAtPrice ?? "");
       fresh.push(v && display(p!, v));
     }
-    const r = this.#c.refresh(apply, U(flags), U(stocks), prices, compares);
+    const r = this.#c.refresh(apply, U(nums), strs);
     const report: RefreshReport = { changes: [], unchecked: [] };
     const gone = new Set<number>();
     for (let o = 0; o < r.length; o += 6) {
@@ -466,25 +464,17 @@ export class Cart {
     else check(answer, { variantRates: RATES }, "answer"), (vrs = answer.variantRates);
     const counts: number[] = [];
     const vids: string[] = [];
-    const ids: string[] = [];
-    const prices: string[] = [];
-    const mins: string[] = [];
-    const maxs: string[] = [];
-    const bounds: number[] = [];
-    const days: number[] = [];
+    const strs: string[] = [];
+    const nums: number[] = [];
     for (const vr of vrs) {
       counts.push(vr.rates.length);
       vids.push(vr.variantId);
       for (const r of vr.rates) {
-        ids.push(r.id);
-        prices.push(r.price);
-        mins.push(r.minOrderPrice ?? "");
-        maxs.push(r.maxOrderPrice ?? "");
-        bounds.push((r.minOrderPrice != null ? 1 : 0) | (r.maxOrderPrice != null ? 2 : 0));
-        days.push(r.deliveryTimeframeMin, r.deliveryTimeframeMax);
+        strs.push(r.id, r.price, r.minOrderPrice ?? "", r.maxOrderPrice ?? "");
+        nums.push((r.minOrderPrice != null ? 1 : 0) | (r.maxOrderPrice != null ? 2 : 0), r.deliveryTimeframeMin, r.deliveryTimeframeMax);
       }
     }
-    const u = this.#c.shipping(U(counts), vids, ids, prices, mins, maxs, U(bounds), U(days));
+    const u = this.#c.shipping(U(counts), vids, strs, U(nums));
     const out: ShippingOption[] = [];
     for (let o = 0; o < u.length; o += 4) {
       const r = vrs[N(u[o])]!.rates[N(u[o + 1])]!;

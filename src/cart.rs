@@ -920,6 +920,63 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn offers_price_like_products() {
+        let mut by_offer = Cart::new("USD").unwrap();
+        let mut by_product = Cart::new("USD").unwrap();
+        for (vid, q) in [("v1", 2), ("v2", 3), ("v1", 1)] {
+            let fresh = by_offer.priced(&Offer::of(&tee(), vid), vid).unwrap();
+            let index = by_offer.add_line(fresh, q).unwrap();
+            assert_eq!(by_offer.lines()[index].variant_id, vid);
+            by_product.add(&tee(), vid, q).unwrap();
+        }
+        let nums = |c: &Cart| c.lines().iter().map(|l| (l.variant_id.clone(), l.unit_price, l.compare_at_price, l.quantity, l.line_total, l.line_savings)).collect::<Vec<_>>();
+        assert_eq!(nums(&by_offer), nums(&by_product));
+        assert!(by_offer.lines()[0].product_name.is_empty(), "an offer line carries numbers only");
+        let gone = Offer { product_slug: "s", active: true, variant: None };
+        assert_eq!(by_offer.priced(&gone, "x").unwrap_err().code, ErrorCode::NotFound);
+        let inactive = Offer { active: false, ..Offer::of(&tee(), "v1") };
+        assert_eq!(by_offer.priced(&inactive, "v1").unwrap_err().code, ErrorCode::Conflict);
+        assert_eq!(by_offer.add_line(by_offer.priced(&Offer::of(&tee(), "v2"), "v2").unwrap(), 0).unwrap_err().code, ErrorCode::InvalidArgument);
+    }
+
+    #[test]
+    fn refresh_offers_is_refresh_without_display_fields() {
+        let mut cart = Cart::new("USD").unwrap();
+        cart.add(&tee(), "v1", 4).unwrap();
+        cart.add(&tee(), "v2", 2).unwrap();
+        let fresh = product("p1", vec![variant("v1", "17.99", None, 3)]);
+        let mut by_offer = cart.clone();
+        let offers = vec![Some(Offer::of(&fresh, "v1")), None];
+        let report = by_offer.refresh_offers(&offers).unwrap();
+        assert_eq!(report.unchecked, vec!["v2".to_owned()]);
+        assert_eq!(report.changes.len(), 2, "{report:?}");
+        assert_eq!((by_offer.lines()[0].unit_price, by_offer.lines()[0].compare_at_price, by_offer.lines()[0].quantity), (1799, None, 3));
+        assert_eq!(by_offer.refresh_offers(&offers[..1]).unwrap_err().code, ErrorCode::InvalidArgument, "one offer per line");
+    }
+
+    #[test]
+    fn restore_line_checks_each_rule() {
+        let mut cart = Cart::new("USD").unwrap();
+        assert_eq!(cart.restore_line(bare_line("a", 100, Some(150), 2, 5)).unwrap(), 0);
+        assert_eq!((cart.lines()[0].line_total, cart.lines()[0].line_savings), (200, 100), "derived amounts recomputed");
+        for (line, why) in [
+            (bare_line("b", 100, None, 0, 5), "outside 1..=5"),
+            (bare_line("b", 100, None, 6, 5), "outside 1..=5"),
+            (bare_line("b", -1, None, 1, 5), "negative"),
+            (bare_line("b", 1, Some(-1), 1, 5), "negative"),
+            (bare_line("a", 1, None, 1, 5), "two lines"),
+            (bare_line("b", i64::MAX, None, 2, 5), "overflow"),
+        ] {
+            let e = cart.restore_line(line).unwrap_err();
+            assert!(e.message.contains(why), "{why}: {}", e.message);
+        }
+        assert_eq!(cart.lines().len(), 1, "refused lines are not kept");
+        cart.restore_done().unwrap();
+        cart.restore_line(bare_line("big", MAX_SAFE_MINOR, None, 1, 1)).unwrap();
+        assert!(cart.restore_done().unwrap_err().message.contains("saved cart"));
+    }
+
+    #[test]
     fn derived_fields_are_recomputed_on_load_not_trusted() {
         let mut cart = Cart::new("USD").unwrap();
         cart.add(&tee(), "v1", 2).unwrap();

@@ -265,6 +265,21 @@ mod tests {
     }
 
     #[test]
+    fn positions_point_at_the_rates_of_usable_rates() {
+        let std = rate("std", "5.00", (3, 5), (None, None));
+        let exp = rate("exp", "15.00", (1, 2), (None, None));
+        let a = answer(vec![("a", vec![exp.clone(), std.clone()]), ("b", vec![std.clone(), exp.clone()])]);
+        let pos = usable_rate_positions(&a, &["a", "b"], 4000, usd()).unwrap();
+        let opts = usable_rates(&a, &["a", "b"], 4000, usd()).unwrap();
+        assert_eq!(pos.len(), opts.len());
+        for (p, o) in pos.iter().zip(&opts) {
+            assert_eq!(&a.variant_rates[p.variant_rates].rates[p.rate], &o.rate);
+            assert_eq!((p.price, p.estimated_total), (o.price, o.estimated_total));
+        }
+        assert_eq!((pos[0].variant_rates, pos[0].rate), (0, 1), "std, as listed for the first variant");
+    }
+
+    #[test]
     fn cart_rates_use_the_cart() {
         let mut cart = Cart::new("USD").unwrap();
         cart.add(&product("p", vec![variant("a", "30.00", None, 5), variant("b", "25.00", None, 5)]), "a", 1).unwrap();

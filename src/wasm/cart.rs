@@ -43,6 +43,20 @@ const FOUND: u32 = 4;
 const OUT_OF_STOCK: u32 = 8;
 const HAS_COMPARE: u32 = 16;
 
+/// The [`Offer`] of `flags` (see [`CartCore::refresh`]).
+fn offer<'a>(slug: &'a str, flags: u32, stock: u32, price: &'a str, compare: &'a str) -> Offer<'a> {
+    Offer {
+        product_slug: slug,
+        active: flags & ACTIVE != 0,
+        variant: (flags & FOUND != 0).then_some(VariantOffer {
+            stock_quantity: stock,
+            out_of_stock: flags & OUT_OF_STOCK != 0,
+            price,
+            compare_at_price: (flags & HAS_COMPARE != 0).then_some(compare),
+        }),
+    }
+}
+
 impl CartCore {
     fn line_at(&self, index: usize) -> Vec<i64> {
         let mut out = Vec::with_capacity(PER_LINE + 1);
@@ -63,26 +77,14 @@ impl CartCore {
     }
 
     /// Price a catalog variant and add `quantity` of it (merging into its
-    /// line). Returns `[index, …the line's numbers]`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn add(
-        &mut self,
-        slug: &str,
-        active: bool,
-        variant_id: &str,
-        found: bool,
-        stock: u32,
-        out_of_stock: bool,
-        price: &str,
-        compare: Option<String>,
-        quantity: u32,
-    ) -> Result<Vec<i64>> {
-        let variant = found.then_some(VariantOffer { stock_quantity: stock, out_of_stock, price, compare_at_price: compare.as_deref() });
-        let offer = Offer { product_slug: slug, active, variant };
+    /// line): `flags` as in [`CartCore::refresh`] (given not needed),
+    /// `compare` the compare-at price (read only with the flag). Returns
+    /// `[index, …the line's numbers]`.
+    pub fn add(&mut self, slug: &str, variant_id: &str, flags: u32, stock: u32, price: &str, compare: &str, quantity: u32) -> Result<Vec<i64>> {
         if quantity == 0 {
             return Err(Error::invalid_argument("quantity must be at least 1, got 0"));
         }
-        let fresh = self.cart.priced(&offer, variant_id)?;
+        let fresh = self.cart.priced(&offer(slug, flags, stock, price, compare), variant_id)?;
         let index = self.cart.add_line(fresh, quantity)?;
         Ok(self.line_at(index))
     }
@@ -119,32 +121,20 @@ impl CartCore {
         out
     }
 
-    /// Refresh (`apply`) or check against the catalog: per line `flags`
-    /// (given, active, found, out of stock, has compare-at), `stocks`,
-    /// `prices`, `compares`. Returns the report as records of 6:
-    /// `[kind, line index, a, b, c, d]`, kind 0 price changed (old unit, new
-    /// unit, old compare, new compare; −1 null), 1 stock lowered (old, new),
-    /// 2 out of stock (removed), 3 variant gone (removed), 4 unchecked.
-    pub fn refresh(&mut self, apply: bool, flags: &[u32], stocks: &[u32], prices: Vec<String>, compares: Vec<String>) -> Result<Vec<i64>> {
+    /// Refresh (`apply`) or check against the catalog: per line `nums`
+    /// `[flags, stock]` (flags: 1 product given, 2 active, 4 variant found,
+    /// 8 out of stock, 16 has compare-at) and `strs` `[price, compareAt]`.
+    /// Returns the report as records of 6: `[kind, line index, a, b, c, d]`,
+    /// kind 0 price changed (old unit, new unit, old compare, new compare;
+    /// −1 null), 1 stock lowered (old, new), 2 out of stock (removed),
+    /// 3 variant gone (removed), 4 unchecked.
+    pub fn refresh(&mut self, apply: bool, nums: &[u32], strs: Vec<String>) -> Result<Vec<i64>> {
         let n = self.cart.lines().len();
-        if flags.len() != n || stocks.len() != n || prices.len() != n || compares.len() != n {
+        if nums.len() != 2 * n || strs.len() != 2 * n {
             return Err(Error::invalid_argument("refresh needs one entry per cart line"));
         }
-        let offers: Vec<Option<Offer<'_>>> = (0..n)
-            .map(|i| {
-                let f = flags[i];
-                (f & GIVEN != 0).then(|| Offer {
-                    product_slug: "",
-                    active: f & ACTIVE != 0,
-                    variant: (f & FOUND != 0).then(|| VariantOffer {
-                        stock_quantity: stocks[i],
-                        out_of_stock: f & OUT_OF_STOCK != 0,
-                        price: &prices[i],
-                        compare_at_price: (f & HAS_COMPARE != 0).then_some(compares[i].as_str()),
-                    }),
-                })
-            })
-            .collect();
+        let offers: Vec<Option<Offer<'_>>> =
+            (0..n).map(|i| (nums[2 * i] & GIVEN != 0).then(|| offer("", nums[2 * i], nums[2 * i + 1], &strs[2 * i], &strs[2 * i + 1]))).collect();
         let ids: Vec<String> = self.cart.lines().iter().map(|l| l.variant_id.clone()).collect();
         let mut scratch;
         let target = if apply {
@@ -194,34 +184,29 @@ impl CartCore {
 
     /// The shipping rates the whole cart can use, from a `shippingRates`
     /// answer flattened: `counts[i]` rates for `variantIds[i]`, then per rate
-    /// its id, price, band bounds (`bounds` bit 1: min given, bit 2: max
-    /// given) and `days` (min, max pairs). Returns records of 4:
-    /// `[variantRates index, rate index, price, estimatedTotal]`, cheapest first.
-    #[allow(clippy::too_many_arguments)]
-    pub fn shipping(
-        &self,
-        counts: &[u32],
-        variant_ids: Vec<String>,
-        ids: Vec<String>,
-        prices: Vec<String>,
-        mins: Vec<String>,
-        maxs: Vec<String>,
-        bounds: &[u32],
-        days: &[u32],
-    ) -> Result<Vec<i64>> {
-        let n = ids.len();
-        if variant_ids.len() != counts.len() || prices.len() != n || mins.len() != n || maxs.len() != n || bounds.len() != n || days.len() != 2 * n {
+    /// `strs` `[id, price, minOrderPrice, maxOrderPrice]` and `nums`
+    /// `[bounds, days min, days max]` (bounds bit 1: min given, 2: max given).
+    /// Returns records of 4: `[variantRates index, rate index, price,
+    /// estimatedTotal]`, cheapest first.
+    pub fn shipping(&self, counts: &[u32], variant_ids: Vec<String>, strs: Vec<String>, nums: &[u32]) -> Result<Vec<i64>> {
+        let n = nums.len() / 3;
+        if variant_ids.len() != counts.len() || strs.len() != 4 * n || nums.len() != 3 * n {
             return Err(Error::invalid_argument("shipping rates: inconsistent arrays"));
         }
-        let mut rates = ids.into_iter().zip(prices).zip(mins.into_iter().zip(maxs)).enumerate().map(|(k, ((id, price), (min, max)))| ShippingRate {
-            id,
-            name: String::new(),
-            price,
-            delivery_description: String::new(),
-            delivery_timeframe_min: days[2 * k],
-            delivery_timeframe_max: days[2 * k + 1],
-            min_order_price: (bounds[k] & 1 != 0).then_some(min),
-            max_order_price: (bounds[k] & 2 != 0).then_some(max),
+        let mut strs = strs.into_iter();
+        let mut rates = nums.chunks_exact(3).map(|k| {
+            let mut s = || strs.next().unwrap_or_default();
+            let (id, price, min, max) = (s(), s(), s(), s());
+            ShippingRate {
+                id,
+                name: String::new(),
+                price,
+                delivery_description: String::new(),
+                delivery_timeframe_min: k[1],
+                delivery_timeframe_max: k[2],
+                min_order_price: (k[0] & 1 != 0).then_some(min),
+                max_order_price: (k[0] & 2 != 0).then_some(max),
+            }
         });
         let mut variant_rates = Vec::with_capacity(counts.len());
         for (variant_id, &count) in variant_ids.into_iter().zip(counts) {
