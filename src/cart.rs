@@ -934,7 +934,8 @@ pub(crate) mod tests {
         assert!(by_offer.lines()[0].product_name.is_empty(), "an offer line carries numbers only");
         let gone = Offer { product_slug: "s", active: true, variant: None };
         assert_eq!(by_offer.priced(&gone, "x").unwrap_err().code, ErrorCode::NotFound);
-        let inactive = Offer { active: false, ..Offer::of(&tee(), "v1") };
+        let t = tee();
+        let inactive = Offer { active: false, ..Offer::of(&t, "v1") };
         assert_eq!(by_offer.priced(&inactive, "v1").unwrap_err().code, ErrorCode::Conflict);
         assert_eq!(by_offer.add_line(by_offer.priced(&Offer::of(&tee(), "v2"), "v2").unwrap(), 0).unwrap_err().code, ErrorCode::InvalidArgument);
     }
