@@ -265,7 +265,6 @@ export class Cart {
             const n = c.restoreLine(s.variantId, BigInt(s.unitPrice), s.compareAtPrice == null ? null : BigInt(s.compareAtPrice), s.quantity, s.stockQuantity);
             l.push(line({ ...s, attributes: attrs(s.attributes), image: image(s.image) }, n, 1));
           }
-          c.restoreDone();
         } catch (e) {
           fail(msg(e));
         }
@@ -329,7 +328,7 @@ export class Cart {
     check(product, PRODUCT, "product");
     const q = qty(quantity);
     const v = product.variants.find((x) => x.id === variantId);
-    const n = this.#c.add(product.slug, variantId, flags(product, v), v?.stockQuantity ?? 0, v?.price ?? "", v?.compareAtPrice ?? "", q);
+    const n = this.#c.add([product.slug, variantId, v?.price ?? "", v?.compareAtPrice ?? ""], flags(product, v), v?.stockQuantity ?? 0, q);
     const i = N(n[0]);
     this.#l[i] = line(this.#l[i] ?? display(product, v!), n, 1);
     this.#save();
@@ -356,7 +355,8 @@ export class Cart {
 
   /** Remove every line. */
   clear(): void {
-    this.#c.clear();
+    this.#c.free();
+    this.#c = new CartCore(this.#cur);
     this.#l = [];
     this.#save();
   }
@@ -418,7 +418,8 @@ export class Cart {
     const r = this.#c.refresh(apply, U(nums), strs);
     const report: RefreshReport = { changes: [], unchecked: [] };
     const gone = new Set<number>();
-    for (let o = 0; o < r.length; o += 6) {
+    const end = 1 + 6 * N(r[0]);
+    for (let o = 1; o < end; o += 6) {
       const k = N(r[o]);
       const i = N(r[o + 1]);
       const { variantId, productName } = this.#l[i]!;
@@ -438,9 +439,8 @@ export class Cart {
       }
     }
     if (apply) {
-      const n = this.#c.numbers();
-      let j = 0;
-      this.#l = this.#l.flatMap((l, i) => (gone.has(i) ? [] : [line(fresh[i] ?? l, n, 6 * j++)]));
+      let j = end;
+      this.#l = this.#l.flatMap((l, i) => (gone.has(i) ? [] : [line(fresh[i] ?? l, r, (j += 6) - 6)]));
       this.#save();
     }
     return report;
@@ -536,9 +536,7 @@ export function addMoney(a: number, b: number): number {
 }
 
 /** Digits after the decimal point of an ISO 4217 currency (USD 2, JPY 0, KWD 3). Throws `invalid_argument` for an unknown currency. */
-export function currencyExponent(currency: string): number {
-  return moneyExponent(currency);
-}
+export const currencyExponent: (currency: string) => number = moneyExponent;
 
 /** `Intl.NumberFormat#format` by locale and currency: building one costs tens of µs. */
 const formatters = new Map<string, (decimal: string) => string>();

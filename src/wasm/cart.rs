@@ -77,14 +77,15 @@ impl CartCore {
     }
 
     /// Price a catalog variant and add `quantity` of it (merging into its
-    /// line): `flags` as in [`CartCore::refresh`] (given not needed),
-    /// `compare` the compare-at price (read only with the flag). Returns
-    /// `[index, …the line's numbers]`.
-    pub fn add(&mut self, slug: &str, variant_id: &str, flags: u32, stock: u32, price: &str, compare: &str, quantity: u32) -> Result<Vec<i64>> {
+    /// line): `strs` `[product slug, variant id, price, compareAt]`, `flags`
+    /// as in [`CartCore::refresh`] (given not needed), `stock` the variant's
+    /// stock. Returns `[index, …the line's numbers]`.
+    pub fn add(&mut self, strs: Vec<String>, flags: u32, stock: u32, quantity: u32) -> Result<Vec<i64>> {
+        let [slug, variant_id, price, compare] = <[String; 4]>::try_from(strs).map_err(|_| Error::invalid_argument("add needs 4 strings"))?;
         if quantity == 0 {
             return Err(Error::invalid_argument("quantity must be at least 1, got 0"));
         }
-        let fresh = self.cart.priced(&offer(slug, flags, stock, price, compare), variant_id)?;
+        let fresh = self.cart.priced(&offer(&slug, flags, stock, &price, &compare), &variant_id)?;
         let index = self.cart.add_line(fresh, quantity)?;
         Ok(self.line_at(index))
     }
@@ -102,32 +103,20 @@ impl CartCore {
         self.cart.remove(variant_id)
     }
 
-    pub fn clear(&mut self) {
-        self.cart.clear();
-    }
-
     /// `[subtotal, totalSavings, itemCount, lineCount]`.
     pub fn totals(&self) -> Vec<i64> {
         let t = self.cart.totals();
         vec![t.subtotal, t.total_savings, t.item_count as i64, t.line_count.into()]
     }
 
-    /// The numbers of every line, [`PER_LINE`] each, in line order.
-    pub fn numbers(&self) -> Vec<i64> {
-        let mut out = Vec::with_capacity(self.cart.lines().len() * PER_LINE);
-        for l in self.cart.lines() {
-            push_line(&mut out, l);
-        }
-        out
-    }
-
     /// Refresh (`apply`) or check against the catalog: per line `nums`
     /// `[flags, stock]` (flags: 1 product given, 2 active, 4 variant found,
     /// 8 out of stock, 16 has compare-at) and `strs` `[price, compareAt]`.
-    /// Returns the report as records of 6: `[kind, line index, a, b, c, d]`,
-    /// kind 0 price changed (old unit, new unit, old compare, new compare;
-    /// −1 null), 1 stock lowered (old, new), 2 out of stock (removed),
-    /// 3 variant gone (removed), 4 unchecked.
+    /// Returns `[record count, …records, …numbers]`: the report as records
+    /// of 6, `[kind, line index, a, b, c, d]`, kind 0 price changed (old
+    /// unit, new unit, old compare, new compare; −1 null), 1 stock lowered
+    /// (old, new), 2 out of stock (removed), 3 variant gone (removed),
+    /// 4 unchecked; then, when applied, the numbers of every line.
     pub fn refresh(&mut self, apply: bool, nums: &[u32], strs: Vec<String>) -> Result<Vec<i64>> {
         let n = self.cart.lines().len();
         if nums.len() != 2 * n || strs.len() != 2 * n {
@@ -145,7 +134,8 @@ impl CartCore {
         };
         let report = target.refresh_offers(&offers)?;
         let index = |id: &str| ids.iter().position(|x| x == id).unwrap_or(0) as i64;
-        let mut out = Vec::with_capacity((report.changes.len() + report.unchecked.len()) * 6);
+        let mut out = Vec::with_capacity(1 + (report.changes.len() + report.unchecked.len()) * 6 + PER_LINE * n);
+        out.push((report.changes.len() + report.unchecked.len()) as i64);
         for c in &report.changes {
             let rec = match c {
                 CartChange::PriceChanged(p) => [
@@ -165,21 +155,22 @@ impl CartCore {
         for id in &report.unchecked {
             out.extend_from_slice(&[4, index(id), 0, 0, 0, 0]);
         }
+        if apply {
+            for l in self.cart.lines() {
+                push_line(&mut out, l);
+            }
+        }
         Ok(out)
     }
 
-    /// Append a saved line after checking the cart's rules; returns its numbers
-    /// (derived amounts recomputed). Errors say what is wrong with the line.
+    /// Append a saved line after checking the cart's rules (the totals
+    /// included); returns `[index, …its numbers]` (derived amounts
+    /// recomputed). Errors say what is wrong with the line.
     #[wasm_bindgen(js_name = restoreLine)]
     pub fn restore_line(&mut self, variant_id: &str, unit_price: i64, compare_at_price: Option<i64>, quantity: u32, stock: u32) -> Result<Vec<i64>> {
         let index = self.cart.restore_line(cart::bare_line(variant_id, unit_price, compare_at_price, quantity, stock))?;
+        self.cart.restore_done()?;
         Ok(self.line_at(index))
-    }
-
-    /// The totals check after the last `restoreLine`.
-    #[wasm_bindgen(js_name = restoreDone)]
-    pub fn restore_done(&self) -> Result<()> {
-        self.cart.restore_done()
     }
 
     /// The shipping rates the whole cart can use, from a `shippingRates`
