@@ -135,6 +135,30 @@ pub struct RefreshReport {
     pub unchecked: Vec<String>,
 }
 
+/// One finding of [`Cart::refresh_offers`], by line index: the numbers of a
+/// [`CartChange`] (`old`/`new`: unit prices, quantities; the removed quantity
+/// in `old`) without the strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Change {
+    pub kind: ChangeKind,
+    /// Index of the line before the refresh.
+    pub line: usize,
+    pub old: i64,
+    pub new: i64,
+    pub old_compare: Option<i64>,
+    pub new_compare: Option<i64>,
+}
+
+/// The kinds of [`Change`]: those of [`CartChange`], and a line whose product was not given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChangeKind {
+    PriceChanged = 0,
+    StockLowered = 1,
+    OutOfStock = 2,
+    VariantGone = 3,
+    Unchecked = 4,
+}
+
 /// Why [`Cart::restore`] started with an empty cart.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -474,7 +498,33 @@ impl Cart {
     pub fn refresh(&mut self, products: &[Product]) -> Result<RefreshReport> {
         let find = |line: &CartLine| products.iter().find(|p| p.id == line.product_id);
         let offers: Vec<Option<Offer<'_>>> = self.lines.iter().map(|l| find(l).map(|p| Offer::of(p, &l.variant_id))).collect();
-        let report = self.refresh_offers(&offers)?;
+        let before = self.lines.clone();
+        let changes = self.refresh_offers(&offers)?;
+        let mut report = RefreshReport::default();
+        for c in changes {
+            let line = &before[c.line];
+            let (variant_id, product_name) = (line.variant_id.clone(), line.product_name.clone());
+            let quantity = |q: i64| u32::try_from(q).unwrap_or(u32::MAX);
+            report.changes.push(match c.kind {
+                ChangeKind::Unchecked => {
+                    report.unchecked.push(variant_id);
+                    continue;
+                }
+                ChangeKind::PriceChanged => CartChange::PriceChanged(PriceChange {
+                    variant_id,
+                    product_name,
+                    old_unit_price: c.old,
+                    new_unit_price: c.new,
+                    old_compare_at_price: c.old_compare,
+                    new_compare_at_price: c.new_compare,
+                }),
+                ChangeKind::StockLowered => {
+                    CartChange::StockLowered(StockChange { variant_id, product_name, old_quantity: quantity(c.old), new_quantity: quantity(c.new) })
+                }
+                ChangeKind::OutOfStock => CartChange::OutOfStock(LineRemoved { variant_id, product_name, removed_quantity: quantity(c.old) }),
+                ChangeKind::VariantGone => CartChange::VariantGone(LineRemoved { variant_id, product_name, removed_quantity: quantity(c.old) }),
+            });
+        }
         // Names, images and attributes follow the catalog without a report.
         for line in &mut self.lines {
             if let Some(p) = products.iter().find(|p| p.id == line.product_id) {
@@ -487,48 +537,44 @@ impl Cart {
     /// [`Cart::refresh`] from one offer per line, in line order (`None`: the
     /// line's product was not given; the line stays and is `unchecked`).
     /// Only the numbers change (price, compare-at, stock, quantity); display
-    /// fields are the caller's.
+    /// fields are the caller's. The report comes as [`Change`]s by line index
+    /// (into the lines before the refresh), in line order.
     ///
     /// # Errors
     /// As [`Cart::refresh`]; `invalid_argument` too when `offers` does not
     /// have one entry per line.
-    pub fn refresh_offers(&mut self, offers: &[Option<Offer<'_>>]) -> Result<RefreshReport> {
+    pub fn refresh_offers(&mut self, offers: &[Option<Offer<'_>>]) -> Result<Vec<Change>> {
         if offers.len() != self.lines.len() {
             return Err(Error::invalid_argument("refresh needs one offer per cart line"));
         }
-        let mut report = RefreshReport::default();
+        let mut changes = Vec::new();
         let mut lines = Vec::with_capacity(self.lines.len());
-        for (line, offer) in self.lines.iter().zip(offers) {
+        for (index, (line, offer)) in self.lines.iter().zip(offers).enumerate() {
+            let change = |kind, old: i64, new: i64| Change { kind, line: index, old, new, old_compare: None, new_compare: None };
             let Some(offer) = offer else {
-                report.unchecked.push(line.variant_id.clone());
+                changes.push(change(ChangeKind::Unchecked, 0, 0));
                 lines.push(line.clone());
                 continue;
             };
-            let ids = || (line.variant_id.clone(), line.product_name.clone());
+            let quantity = i64::from(line.quantity);
             let fresh = match self.priced(offer, &line.variant_id) {
                 Ok(fresh) => fresh,
                 Err(e) if e.code == ErrorCode::NotFound || !offer.active => {
-                    let (variant_id, product_name) = ids();
-                    report.changes.push(CartChange::VariantGone(LineRemoved { variant_id, product_name, removed_quantity: line.quantity }));
+                    changes.push(change(ChangeKind::VariantGone, quantity, 0));
                     continue;
                 }
                 Err(e) if e.code == ErrorCode::Conflict => {
-                    let (variant_id, product_name) = ids();
-                    report.changes.push(CartChange::OutOfStock(LineRemoved { variant_id, product_name, removed_quantity: line.quantity }));
+                    changes.push(change(ChangeKind::OutOfStock, quantity, 0));
                     continue;
                 }
                 Err(e) => return Err(e),
             };
             if fresh.unit_price != line.unit_price || fresh.compare_at_price != line.compare_at_price {
-                let (variant_id, product_name) = ids();
-                report.changes.push(CartChange::PriceChanged(PriceChange {
-                    variant_id,
-                    product_name,
-                    old_unit_price: line.unit_price,
-                    new_unit_price: fresh.unit_price,
-                    old_compare_at_price: line.compare_at_price,
-                    new_compare_at_price: fresh.compare_at_price,
-                }));
+                changes.push(Change {
+                    old_compare: line.compare_at_price,
+                    new_compare: fresh.compare_at_price,
+                    ..change(ChangeKind::PriceChanged, line.unit_price, fresh.unit_price)
+                });
             }
             let mut next = line.clone();
             next.unit_price = fresh.unit_price;
@@ -536,13 +582,7 @@ impl Cart {
             next.stock_quantity = fresh.stock_quantity;
             next.quantity = line.quantity.min(fresh.stock_quantity);
             if next.quantity < line.quantity {
-                let (variant_id, product_name) = ids();
-                report.changes.push(CartChange::StockLowered(StockChange {
-                    variant_id,
-                    product_name,
-                    old_quantity: line.quantity,
-                    new_quantity: next.quantity,
-                }));
+                changes.push(change(ChangeKind::StockLowered, quantity, i64::from(next.quantity)));
             }
             next.recompute()?;
             lines.push(next);
@@ -550,7 +590,7 @@ impl Cart {
         let candidate = Self { currency: self.currency, lines };
         candidate.check_totals()?;
         *self = candidate;
-        Ok(report)
+        Ok(changes)
     }
 
     /// What [`Cart::refresh`] would report, without changing the cart.
@@ -948,9 +988,10 @@ pub(crate) mod tests {
         let fresh = product("p1", vec![variant("v1", "17.99", None, 3)]);
         let mut by_offer = cart.clone();
         let offers = vec![Some(Offer::of(&fresh, "v1")), None];
-        let report = by_offer.refresh_offers(&offers).unwrap();
-        assert_eq!(report.unchecked, vec!["v2".to_owned()]);
-        assert_eq!(report.changes.len(), 2, "{report:?}");
+        let changes = by_offer.refresh_offers(&offers).unwrap();
+        let kinds: Vec<(ChangeKind, usize)> = changes.iter().map(|c| (c.kind, c.line)).collect();
+        assert_eq!(kinds, [(ChangeKind::PriceChanged, 0), (ChangeKind::StockLowered, 0), (ChangeKind::Unchecked, 1)]);
+        assert_eq!((changes[0].old, changes[0].new, changes[0].old_compare, changes[0].new_compare), (1999, 1799, Some(2499), None));
         assert_eq!((by_offer.lines()[0].unit_price, by_offer.lines()[0].compare_at_price, by_offer.lines()[0].quantity), (1799, None, 3));
         assert_eq!(by_offer.refresh_offers(&offers[..1]).unwrap_err().code, ErrorCode::InvalidArgument, "one offer per line");
     }

@@ -12,7 +12,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::cart::{self, CartChange, CartLine, Offer, VariantOffer};
+use crate::cart::{self, CartLine, Offer, VariantOffer};
 use crate::error::{Error, Result};
 use crate::model::{ShippingRate, ShippingRatesResponse, VariantRates};
 use crate::money::{self, Currency};
@@ -124,7 +124,6 @@ impl CartCore {
         }
         let offers: Vec<Option<Offer<'_>>> =
             (0..n).map(|i| (nums[2 * i] & GIVEN != 0).then(|| offer("", nums[2 * i], nums[2 * i + 1], &strs[2 * i], &strs[2 * i + 1]))).collect();
-        let ids: Vec<String> = self.cart.lines().iter().map(|l| l.variant_id.clone()).collect();
         let mut scratch;
         let target = if apply {
             &mut self.cart
@@ -132,28 +131,11 @@ impl CartCore {
             scratch = self.cart.clone();
             &mut scratch
         };
-        let report = target.refresh_offers(&offers)?;
-        let index = |id: &str| ids.iter().position(|x| x == id).unwrap_or(0) as i64;
-        let mut out = Vec::with_capacity(1 + (report.changes.len() + report.unchecked.len()) * 6 + PER_LINE * n);
-        out.push((report.changes.len() + report.unchecked.len()) as i64);
-        for c in &report.changes {
-            let rec = match c {
-                CartChange::PriceChanged(p) => [
-                    0,
-                    index(&p.variant_id),
-                    p.old_unit_price,
-                    p.new_unit_price,
-                    p.old_compare_at_price.unwrap_or(-1),
-                    p.new_compare_at_price.unwrap_or(-1),
-                ],
-                CartChange::StockLowered(s) => [1, index(&s.variant_id), s.old_quantity.into(), s.new_quantity.into(), 0, 0],
-                CartChange::OutOfStock(r) => [2, index(&r.variant_id), r.removed_quantity.into(), 0, 0, 0],
-                CartChange::VariantGone(r) => [3, index(&r.variant_id), r.removed_quantity.into(), 0, 0, 0],
-            };
-            out.extend_from_slice(&rec);
-        }
-        for id in &report.unchecked {
-            out.extend_from_slice(&[4, index(id), 0, 0, 0, 0]);
+        let changes = target.refresh_offers(&offers)?;
+        let mut out = Vec::with_capacity(1 + changes.len() * 6 + PER_LINE * n);
+        out.push(changes.len() as i64);
+        for c in &changes {
+            out.extend_from_slice(&[c.kind as i64, c.line as i64, c.old, c.new, c.old_compare.unwrap_or(-1), c.new_compare.unwrap_or(-1)]);
         }
         if apply {
             for l in self.cart.lines() {
