@@ -183,6 +183,22 @@ describe('Cart', () => {
     assert.deepEqual(r.lines, [['v1', 4]]);
   });
 
+  test('line objects are frozen snapshots; lines is a copy', async () => {
+    const r = await inPage(t.page, (sdk, tee) => {
+      'use strict';
+      const cart = new sdk.Cart('USD');
+      cart.add(tee, 'v1', 2);
+      const lines = cart.lines;
+      const first = lines[0];
+      const tries = [() => { first.quantity = 99; }, () => { first.attributes.Size = 'XL'; }, () => { first.image.url = 'x'; }];
+      const threw = tries.map((f) => { try { f(); return false; } catch (e) { return e instanceof TypeError; } });
+      lines.pop();
+      cart.setQuantity('v1', 3);
+      return { threw, frozen: Object.isFrozen(first), count: cart.lines.length, old: first.quantity, now: cart.line('v1').quantity, total: cart.line('v1').lineTotal, saved: JSON.parse(cart.serialize()).lines[0].attributes };
+    }, TEE);
+    assert.deepEqual(r, { threw: [true, true, true], frozen: true, count: 1, old: 2, now: 3, total: 3 * 1999, saved: { Size: 'M' } });
+  });
+
   test('setQuantity, remove, clear, line', async () => {
     const r = await inPage(t.page, (sdk, tee) => {
       const cart = new sdk.Cart('USD');
