@@ -30,18 +30,45 @@ use crate::money::{self, Currency, MAX_SAFE_MINOR};
 /// The version [`Cart::to_json`] writes and [`Cart::restore`] reads.
 pub const STORAGE_VERSION: u32 = 1;
 
+/// What a line carries besides the variant id and the numbers: [`Full`]
+/// (product id, name, slug, attributes, image) natively; [`Bare`] (nothing)
+/// in the wasm, where JS keeps those fields.
+pub trait Info: Clone + std::fmt::Debug + PartialEq + Eq {
+    type Text: Clone + std::fmt::Debug + PartialEq + Eq + Default;
+    type Attributes: Clone + std::fmt::Debug + PartialEq + Eq + Default;
+    type Image: Clone + std::fmt::Debug + PartialEq + Eq + Default;
+}
+
+/// Lines with every catalog field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Full;
+impl Info for Full {
+    type Text = String;
+    type Attributes = BTreeMap<String, String>;
+    type Image = Option<Image>;
+}
+
+/// Lines with the variant id and the numbers only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bare;
+impl Info for Bare {
+    type Text = ();
+    type Attributes = ();
+    type Image = ();
+}
+
 /// One line of the cart. Amounts are integer minor units of the cart's currency.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CartLine {
-    pub product_id: String,
-    pub product_name: String,
-    pub product_slug: String,
+pub struct CartLine<K: Info = Full> {
+    pub product_id: K::Text,
+    pub product_name: K::Text,
+    pub product_slug: K::Text,
     pub variant_id: String,
     /// Option name to value, e.g. `{"Size": "M"}`.
-    pub attributes: BTreeMap<String, String>,
+    pub attributes: K::Attributes,
     /// The variant's image, else the product's first image, else `null`.
-    pub image: Option<Image>,
+    pub image: K::Image,
     pub unit_price: i64,
     /// `null` when the variant has no compare-at price.
     pub compare_at_price: Option<i64>,
@@ -56,7 +83,7 @@ pub struct CartLine {
     pub line_savings: i64,
 }
 
-impl CartLine {
+impl<K: Info> CartLine<K> {
     fn recompute(&mut self) -> Result<()> {
         self.line_total = money::checked_mul(self.unit_price, self.quantity)?;
         let per_unit = match self.compare_at_price {
@@ -241,14 +268,14 @@ impl<'a> Offer<'a> {
 
 /// A line with only the variant id and the numbers (the display fields empty).
 #[must_use]
-pub fn bare_line(variant_id: &str, unit_price: i64, compare_at_price: Option<i64>, quantity: u32, stock_quantity: u32) -> CartLine {
+pub fn bare_line<K: Info>(variant_id: &str, unit_price: i64, compare_at_price: Option<i64>, quantity: u32, stock_quantity: u32) -> CartLine<K> {
     CartLine {
-        product_id: String::new(),
-        product_name: String::new(),
-        product_slug: String::new(),
+        product_id: K::Text::default(),
+        product_name: K::Text::default(),
+        product_slug: K::Text::default(),
         variant_id: variant_id.to_owned(),
-        attributes: BTreeMap::new(),
-        image: None,
+        attributes: K::Attributes::default(),
+        image: K::Image::default(),
         unit_price,
         compare_at_price,
         quantity,
@@ -258,11 +285,11 @@ pub fn bare_line(variant_id: &str, unit_price: i64, compare_at_price: Option<i64
     }
 }
 
-/// A cart in one currency.
+/// A cart in one currency ([`Bare`] lines: the numbers only, for the wasm).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Cart {
+pub struct Cart<K: Info = Full> {
     currency: Currency,
-    lines: Vec<CartLine>,
+    lines: Vec<CartLine<K>>,
 }
 
 fn not_in_cart(variant_id: &str) -> Error {
@@ -275,6 +302,157 @@ impl Cart {
     /// # Errors
     /// `invalid_argument` when the currency is not an ISO 4217 code of the table.
     pub fn new(currency: &str) -> Result<Self> {
+        Self::empty(currency)
+    }
+
+    /// A line for `variant_id` of `product` built from catalog data.
+    fn line_from(&self, product: &Product, variant_id: &str) -> Result<CartLine> {
+        let mut line = self.priced(&Offer::of(product, variant_id), variant_id)?;
+        fill_display(&mut line, product);
+        Ok(line)
+    }
+
+    /// Add `quantity` of the variant `variant_id` of `product`. A variant already in
+    /// the cart merges into its line (its price stays; the fresh stock is the cap).
+    ///
+    /// # Errors
+    /// - `not_found`: `product` has no such variant;
+    /// - `conflict`: the variant is out of stock or the product is not active;
+    /// - `invalid_argument`: `quantity` is 0, the resulting quantity exceeds the
+    ///   stock, a price string is invalid, or the cart total would exceed 2^53 − 1
+    ///   minor units.
+    pub fn add(&mut self, product: &Product, variant_id: &str, quantity: u32) -> Result<()> {
+        if quantity == 0 {
+            return Err(Error::invalid_argument("quantity must be at least 1, got 0"));
+        }
+        let fresh = self.line_from(product, variant_id)?;
+        self.add_line(fresh, quantity).map(drop)
+    }
+
+    /// Apply fresh catalog data and report what changed for the buyer.
+    ///
+    /// For each line whose product is among `products`: a product no longer
+    /// active or without the variant removes the line ([`CartChange::VariantGone`]);
+    /// an out-of-stock variant removes it ([`CartChange::OutOfStock`]); a new price
+    /// or compare-at price is applied ([`CartChange::PriceChanged`]); stock below
+    /// the quantity lowers the quantity ([`CartChange::StockLowered`]). Names,
+    /// images, attributes and a raised stock are updated without a report. Lines
+    /// whose product is not given are left alone and listed in `unchecked`.
+    ///
+    /// # Errors
+    /// `invalid_argument` when a fresh price string is invalid or the new total
+    /// would exceed 2^53 − 1 minor units; the cart is then unchanged.
+    pub fn refresh(&mut self, products: &[Product]) -> Result<RefreshReport> {
+        let find = |line: &CartLine| products.iter().find(|p| p.id == line.product_id);
+        let offers: Vec<Option<Offer<'_>>> = self.lines.iter().map(|l| find(l).map(|p| Offer::of(p, &l.variant_id))).collect();
+        let before = self.lines.clone();
+        let changes = self.refresh_offers(&offers)?;
+        let mut report = RefreshReport::default();
+        for c in changes {
+            let line = &before[c.line];
+            let (variant_id, product_name) = (line.variant_id.clone(), line.product_name.clone());
+            let quantity = |q: i64| u32::try_from(q).unwrap_or(u32::MAX);
+            report.changes.push(match c.kind {
+                ChangeKind::Unchecked => {
+                    report.unchecked.push(variant_id);
+                    continue;
+                }
+                ChangeKind::PriceChanged => CartChange::PriceChanged(PriceChange {
+                    variant_id,
+                    product_name,
+                    old_unit_price: c.old,
+                    new_unit_price: c.new,
+                    old_compare_at_price: c.old_compare,
+                    new_compare_at_price: c.new_compare,
+                }),
+                ChangeKind::StockLowered => {
+                    CartChange::StockLowered(StockChange { variant_id, product_name, old_quantity: quantity(c.old), new_quantity: quantity(c.new) })
+                }
+                ChangeKind::OutOfStock => CartChange::OutOfStock(LineRemoved { variant_id, product_name, removed_quantity: quantity(c.old) }),
+                ChangeKind::VariantGone => CartChange::VariantGone(LineRemoved { variant_id, product_name, removed_quantity: quantity(c.old) }),
+            });
+        }
+        // Names, images and attributes follow the catalog without a report.
+        for line in &mut self.lines {
+            if let Some(p) = products.iter().find(|p| p.id == line.product_id) {
+                fill_display(line, p);
+            }
+        }
+        Ok(report)
+    }
+
+    /// What [`Cart::refresh`] would report, without changing the cart.
+    ///
+    /// # Errors
+    /// As [`Cart::refresh`].
+    pub fn check(&self, products: &[Product]) -> Result<RefreshReport> {
+        self.clone().refresh(products)
+    }
+
+    /// The versioned JSON form, for [`Cart::restore`].
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let stored = StoredRef { version: STORAGE_VERSION, currency: self.currency.code(), lines: &self.lines };
+        // Serializing plain structs of strings, integers and maps cannot fail.
+        serde_json::to_string(&stored).unwrap_or_default()
+    }
+
+    /// Read a cart saved by [`Cart::to_json`] for the store currency `currency`.
+    /// Never fails on the data: `None` or empty data is an empty cart with no
+    /// problem; corrupt data, an unknown version or another currency is an
+    /// empty cart with the problem. (The wasm build reads the JSON in JS and
+    /// hands the lines to [`Cart::restore_line`].)
+    ///
+    /// # Errors
+    /// `invalid_argument` only when `currency` itself is unknown.
+    pub fn restore(data: Option<&str>, currency: &str) -> Result<Restored> {
+        let empty = Self::new(currency)?;
+        let data = data.map_or("", str::trim);
+        if data.is_empty() {
+            return Ok(Restored { cart: empty, problem: None });
+        }
+        match Self::parse_stored(data, empty.currency) {
+            Ok(cart) => Ok(Restored { cart, problem: None }),
+            Err(problem) => Ok(Restored { cart: empty, problem: Some(problem) }),
+        }
+    }
+
+    fn parse_stored(data: &str, currency: Currency) -> Result<Self, RestoreProblem> {
+        let corrupt = |message: String| RestoreProblem { kind: RestoreProblemKind::Corrupt, message };
+        let value: serde_json::Value = serde_json::from_str(data).map_err(|e| corrupt(format!("saved cart is not JSON: {e}")))?;
+        match value.get("version").and_then(serde_json::Value::as_u64) {
+            Some(v) if v == u64::from(STORAGE_VERSION) => {}
+            Some(v) => {
+                return Err(RestoreProblem {
+                    kind: RestoreProblemKind::UnknownVersion,
+                    message: format!("saved cart has version {v}; this SDK reads version {STORAGE_VERSION}"),
+                })
+            }
+            _ => return Err(corrupt("saved cart has no numeric \"version\"".to_owned())),
+        }
+        let stored: Stored =
+            serde_json::from_value(value).map_err(|e| corrupt(format!("saved cart has an invalid shape: {e}")))?;
+        if stored.currency != currency.code() {
+            return Err(RestoreProblem {
+                kind: RestoreProblemKind::CurrencyMismatch,
+                message: format!("saved cart is in {}, the store uses {currency}", money::echo(&stored.currency)),
+            });
+        }
+        let mut cart = Self { currency, lines: Vec::with_capacity(stored.lines.len()) };
+        for line in stored.lines {
+            cart.restore_line(line).map_err(|e| corrupt(e.message))?;
+        }
+        cart.restore_done().map_err(|e| corrupt(e.message))?;
+        Ok(cart)
+    }
+}
+
+impl<K: Info> Cart<K> {
+    /// An empty cart in `currency` with lines of kind `K`.
+    ///
+    /// # Errors
+    /// As [`Cart::new`].
+    pub fn empty(currency: &str) -> Result<Self> {
         Ok(Self { currency: Currency::from_code(currency)?, lines: Vec::new() })
     }
 
@@ -284,12 +462,12 @@ impl Cart {
     }
 
     #[must_use]
-    pub fn lines(&self) -> &[CartLine] {
+    pub fn lines(&self) -> &[CartLine<K>] {
         &self.lines
     }
 
     #[must_use]
-    pub fn line(&self, variant_id: &str) -> Option<&CartLine> {
+    pub fn line(&self, variant_id: &str) -> Option<&CartLine<K>> {
         self.lines.iter().find(|l| l.variant_id == variant_id)
     }
 
@@ -340,7 +518,7 @@ impl Cart {
 
     /// Run `change` on a copy of the line at `index`, and keep it only if the
     /// cart's invariants hold afterwards.
-    fn apply_to_line(&mut self, index: usize, change: impl FnOnce(&mut CartLine) -> Result<()>) -> Result<()> {
+    fn apply_to_line(&mut self, index: usize, change: impl FnOnce(&mut CartLine<K>) -> Result<()>) -> Result<()> {
         let old = self.lines[index].clone();
         let result = change(&mut self.lines[index])
             .and_then(|()| self.lines[index].recompute())
@@ -356,7 +534,7 @@ impl Cart {
     /// # Errors
     /// `not_found` (no such variant), `conflict` (product not active, out of
     /// stock), `invalid_argument` (a price is not a valid non-negative amount).
-    pub fn priced(&self, offer: &Offer<'_>, variant_id: &str) -> Result<CartLine> {
+    pub fn priced(&self, offer: &Offer<'_>, variant_id: &str) -> Result<CartLine<K>> {
         let slug = offer.product_slug;
         let variant = offer.variant.ok_or_else(|| {
             Error::new(ErrorCode::NotFound, format!("product {} has no variant {}", money::echo(slug), money::echo(variant_id)))
@@ -388,37 +566,13 @@ impl Cart {
         Ok(bare_line(variant_id, unit_price, compare_at_price, 0, variant.stock_quantity))
     }
 
-    /// A line for `variant_id` of `product` built from catalog data.
-    fn line_from(&self, product: &Product, variant_id: &str) -> Result<CartLine> {
-        let mut line = self.priced(&Offer::of(product, variant_id), variant_id)?;
-        fill_display(&mut line, product);
-        Ok(line)
-    }
-
-    /// Add `quantity` of the variant `variant_id` of `product`. A variant already in
-    /// the cart merges into its line (its price stays; the fresh stock is the cap).
-    ///
-    /// # Errors
-    /// - `not_found`: `product` has no such variant;
-    /// - `conflict`: the variant is out of stock or the product is not active;
-    /// - `invalid_argument`: `quantity` is 0, the resulting quantity exceeds the
-    ///   stock, a price string is invalid, or the cart total would exceed 2^53 − 1
-    ///   minor units.
-    pub fn add(&mut self, product: &Product, variant_id: &str, quantity: u32) -> Result<()> {
-        if quantity == 0 {
-            return Err(Error::invalid_argument("quantity must be at least 1, got 0"));
-        }
-        let fresh = self.line_from(product, variant_id)?;
-        self.add_line(fresh, quantity).map(drop)
-    }
-
     /// [`Cart::add`] of a line priced with [`Cart::priced`]: merges into the
     /// line of the same variant (keeping its price and display fields; the
     /// fresh stock is the cap) or appends `fresh`. Returns the line's index.
     ///
     /// # Errors
     /// As [`Cart::add`].
-    pub fn add_line(&mut self, fresh: CartLine, quantity: u32) -> Result<usize> {
+    pub fn add_line(&mut self, fresh: CartLine<K>, quantity: u32) -> Result<usize> {
         if quantity == 0 {
             return Err(Error::invalid_argument("quantity must be at least 1, got 0"));
         }
@@ -482,58 +636,6 @@ impl Cart {
         self.lines.clear();
     }
 
-    /// Apply fresh catalog data and report what changed for the buyer.
-    ///
-    /// For each line whose product is among `products`: a product no longer
-    /// active or without the variant removes the line ([`CartChange::VariantGone`]);
-    /// an out-of-stock variant removes it ([`CartChange::OutOfStock`]); a new price
-    /// or compare-at price is applied ([`CartChange::PriceChanged`]); stock below
-    /// the quantity lowers the quantity ([`CartChange::StockLowered`]). Names,
-    /// images, attributes and a raised stock are updated without a report. Lines
-    /// whose product is not given are left alone and listed in `unchecked`.
-    ///
-    /// # Errors
-    /// `invalid_argument` when a fresh price string is invalid or the new total
-    /// would exceed 2^53 − 1 minor units; the cart is then unchanged.
-    pub fn refresh(&mut self, products: &[Product]) -> Result<RefreshReport> {
-        let find = |line: &CartLine| products.iter().find(|p| p.id == line.product_id);
-        let offers: Vec<Option<Offer<'_>>> = self.lines.iter().map(|l| find(l).map(|p| Offer::of(p, &l.variant_id))).collect();
-        let before = self.lines.clone();
-        let changes = self.refresh_offers(&offers)?;
-        let mut report = RefreshReport::default();
-        for c in changes {
-            let line = &before[c.line];
-            let (variant_id, product_name) = (line.variant_id.clone(), line.product_name.clone());
-            let quantity = |q: i64| u32::try_from(q).unwrap_or(u32::MAX);
-            report.changes.push(match c.kind {
-                ChangeKind::Unchecked => {
-                    report.unchecked.push(variant_id);
-                    continue;
-                }
-                ChangeKind::PriceChanged => CartChange::PriceChanged(PriceChange {
-                    variant_id,
-                    product_name,
-                    old_unit_price: c.old,
-                    new_unit_price: c.new,
-                    old_compare_at_price: c.old_compare,
-                    new_compare_at_price: c.new_compare,
-                }),
-                ChangeKind::StockLowered => {
-                    CartChange::StockLowered(StockChange { variant_id, product_name, old_quantity: quantity(c.old), new_quantity: quantity(c.new) })
-                }
-                ChangeKind::OutOfStock => CartChange::OutOfStock(LineRemoved { variant_id, product_name, removed_quantity: quantity(c.old) }),
-                ChangeKind::VariantGone => CartChange::VariantGone(LineRemoved { variant_id, product_name, removed_quantity: quantity(c.old) }),
-            });
-        }
-        // Names, images and attributes follow the catalog without a report.
-        for line in &mut self.lines {
-            if let Some(p) = products.iter().find(|p| p.id == line.product_id) {
-                fill_display(line, p);
-            }
-        }
-        Ok(report)
-    }
-
     /// [`Cart::refresh`] from one offer per line, in line order (`None`: the
     /// line's product was not given; the line stays and is `unchecked`).
     /// Only the numbers change (price, compare-at, stock, quantity); display
@@ -593,14 +695,6 @@ impl Cart {
         Ok(changes)
     }
 
-    /// What [`Cart::refresh`] would report, without changing the cart.
-    ///
-    /// # Errors
-    /// As [`Cart::refresh`].
-    pub fn check(&self, products: &[Product]) -> Result<RefreshReport> {
-        self.clone().refresh(products)
-    }
-
     /// The `items` of `POST /payments/initiate`, one per line, in line order.
     #[must_use]
     pub fn payment_items(&self) -> Vec<PaymentItem> {
@@ -618,63 +712,6 @@ impl Cart {
         Ok(InitiateRequest { items: self.payment_items(), currency: self.currency.code().to_owned() })
     }
 
-    /// The versioned JSON form, for [`Cart::restore`].
-    #[must_use]
-    pub fn to_json(&self) -> String {
-        let stored = StoredRef { version: STORAGE_VERSION, currency: self.currency.code(), lines: &self.lines };
-        // Serializing plain structs of strings, integers and maps cannot fail.
-        serde_json::to_string(&stored).unwrap_or_default()
-    }
-
-    /// Read a cart saved by [`Cart::to_json`] for the store currency `currency`.
-    /// Never fails on the data: `None` or empty data is an empty cart with no
-    /// problem; corrupt data, an unknown version or another currency is an
-    /// empty cart with the problem. (The wasm build reads the JSON in JS and
-    /// hands the lines to [`Cart::restore_line`].)
-    ///
-    /// # Errors
-    /// `invalid_argument` only when `currency` itself is unknown.
-    pub fn restore(data: Option<&str>, currency: &str) -> Result<Restored> {
-        let empty = Self::new(currency)?;
-        let data = data.map_or("", str::trim);
-        if data.is_empty() {
-            return Ok(Restored { cart: empty, problem: None });
-        }
-        match Self::parse_stored(data, empty.currency) {
-            Ok(cart) => Ok(Restored { cart, problem: None }),
-            Err(problem) => Ok(Restored { cart: empty, problem: Some(problem) }),
-        }
-    }
-
-    fn parse_stored(data: &str, currency: Currency) -> Result<Self, RestoreProblem> {
-        let corrupt = |message: String| RestoreProblem { kind: RestoreProblemKind::Corrupt, message };
-        let value: serde_json::Value = serde_json::from_str(data).map_err(|e| corrupt(format!("saved cart is not JSON: {e}")))?;
-        match value.get("version").and_then(serde_json::Value::as_u64) {
-            Some(v) if v == u64::from(STORAGE_VERSION) => {}
-            Some(v) => {
-                return Err(RestoreProblem {
-                    kind: RestoreProblemKind::UnknownVersion,
-                    message: format!("saved cart has version {v}; this SDK reads version {STORAGE_VERSION}"),
-                })
-            }
-            _ => return Err(corrupt("saved cart has no numeric \"version\"".to_owned())),
-        }
-        let stored: Stored =
-            serde_json::from_value(value).map_err(|e| corrupt(format!("saved cart has an invalid shape: {e}")))?;
-        if stored.currency != currency.code() {
-            return Err(RestoreProblem {
-                kind: RestoreProblemKind::CurrencyMismatch,
-                message: format!("saved cart is in {}, the store uses {currency}", money::echo(&stored.currency)),
-            });
-        }
-        let mut cart = Self { currency, lines: Vec::with_capacity(stored.lines.len()) };
-        for line in stored.lines {
-            cart.restore_line(line).map_err(|e| corrupt(e.message))?;
-        }
-        cart.restore_done().map_err(|e| corrupt(e.message))?;
-        Ok(cart)
-    }
-
     /// Append a saved line after checking it against the cart's rules
     /// (quantity in `1..=stockQuantity`, non-negative prices, one line per
     /// variant); the derived amounts are recomputed, not trusted. Call
@@ -682,7 +719,7 @@ impl Cart {
     ///
     /// # Errors
     /// `invalid_argument` saying what is wrong with the line (the cart is unchanged).
-    pub fn restore_line(&mut self, mut line: CartLine) -> Result<usize> {
+    pub fn restore_line(&mut self, mut line: CartLine<K>) -> Result<usize> {
         let id = money::echo(&line.variant_id);
         if line.quantity == 0 || line.quantity > line.stock_quantity {
             return Err(Error::invalid_argument(format!(

@@ -12,7 +12,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::cart::{self, CartLine, Offer, VariantOffer};
+use crate::cart::{self, Bare, CartLine, Offer, VariantOffer};
 use crate::error::{Error, Result};
 use crate::model::{ShippingRate, ShippingRatesResponse, VariantRates};
 use crate::money::{self, Currency};
@@ -26,14 +26,14 @@ const CART_TYPES: &str = include_str!("../../js/storage/cart-types.ts");
 /// Numbers per line in [`CartCore::numbers`].
 const PER_LINE: usize = 6;
 
-fn push_line(out: &mut Vec<i64>, l: &CartLine) {
+fn push_line(out: &mut Vec<i64>, l: &CartLine<Bare>) {
     out.extend_from_slice(&[l.unit_price, l.compare_at_price.unwrap_or(-1), l.quantity.into(), l.stock_quantity.into(), l.line_total, l.line_savings]);
 }
 
 /// The rules and numbers of one cart (internal: the public class is `Cart` in js/cart.ts).
 #[wasm_bindgen]
 pub struct CartCore {
-    cart: cart::Cart,
+    cart: cart::Cart<Bare>,
 }
 
 /// Bits of the `flags` of [`CartCore::refresh`], one entry per line.
@@ -73,7 +73,7 @@ impl CartCore {
     /// An empty cart; `invalid_argument` for an unknown currency.
     #[wasm_bindgen(constructor)]
     pub fn new(currency: &str) -> Result<CartCore> {
-        Ok(Self { cart: cart::Cart::new(currency)? })
+        Ok(Self { cart: cart::Cart::empty(currency)? })
     }
 
     /// Price a catalog variant and add `quantity` of it (merging into its
