@@ -138,15 +138,20 @@ pub fn usable_rate_positions(
         let estimated_total = money::checked_add(subtotal, price)?;
         options.push(UsableRate { variant_rates: i, rate: j, price, estimated_total });
     }
-    options.sort_by(|a, b| {
-        let (ra, rb) = (rate_at(a), rate_at(b));
-        (a.price, ra.delivery_timeframe_max, ra.delivery_timeframe_min, &ra.id).cmp(&(
-            b.price,
-            rb.delivery_timeframe_max,
-            rb.delivery_timeframe_min,
-            &rb.id,
-        ))
-    });
+    // Cheapest first, then fastest, then by id. Rate ids are unique here, so
+    // the key is a total order; an insertion sort (a handful of options) is
+    // the smallest code that gives it.
+    let key = |u: &UsableRate| {
+        let r = rate_at(u);
+        (u.price, r.delivery_timeframe_max, r.delivery_timeframe_min, &r.id)
+    };
+    for i in 1..options.len() {
+        let mut j = i;
+        while j > 0 && key(&options[j - 1]) > key(&options[j]) {
+            options.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     Ok(options)
 }
 
@@ -243,6 +248,25 @@ mod tests {
             ],
         )]);
         assert_eq!(ids(&usable_rates(&a, &["a"], 100, usd()).unwrap()), ["fast", "y", "z", "slow"]);
+    }
+
+    #[test]
+    fn many_rates_come_out_in_key_order() {
+        // Prices and days in a scrambled order; the result must equal a full sort by the key.
+        let rates: Vec<ShippingRate> = (0..40u32)
+            .map(|i| {
+                let k = (i * 17 + 5) % 40;
+                rate(&format!("r{k:02}"), &format!("{}.00", k % 7), (k % 3, k % 5), (None, None))
+            })
+            .collect();
+        let a = answer(vec![("a", rates.clone())]);
+        let got = ids(&usable_rates(&a, &["a"], 100, usd()).unwrap()).into_iter().map(str::to_owned).collect::<Vec<_>>();
+        let mut want = rates;
+        want.sort_by(|x, y| {
+            let p = |r: &ShippingRate| usd().parse(&r.price).unwrap();
+            (p(x), x.delivery_timeframe_max, x.delivery_timeframe_min, &x.id).cmp(&(p(y), y.delivery_timeframe_max, y.delivery_timeframe_min, &y.id))
+        });
+        assert_eq!(got, want.iter().map(|r| r.id.clone()).collect::<Vec<_>>());
     }
 
     #[test]
