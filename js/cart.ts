@@ -328,7 +328,7 @@ export class Cart {
     check(product, PRODUCT, "product");
     const q = qty(quantity);
     const v = product.variants.find((x) => x.id === variantId);
-    const n = this.#c.add([product.slug, variantId, v?.price ?? "", v?.compareAtPrice ?? ""], flags(product, v), v?.stockQuantity ?? 0, q);
+    const n = this.#c.add([product.slug, variantId, v?.price ?? "", v?.compareAtPrice ?? ""].join("\0"), flags(product, v), v?.stockQuantity ?? 0, q);
     const i = N(n[0]);
     this.#l[i] = line(this.#l[i] ?? display(product, v!), n, 1);
     this.#save();
@@ -415,7 +415,7 @@ export class Cart {
       strs.push(v?.price ?? "", v?.compareAtPrice ?? "");
       fresh.push(v && display(p!, v));
     }
-    const r = this.#c.refresh(apply, U(nums), strs);
+    const r = this.#c.refresh(apply, U(nums), strs.join("\0"));
     const report: RefreshReport = { changes: [], unchecked: [] };
     const gone = new Set<number>();
     const end = 1 + 6 * N(r[0]);
@@ -474,7 +474,7 @@ export class Cart {
         nums.push((r.minOrderPrice != null ? 1 : 0) | (r.maxOrderPrice != null ? 2 : 0), r.deliveryTimeframeMin, r.deliveryTimeframeMax);
       }
     }
-    const u = this.#c.shipping(U(counts), vids, strs, U(nums));
+    const u = this.#c.shipping(U(counts), [...vids, ...strs].join("\0"), U(nums));
     const out: ShippingOption[] = [];
     for (let o = 0; o < u.length; o += 4) {
       const r = vrs[N(u[o])]!.rates[N(u[o + 1])]!;

@@ -23,6 +23,16 @@ use crate::shipping;
 #[wasm_bindgen(typescript_custom_section)]
 const CART_TYPES: &str = include_str!("../../js/storage/cart-types.ts");
 
+/// `n` strings joined with U+0000 (JS `strings.join("\0")`): one string
+/// crosses the boundary instead of an array of JS strings.
+fn split(joined: &str, n: usize) -> Result<Vec<&str>> {
+    let parts: Vec<&str> = if n == 0 && joined.is_empty() { Vec::new() } else { joined.split('\0').collect() };
+    if parts.len() != n {
+        return Err(Error::invalid_argument("identifiers and prices must not contain U+0000"));
+    }
+    Ok(parts)
+}
+
 /// Numbers per line in [`CartCore::numbers`].
 const PER_LINE: usize = 6;
 
@@ -77,15 +87,17 @@ impl CartCore {
     }
 
     /// Price a catalog variant and add `quantity` of it (merging into its
-    /// line): `strs` `[product slug, variant id, price, compareAt]`, `flags`
+    /// line): `strs` `[product slug, variant id, price, compareAt]` (joined
+    /// with U+0000), `flags`
     /// as in [`CartCore::refresh`] (given not needed), `stock` the variant's
     /// stock. Returns `[index, …the line's numbers]`.
-    pub fn add(&mut self, strs: Vec<String>, flags: u32, stock: u32, quantity: u32) -> Result<Vec<i64>> {
-        let [slug, variant_id, price, compare] = <[String; 4]>::try_from(strs).map_err(|_| Error::invalid_argument("add needs 4 strings"))?;
+    pub fn add(&mut self, strs: &str, flags: u32, stock: u32, quantity: u32) -> Result<Vec<i64>> {
+        let s = split(strs, 4)?;
+        let (slug, variant_id, price, compare) = (s[0], s[1], s[2], s[3]);
         if quantity == 0 {
             return Err(Error::invalid_argument("quantity must be at least 1, got 0"));
         }
-        let fresh = self.cart.priced(&offer(&slug, flags, stock, &price, &compare), &variant_id)?;
+        let fresh = self.cart.priced(&offer(slug, flags, stock, price, compare), variant_id)?;
         let index = self.cart.add_line(fresh, quantity)?;
         Ok(self.line_at(index))
     }
@@ -111,19 +123,21 @@ impl CartCore {
 
     /// Refresh (`apply`) or check against the catalog: per line `nums`
     /// `[flags, stock]` (flags: 1 product given, 2 active, 4 variant found,
-    /// 8 out of stock, 16 has compare-at) and `strs` `[price, compareAt]`.
+    /// 8 out of stock, 16 has compare-at) and `strs` `[price, compareAt]`
+    /// (joined with U+0000).
     /// Returns `[record count, …records, …numbers]`: the report as records
     /// of 6, `[kind, line index, a, b, c, d]`, kind 0 price changed (old
     /// unit, new unit, old compare, new compare; −1 null), 1 stock lowered
     /// (old, new), 2 out of stock (removed), 3 variant gone (removed),
     /// 4 unchecked; then, when applied, the numbers of every line.
-    pub fn refresh(&mut self, apply: bool, nums: &[u32], strs: Vec<String>) -> Result<Vec<i64>> {
+    pub fn refresh(&mut self, apply: bool, nums: &[u32], strs: &str) -> Result<Vec<i64>> {
         let n = self.cart.lines().len();
-        if nums.len() != 2 * n || strs.len() != 2 * n {
+        let strs = split(strs, 2 * n)?;
+        if nums.len() != 2 * n {
             return Err(Error::invalid_argument("refresh needs one entry per cart line"));
         }
         let offers: Vec<Option<Offer<'_>>> =
-            (0..n).map(|i| (nums[2 * i] & GIVEN != 0).then(|| offer("", nums[2 * i], nums[2 * i + 1], &strs[2 * i], &strs[2 * i + 1]))).collect();
+            (0..n).map(|i| (nums[2 * i] & GIVEN != 0).then(|| offer("", nums[2 * i], nums[2 * i + 1], strs[2 * i], strs[2 * i + 1]))).collect();
         let mut scratch;
         let target = if apply {
             &mut self.cart
@@ -156,19 +170,22 @@ impl CartCore {
     }
 
     /// The shipping rates the whole cart can use, from a `shippingRates`
-    /// answer flattened: `counts[i]` rates for `variantIds[i]`, then per rate
-    /// `strs` `[id, price, minOrderPrice, maxOrderPrice]` and `nums`
+    /// answer flattened: `counts[i]` rates for the `i`th variant; `strs` (joined
+    /// with U+0000) the variant ids, then per rate `[id, price,
+    /// minOrderPrice, maxOrderPrice]`; `nums` per rate
     /// `[bounds, days min, days max]` (bounds bit 1: min given, 2: max given).
     /// Returns records of 4: `[variantRates index, rate index, price,
     /// estimatedTotal]`, cheapest first.
-    pub fn shipping(&self, counts: &[u32], variant_ids: Vec<String>, strs: Vec<String>, nums: &[u32]) -> Result<Vec<i64>> {
+    pub fn shipping(&self, counts: &[u32], strs: &str, nums: &[u32]) -> Result<Vec<i64>> {
         let n = nums.len() / 3;
-        if variant_ids.len() != counts.len() || strs.len() != 4 * n || nums.len() != 3 * n {
+        let strs = split(strs, counts.len() + 4 * n)?;
+        if nums.len() != 3 * n {
             return Err(Error::invalid_argument("shipping rates: inconsistent arrays"));
         }
-        let mut strs = strs.into_iter();
+        let (variant_ids, strs) = strs.split_at(counts.len());
+        let mut strs = strs.iter();
         let mut rates = nums.chunks_exact(3).map(|k| {
-            let mut s = || strs.next().unwrap_or_default();
+            let mut s = || strs.next().map_or_else(String::new, |s| (*s).to_owned());
             let (id, price, min, max) = (s(), s(), s(), s());
             ShippingRate {
                 id,
@@ -182,12 +199,12 @@ impl CartCore {
             }
         });
         let mut variant_rates = Vec::with_capacity(counts.len());
-        for (variant_id, &count) in variant_ids.into_iter().zip(counts) {
+        for (variant_id, &count) in variant_ids.iter().zip(counts) {
             let rates: Vec<ShippingRate> = rates.by_ref().take(count as usize).collect();
             if rates.len() != count as usize {
                 return Err(Error::invalid_argument("shipping rates: inconsistent arrays"));
             }
-            variant_rates.push(VariantRates { variant_id, profile_id: String::new(), rates });
+            variant_rates.push(VariantRates { variant_id: (*variant_id).to_owned(), profile_id: String::new(), rates });
         }
         let answer = ShippingRatesResponse { variant_rates };
         let cart = &self.cart;

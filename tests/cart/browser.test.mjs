@@ -165,6 +165,8 @@ describe('Cart', () => {
       attempt('set unknown', () => cart.setQuantity('zz', 1));
       attempt('not a product', () => cart.add({ id: 1 }, 'v1', 1));
       attempt('bad currency', () => new sdk.Cart('usd'));
+      // Strings cross to the wasm joined with U+0000, so one inside a string is refused, not split.
+      attempt('NUL in an id', () => cart.add({ ...tee, variants: [{ ...tee.variants[1], id: 'v\u0000x' }] }, 'v\u0000x', 1));
       return { codes, lines: cart.lines.map((l) => [l.variantId, l.quantity]) };
     }, TEE);
     assert.deepEqual(r.codes, {
@@ -179,6 +181,7 @@ describe('Cart', () => {
       'set unknown': 'CirrusError:not_found',
       'not a product': 'CirrusError:invalid_argument',
       'bad currency': 'CirrusError:invalid_argument',
+      'NUL in an id': 'CirrusError:invalid_argument',
     });
     assert.deepEqual(r.lines, [['v1', 4]]);
   });
