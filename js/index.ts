@@ -1,15 +1,17 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 // Browser / bundler entry of cirrus-storefront.
 import wasmInit, {
-  Cart as WasmCart,
-  addMoney as wasmAddMoney,
-  currencyExponent as wasmCurrencyExponent,
-  formatMoney as wasmFormatMoney,
-  moneyToDecimal as wasmMoneyToDecimal,
-  parseMoney as wasmParseMoney,
   type InitInput,
 } from "./cirrus_storefront.js";
 import { Checkout as TsCheckout } from "./checkout.js";
+import {
+  Cart as JsCart,
+  addMoney as jsAddMoney,
+  currencyExponent as jsCurrencyExponent,
+  formatMoney as jsFormatMoney,
+  moneyToDecimal as jsMoneyToDecimal,
+  parseMoney as jsParseMoney,
+} from "./cart.js";
 import { guardClass, guardFn } from "./guard.js";
 import { markReady } from "./ready.js";
 
@@ -88,15 +90,15 @@ export { isReady } from "./ready.js";
 
 // The other areas' exports, guarded so a call before init() is a clear CirrusError
 // (tests/package/smoke.mjs checks that every function export is guarded).
-export const Cart = guardClass(WasmCart);
-export type Cart = WasmCart;
+export const Cart = guardClass(JsCart);
+export type Cart = JsCart;
 export const Checkout = guardClass(TsCheckout);
 export type Checkout = TsCheckout;
-export const addMoney = guardFn(wasmAddMoney);
-export const currencyExponent = guardFn(wasmCurrencyExponent);
-export const formatMoney = guardFn(wasmFormatMoney);
-export const moneyToDecimal = guardFn(wasmMoneyToDecimal);
-export const parseMoney = guardFn(wasmParseMoney);
+export const addMoney = guardFn(jsAddMoney);
+export const currencyExponent = guardFn(jsCurrencyExponent);
+export const formatMoney = guardFn(jsFormatMoney);
+export const moneyToDecimal = guardFn(jsMoneyToDecimal);
+export const parseMoney = guardFn(jsParseMoney);
 
 let pending: Promise<void> | undefined;
 

@@ -30,18 +30,45 @@ use crate::money::{self, Currency, MAX_SAFE_MINOR};
 /// The version [`Cart::to_json`] writes and [`Cart::restore`] reads.
 pub const STORAGE_VERSION: u32 = 1;
 
+/// What a line carries besides the variant id and the numbers: [`Full`]
+/// (product id, name, slug, attributes, image) natively; [`Bare`] (nothing)
+/// in the wasm, where JS keeps those fields.
+pub trait Info: Clone + std::fmt::Debug + PartialEq + Eq {
+    type Text: Clone + std::fmt::Debug + PartialEq + Eq + Default;
+    type Attributes: Clone + std::fmt::Debug + PartialEq + Eq + Default;
+    type Image: Clone + std::fmt::Debug + PartialEq + Eq + Default;
+}
+
+/// Lines with every catalog field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Full;
+impl Info for Full {
+    type Text = String;
+    type Attributes = BTreeMap<String, String>;
+    type Image = Option<Image>;
+}
+
+/// Lines with the variant id and the numbers only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bare;
+impl Info for Bare {
+    type Text = ();
+    type Attributes = ();
+    type Image = ();
+}
+
 /// One line of the cart. Amounts are integer minor units of the cart's currency.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CartLine {
-    pub product_id: String,
-    pub product_name: String,
-    pub product_slug: String,
+pub struct CartLine<K: Info = Full> {
+    pub product_id: K::Text,
+    pub product_name: K::Text,
+    pub product_slug: K::Text,
     pub variant_id: String,
     /// Option name to value, e.g. `{"Size": "M"}`.
-    pub attributes: BTreeMap<String, String>,
+    pub attributes: K::Attributes,
     /// The variant's image, else the product's first image, else `null`.
-    pub image: Option<Image>,
+    pub image: K::Image,
     pub unit_price: i64,
     /// `null` when the variant has no compare-at price.
     pub compare_at_price: Option<i64>,
@@ -56,7 +83,7 @@ pub struct CartLine {
     pub line_savings: i64,
 }
 
-impl CartLine {
+impl<K: Info> CartLine<K> {
     fn recompute(&mut self) -> Result<()> {
         self.line_total = money::checked_mul(self.unit_price, self.quantity)?;
         let per_unit = match self.compare_at_price {
@@ -135,6 +162,30 @@ pub struct RefreshReport {
     pub unchecked: Vec<String>,
 }
 
+/// One finding of [`Cart::refresh_offers`], by line index: the numbers of a
+/// [`CartChange`] (`old`/`new`: unit prices, quantities; the removed quantity
+/// in `old`) without the strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Change {
+    pub kind: ChangeKind,
+    /// Index of the line before the refresh.
+    pub line: usize,
+    pub old: i64,
+    pub new: i64,
+    pub old_compare: Option<i64>,
+    pub new_compare: Option<i64>,
+}
+
+/// The kinds of [`Change`]: those of [`CartChange`], and a line whose product was not given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChangeKind {
+    PriceChanged = 0,
+    StockLowered = 1,
+    OutOfStock = 2,
+    VariantGone = 3,
+    Unchecked = 4,
+}
+
 /// Why [`Cart::restore`] started with an empty cart.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -175,11 +226,70 @@ pub(crate) struct Stored {
     lines: Vec<CartLine>,
 }
 
-/// A cart in one currency.
+/// What the catalog says about one variant, as the cart reads it (the
+/// primitives a JS caller hands over instead of a whole `Product`).
+#[derive(Debug, Clone, Copy)]
+pub struct Offer<'a> {
+    /// The product's slug (for messages).
+    pub product_slug: &'a str,
+    /// `status == ACTIVE`.
+    pub active: bool,
+    /// The variant, or `None` when the product has no variant of that id.
+    pub variant: Option<VariantOffer<'a>>,
+}
+
+/// The variant part of an [`Offer`].
+#[derive(Debug, Clone, Copy)]
+pub struct VariantOffer<'a> {
+    pub stock_quantity: u32,
+    /// `stockStatus == OUT_OF_STOCK`.
+    pub out_of_stock: bool,
+    /// Decimal price strings of the catalog.
+    pub price: &'a str,
+    pub compare_at_price: Option<&'a str>,
+}
+
+impl<'a> Offer<'a> {
+    /// The offer of `product` for `variant_id`.
+    #[must_use]
+    pub fn of(product: &'a Product, variant_id: &str) -> Self {
+        Offer {
+            product_slug: &product.slug,
+            active: product.status == ProductStatus::Active,
+            variant: product.variants.iter().find(|v| v.id == variant_id).map(|v| VariantOffer {
+                stock_quantity: v.stock_quantity,
+                out_of_stock: v.stock_status == StockStatus::OutOfStock,
+                price: &v.price,
+                compare_at_price: v.compare_at_price.as_deref(),
+            }),
+        }
+    }
+}
+
+/// A line with only the variant id and the numbers (the display fields empty).
+#[must_use]
+pub fn bare_line<K: Info>(variant_id: &str, unit_price: i64, compare_at_price: Option<i64>, quantity: u32, stock_quantity: u32) -> CartLine<K> {
+    CartLine {
+        product_id: K::Text::default(),
+        product_name: K::Text::default(),
+        product_slug: K::Text::default(),
+        variant_id: variant_id.to_owned(),
+        attributes: K::Attributes::default(),
+        image: K::Image::default(),
+        unit_price,
+        compare_at_price,
+        quantity,
+        stock_quantity,
+        line_total: 0,
+        line_savings: 0,
+    }
+}
+
+/// A cart in one currency ([`Bare`] lines: the numbers only, for the wasm).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Cart {
+pub struct Cart<K: Info = Full> {
     currency: Currency,
-    lines: Vec<CartLine>,
+    lines: Vec<CartLine<K>>,
 }
 
 fn not_in_cart(variant_id: &str) -> Error {
@@ -192,6 +302,157 @@ impl Cart {
     /// # Errors
     /// `invalid_argument` when the currency is not an ISO 4217 code of the table.
     pub fn new(currency: &str) -> Result<Self> {
+        Self::empty(currency)
+    }
+
+    /// A line for `variant_id` of `product` built from catalog data.
+    fn line_from(&self, product: &Product, variant_id: &str) -> Result<CartLine> {
+        let mut line = self.priced(&Offer::of(product, variant_id), variant_id)?;
+        fill_display(&mut line, product);
+        Ok(line)
+    }
+
+    /// Add `quantity` of the variant `variant_id` of `product`. A variant already in
+    /// the cart merges into its line (its price stays; the fresh stock is the cap).
+    ///
+    /// # Errors
+    /// - `not_found`: `product` has no such variant;
+    /// - `conflict`: the variant is out of stock or the product is not active;
+    /// - `invalid_argument`: `quantity` is 0, the resulting quantity exceeds the
+    ///   stock, a price string is invalid, or the cart total would exceed 2^53 − 1
+    ///   minor units.
+    pub fn add(&mut self, product: &Product, variant_id: &str, quantity: u32) -> Result<()> {
+        if quantity == 0 {
+            return Err(Error::invalid_argument("quantity must be at least 1, got 0"));
+        }
+        let fresh = self.line_from(product, variant_id)?;
+        self.add_line(fresh, quantity).map(drop)
+    }
+
+    /// Apply fresh catalog data and report what changed for the buyer.
+    ///
+    /// For each line whose product is among `products`: a product no longer
+    /// active or without the variant removes the line ([`CartChange::VariantGone`]);
+    /// an out-of-stock variant removes it ([`CartChange::OutOfStock`]); a new price
+    /// or compare-at price is applied ([`CartChange::PriceChanged`]); stock below
+    /// the quantity lowers the quantity ([`CartChange::StockLowered`]). Names,
+    /// images, attributes and a raised stock are updated without a report. Lines
+    /// whose product is not given are left alone and listed in `unchecked`.
+    ///
+    /// # Errors
+    /// `invalid_argument` when a fresh price string is invalid or the new total
+    /// would exceed 2^53 − 1 minor units; the cart is then unchanged.
+    pub fn refresh(&mut self, products: &[Product]) -> Result<RefreshReport> {
+        let find = |line: &CartLine| products.iter().find(|p| p.id == line.product_id);
+        let offers: Vec<Option<Offer<'_>>> = self.lines.iter().map(|l| find(l).map(|p| Offer::of(p, &l.variant_id))).collect();
+        let before = self.lines.clone();
+        let changes = self.refresh_offers(&offers)?;
+        let mut report = RefreshReport::default();
+        for c in changes {
+            let line = &before[c.line];
+            let (variant_id, product_name) = (line.variant_id.clone(), line.product_name.clone());
+            let quantity = |q: i64| u32::try_from(q).unwrap_or(u32::MAX);
+            report.changes.push(match c.kind {
+                ChangeKind::Unchecked => {
+                    report.unchecked.push(variant_id);
+                    continue;
+                }
+                ChangeKind::PriceChanged => CartChange::PriceChanged(PriceChange {
+                    variant_id,
+                    product_name,
+                    old_unit_price: c.old,
+                    new_unit_price: c.new,
+                    old_compare_at_price: c.old_compare,
+                    new_compare_at_price: c.new_compare,
+                }),
+                ChangeKind::StockLowered => {
+                    CartChange::StockLowered(StockChange { variant_id, product_name, old_quantity: quantity(c.old), new_quantity: quantity(c.new) })
+                }
+                ChangeKind::OutOfStock => CartChange::OutOfStock(LineRemoved { variant_id, product_name, removed_quantity: quantity(c.old) }),
+                ChangeKind::VariantGone => CartChange::VariantGone(LineRemoved { variant_id, product_name, removed_quantity: quantity(c.old) }),
+            });
+        }
+        // Names, images and attributes follow the catalog without a report.
+        for line in &mut self.lines {
+            if let Some(p) = products.iter().find(|p| p.id == line.product_id) {
+                fill_display(line, p);
+            }
+        }
+        Ok(report)
+    }
+
+    /// What [`Cart::refresh`] would report, without changing the cart.
+    ///
+    /// # Errors
+    /// As [`Cart::refresh`].
+    pub fn check(&self, products: &[Product]) -> Result<RefreshReport> {
+        self.clone().refresh(products)
+    }
+
+    /// The versioned JSON form, for [`Cart::restore`].
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let stored = StoredRef { version: STORAGE_VERSION, currency: self.currency.code(), lines: &self.lines };
+        // Serializing plain structs of strings, integers and maps cannot fail.
+        serde_json::to_string(&stored).unwrap_or_default()
+    }
+
+    /// Read a cart saved by [`Cart::to_json`] for the store currency `currency`.
+    /// Never fails on the data: `None` or empty data is an empty cart with no
+    /// problem; corrupt data, an unknown version or another currency is an
+    /// empty cart with the problem. (The wasm build reads the JSON in JS and
+    /// hands the lines to [`Cart::restore_line`].)
+    ///
+    /// # Errors
+    /// `invalid_argument` only when `currency` itself is unknown.
+    pub fn restore(data: Option<&str>, currency: &str) -> Result<Restored> {
+        let empty = Self::new(currency)?;
+        let data = data.map_or("", str::trim);
+        if data.is_empty() {
+            return Ok(Restored { cart: empty, problem: None });
+        }
+        match Self::parse_stored(data, empty.currency) {
+            Ok(cart) => Ok(Restored { cart, problem: None }),
+            Err(problem) => Ok(Restored { cart: empty, problem: Some(problem) }),
+        }
+    }
+
+    fn parse_stored(data: &str, currency: Currency) -> Result<Self, RestoreProblem> {
+        let corrupt = |message: String| RestoreProblem { kind: RestoreProblemKind::Corrupt, message };
+        let value: serde_json::Value = serde_json::from_str(data).map_err(|e| corrupt(format!("saved cart is not JSON: {e}")))?;
+        match value.get("version").and_then(serde_json::Value::as_u64) {
+            Some(v) if v == u64::from(STORAGE_VERSION) => {}
+            Some(v) => {
+                return Err(RestoreProblem {
+                    kind: RestoreProblemKind::UnknownVersion,
+                    message: format!("saved cart has version {v}; this SDK reads version {STORAGE_VERSION}"),
+                })
+            }
+            _ => return Err(corrupt("saved cart has no numeric \"version\"".to_owned())),
+        }
+        let stored: Stored =
+            serde_json::from_value(value).map_err(|e| corrupt(format!("saved cart has an invalid shape: {e}")))?;
+        if stored.currency != currency.code() {
+            return Err(RestoreProblem {
+                kind: RestoreProblemKind::CurrencyMismatch,
+                message: format!("saved cart is in {}, the store uses {currency}", money::echo(&stored.currency)),
+            });
+        }
+        let mut cart = Self { currency, lines: Vec::with_capacity(stored.lines.len()) };
+        for line in stored.lines {
+            cart.restore_line(line).map_err(|e| corrupt(e.message))?;
+        }
+        cart.restore_done().map_err(|e| corrupt(e.message))?;
+        Ok(cart)
+    }
+}
+
+impl<K: Info> Cart<K> {
+    /// An empty cart in `currency` with lines of kind `K`.
+    ///
+    /// # Errors
+    /// As [`Cart::new`].
+    pub fn empty(currency: &str) -> Result<Self> {
         Ok(Self { currency: Currency::from_code(currency)?, lines: Vec::new() })
     }
 
@@ -201,12 +462,12 @@ impl Cart {
     }
 
     #[must_use]
-    pub fn lines(&self) -> &[CartLine] {
+    pub fn lines(&self) -> &[CartLine<K>] {
         &self.lines
     }
 
     #[must_use]
-    pub fn line(&self, variant_id: &str) -> Option<&CartLine> {
+    pub fn line(&self, variant_id: &str) -> Option<&CartLine<K>> {
         self.lines.iter().find(|l| l.variant_id == variant_id)
     }
 
@@ -257,7 +518,7 @@ impl Cart {
 
     /// Run `change` on a copy of the line at `index`, and keep it only if the
     /// cart's invariants hold afterwards.
-    fn apply_to_line(&mut self, index: usize, change: impl FnOnce(&mut CartLine) -> Result<()>) -> Result<()> {
+    fn apply_to_line(&mut self, index: usize, change: impl FnOnce(&mut CartLine<K>) -> Result<()>) -> Result<()> {
         let old = self.lines[index].clone();
         let result = change(&mut self.lines[index])
             .and_then(|()| self.lines[index].recompute())
@@ -268,24 +529,23 @@ impl Cart {
         result
     }
 
-    /// A line for `variant_id` of `product` built from catalog data.
-    fn line_from(&self, product: &Product, variant_id: &str) -> Result<CartLine> {
-        let variant = product.variants.iter().find(|v| v.id == variant_id).ok_or_else(|| {
-            Error::new(
-                ErrorCode::NotFound,
-                format!("product {} has no variant {}", money::echo(&product.slug), money::echo(variant_id)),
-            )
+    /// A bare line (numbers only, quantity 0) for `variant_id` from the catalog's `offer`.
+    ///
+    /// # Errors
+    /// `not_found` (no such variant), `conflict` (product not active, out of
+    /// stock), `invalid_argument` (a price is not a valid non-negative amount).
+    pub fn priced(&self, offer: &Offer<'_>, variant_id: &str) -> Result<CartLine<K>> {
+        let slug = offer.product_slug;
+        let variant = offer.variant.ok_or_else(|| {
+            Error::new(ErrorCode::NotFound, format!("product {} has no variant {}", money::echo(slug), money::echo(variant_id)))
         })?;
-        if product.status != ProductStatus::Active {
-            return Err(Error::new(
-                ErrorCode::Conflict,
-                format!("product {} is not available", money::echo(&product.slug)),
-            ));
+        if !offer.active {
+            return Err(Error::new(ErrorCode::Conflict, format!("product {} is not available", money::echo(slug))));
         }
-        if variant.stock_quantity == 0 || variant.stock_status == StockStatus::OutOfStock {
+        if variant.stock_quantity == 0 || variant.out_of_stock {
             return Err(Error::new(
                 ErrorCode::Conflict,
-                format!("variant {} of {} is out of stock", money::echo(variant_id), money::echo(&product.slug)),
+                format!("variant {} of {} is out of stock", money::echo(variant_id), money::echo(slug)),
             ));
         }
         let price = |field: &str, value: &str| {
@@ -301,38 +561,23 @@ impl Cart {
             }
             Ok(minor)
         };
-        let unit_price = price("price", &variant.price)?;
-        let compare_at_price = variant.compare_at_price.as_deref().map(|c| price("compareAtPrice", c)).transpose()?;
-        Ok(CartLine {
-            product_id: product.id.clone(),
-            product_name: product.name.clone(),
-            product_slug: product.slug.clone(),
-            variant_id: variant.id.clone(),
-            attributes: variant.attributes.clone(),
-            image: variant.image.clone().or_else(|| product.images.first().cloned()),
-            unit_price,
-            compare_at_price,
-            quantity: 0,
-            stock_quantity: variant.stock_quantity,
-            line_total: 0,
-            line_savings: 0,
-        })
+        let unit_price = price("price", variant.price)?;
+        let compare_at_price = variant.compare_at_price.map(|c| price("compareAtPrice", c)).transpose()?;
+        Ok(bare_line(variant_id, unit_price, compare_at_price, 0, variant.stock_quantity))
     }
 
-    /// Add `quantity` of the variant `variant_id` of `product`. A variant already in
-    /// the cart merges into its line (its price stays; the fresh stock is the cap).
+    /// [`Cart::add`] of a line priced with [`Cart::priced`]: merges into the
+    /// line of the same variant (keeping its price and display fields; the
+    /// fresh stock is the cap) or appends `fresh`. Returns the line's index.
     ///
     /// # Errors
-    /// - `not_found`: `product` has no such variant;
-    /// - `conflict`: the variant is out of stock or the product is not active;
-    /// - `invalid_argument`: `quantity` is 0, the resulting quantity exceeds the
-    ///   stock, a price string is invalid, or the cart total would exceed 2^53 − 1
-    ///   minor units.
-    pub fn add(&mut self, product: &Product, variant_id: &str, quantity: u32) -> Result<()> {
+    /// As [`Cart::add`].
+    pub fn add_line(&mut self, fresh: CartLine<K>, quantity: u32) -> Result<usize> {
         if quantity == 0 {
             return Err(Error::invalid_argument("quantity must be at least 1, got 0"));
         }
-        let fresh = self.line_from(product, variant_id)?;
+        let variant_id = fresh.variant_id.clone();
+        let variant_id = variant_id.as_str();
         let stock = fresh.stock_quantity;
         let index = if let Some(i) = self.lines.iter().position(|l| l.variant_id == variant_id) {
             i
@@ -355,7 +600,7 @@ impl Cart {
         if result.is_err() && before == 0 {
             self.lines.pop();
         }
-        result
+        result.map(|()| index)
     }
 
     /// Set the quantity of the line of `variant_id` (use [`Cart::remove`] to drop it).
@@ -391,79 +636,63 @@ impl Cart {
         self.lines.clear();
     }
 
-    /// Apply fresh catalog data and report what changed for the buyer.
-    ///
-    /// For each line whose product is among `products`: a product no longer
-    /// active or without the variant removes the line ([`CartChange::VariantGone`]);
-    /// an out-of-stock variant removes it ([`CartChange::OutOfStock`]); a new price
-    /// or compare-at price is applied ([`CartChange::PriceChanged`]); stock below
-    /// the quantity lowers the quantity ([`CartChange::StockLowered`]). Names,
-    /// images, attributes and a raised stock are updated without a report. Lines
-    /// whose product is not given are left alone and listed in `unchecked`.
+    /// [`Cart::refresh`] from one offer per line, in line order (`None`: the
+    /// line's product was not given; the line stays and is `unchecked`).
+    /// Only the numbers change (price, compare-at, stock, quantity); display
+    /// fields are the caller's. The report comes as [`Change`]s by line index
+    /// (into the lines before the refresh), in line order.
     ///
     /// # Errors
-    /// `invalid_argument` when a fresh price string is invalid or the new total
-    /// would exceed 2^53 − 1 minor units; the cart is then unchanged.
-    pub fn refresh(&mut self, products: &[Product]) -> Result<RefreshReport> {
-        let mut report = RefreshReport::default();
+    /// As [`Cart::refresh`]; `invalid_argument` too when `offers` does not
+    /// have one entry per line.
+    pub fn refresh_offers(&mut self, offers: &[Option<Offer<'_>>]) -> Result<Vec<Change>> {
+        if offers.len() != self.lines.len() {
+            return Err(Error::invalid_argument("refresh needs one offer per cart line"));
+        }
+        let mut changes = Vec::new();
         let mut lines = Vec::with_capacity(self.lines.len());
-        for line in &self.lines {
-            let Some(product) = products.iter().find(|p| p.id == line.product_id) else {
-                report.unchecked.push(line.variant_id.clone());
+        for (index, (line, offer)) in self.lines.iter().zip(offers).enumerate() {
+            let change = |kind, old: i64, new: i64| Change { kind, line: index, old, new, old_compare: None, new_compare: None };
+            let Some(offer) = offer else {
+                changes.push(change(ChangeKind::Unchecked, 0, 0));
                 lines.push(line.clone());
                 continue;
             };
-            let ids = || (line.variant_id.clone(), line.product_name.clone());
-            let mut fresh = match self.line_from(product, &line.variant_id) {
+            let quantity = i64::from(line.quantity);
+            let fresh = match self.priced(offer, &line.variant_id) {
                 Ok(fresh) => fresh,
-                Err(e) if e.code == ErrorCode::NotFound || product.status != ProductStatus::Active => {
-                    let (variant_id, product_name) = ids();
-                    report.changes.push(CartChange::VariantGone(LineRemoved { variant_id, product_name, removed_quantity: line.quantity }));
+                Err(e) if e.code == ErrorCode::NotFound || !offer.active => {
+                    changes.push(change(ChangeKind::VariantGone, quantity, 0));
                     continue;
                 }
                 Err(e) if e.code == ErrorCode::Conflict => {
-                    let (variant_id, product_name) = ids();
-                    report.changes.push(CartChange::OutOfStock(LineRemoved { variant_id, product_name, removed_quantity: line.quantity }));
+                    changes.push(change(ChangeKind::OutOfStock, quantity, 0));
                     continue;
                 }
                 Err(e) => return Err(e),
             };
             if fresh.unit_price != line.unit_price || fresh.compare_at_price != line.compare_at_price {
-                let (variant_id, product_name) = ids();
-                report.changes.push(CartChange::PriceChanged(PriceChange {
-                    variant_id,
-                    product_name,
-                    old_unit_price: line.unit_price,
-                    new_unit_price: fresh.unit_price,
-                    old_compare_at_price: line.compare_at_price,
-                    new_compare_at_price: fresh.compare_at_price,
-                }));
+                changes.push(Change {
+                    old_compare: line.compare_at_price,
+                    new_compare: fresh.compare_at_price,
+                    ..change(ChangeKind::PriceChanged, line.unit_price, fresh.unit_price)
+                });
             }
-            fresh.quantity = line.quantity.min(fresh.stock_quantity);
-            if fresh.quantity < line.quantity {
-                let (variant_id, product_name) = ids();
-                report.changes.push(CartChange::StockLowered(StockChange {
-                    variant_id,
-                    product_name,
-                    old_quantity: line.quantity,
-                    new_quantity: fresh.quantity,
-                }));
+            let mut next = line.clone();
+            next.unit_price = fresh.unit_price;
+            next.compare_at_price = fresh.compare_at_price;
+            next.stock_quantity = fresh.stock_quantity;
+            next.quantity = line.quantity.min(fresh.stock_quantity);
+            if next.quantity < line.quantity {
+                changes.push(change(ChangeKind::StockLowered, quantity, i64::from(next.quantity)));
             }
-            fresh.recompute()?;
-            lines.push(fresh);
+            next.recompute()?;
+            lines.push(next);
         }
         let candidate = Self { currency: self.currency, lines };
         candidate.check_totals()?;
         *self = candidate;
-        Ok(report)
-    }
-
-    /// What [`Cart::refresh`] would report, without changing the cart.
-    ///
-    /// # Errors
-    /// As [`Cart::refresh`].
-    pub fn check(&self, products: &[Product]) -> Result<RefreshReport> {
-        self.clone().refresh(products)
+        Ok(changes)
     }
 
     /// The `items` of `POST /payments/initiate`, one per line, in line order.
@@ -483,104 +712,49 @@ impl Cart {
         Ok(InitiateRequest { items: self.payment_items(), currency: self.currency.code().to_owned() })
     }
 
-    /// The versioned JSON form, for [`Cart::restore`].
-    #[must_use]
-    pub fn to_json(&self) -> String {
-        let stored = StoredRef { version: STORAGE_VERSION, currency: self.currency.code(), lines: &self.lines };
-        // Serializing plain structs of strings, integers and maps cannot fail.
-        serde_json::to_string(&stored).unwrap_or_default()
-    }
-
-    /// Read a cart saved by [`Cart::to_json`] for the store currency `currency`.
-    /// Never fails on the data: `None` or empty data is an empty cart with no
-    /// problem; corrupt data, an unknown version or another currency is an
-    /// empty cart with the problem.
+    /// Append a saved line after checking it against the cart's rules
+    /// (quantity in `1..=stockQuantity`, non-negative prices, one line per
+    /// variant); the derived amounts are recomputed, not trusted. Call
+    /// [`Cart::restore_done`] after the last line.
     ///
     /// # Errors
-    /// `invalid_argument` only when `currency` itself is unknown.
-    pub fn restore(data: Option<&str>, currency: &str) -> Result<Restored> {
-        Self::restore_with::<SerdeJson>(data, currency)
+    /// `invalid_argument` saying what is wrong with the line (the cart is unchanged).
+    pub fn restore_line(&mut self, mut line: CartLine<K>) -> Result<usize> {
+        let id = money::echo(&line.variant_id);
+        if line.quantity == 0 || line.quantity > line.stock_quantity {
+            return Err(Error::invalid_argument(format!(
+                "saved line {id} has quantity {} outside 1..={}",
+                line.quantity, line.stock_quantity
+            )));
+        }
+        if line.unit_price < 0 || line.compare_at_price.is_some_and(|c| c < 0) {
+            return Err(Error::invalid_argument(format!("saved line {id} has a negative price")));
+        }
+        if self.line(&line.variant_id).is_some() {
+            return Err(Error::invalid_argument(format!("saved cart has two lines for variant {id}")));
+        }
+        line.recompute().map_err(|e| Error::invalid_argument(format!("saved line {id}: {}", e.message)))?;
+        self.lines.push(line);
+        Ok(self.lines.len() - 1)
     }
 
-    /// [`Cart::restore`] reading the JSON with `R` (the wasm build uses the JS
-    /// engine's `JSON.parse`, which keeps `serde_json`'s parser out of the wasm).
-    pub(crate) fn restore_with<R: SavedReader>(data: Option<&str>, currency: &str) -> Result<Restored> {
-        let empty = Self::new(currency)?;
-        let data = data.map_or("", str::trim);
-        if data.is_empty() {
-            return Ok(Restored { cart: empty, problem: None });
-        }
-        match Self::parse_stored::<R>(data, empty.currency) {
-            Ok(cart) => Ok(Restored { cart, problem: None }),
-            Err(problem) => Ok(Restored { cart: empty, problem: Some(problem) }),
-        }
-    }
-
-    fn parse_stored<R: SavedReader>(data: &str, currency: Currency) -> Result<Self, RestoreProblem> {
-        let corrupt = |message: String| RestoreProblem { kind: RestoreProblemKind::Corrupt, message };
-        let value = R::parse(data).map_err(|e| corrupt(format!("saved cart is not JSON: {e}")))?;
-        match R::version(&value) {
-            Some(v) if v == u64::from(STORAGE_VERSION) => {}
-            Some(v) => {
-                return Err(RestoreProblem {
-                    kind: RestoreProblemKind::UnknownVersion,
-                    message: format!("saved cart has version {v}; this SDK reads version {STORAGE_VERSION}"),
-                })
-            }
-            _ => return Err(corrupt("saved cart has no numeric \"version\"".to_owned())),
-        }
-        let stored = R::stored(value).map_err(|e| corrupt(format!("saved cart has an invalid shape: {e}")))?;
-        if stored.currency != currency.code() {
-            return Err(RestoreProblem {
-                kind: RestoreProblemKind::CurrencyMismatch,
-                message: format!("saved cart is in {}, the store uses {currency}", money::echo(&stored.currency)),
-            });
-        }
-        let mut cart = Self { currency, lines: Vec::with_capacity(stored.lines.len()) };
-        for mut line in stored.lines {
-            let id = money::echo(&line.variant_id);
-            if line.quantity == 0 || line.quantity > line.stock_quantity {
-                return Err(corrupt(format!("saved line {id} has quantity {} outside 1..={}", line.quantity, line.stock_quantity)));
-            }
-            if line.unit_price < 0 || line.compare_at_price.is_some_and(|c| c < 0) {
-                return Err(corrupt(format!("saved line {id} has a negative price")));
-            }
-            if cart.line(&line.variant_id).is_some() {
-                return Err(corrupt(format!("saved cart has two lines for variant {id}")));
-            }
-            line.recompute().map_err(|e| corrupt(format!("saved line {id}: {}", e.message)))?;
-            cart.lines.push(line);
-        }
-        cart.check_totals().map_err(|e| corrupt(format!("saved cart: {}", e.message)))?;
-        Ok(cart)
+    /// The totals check after the last [`Cart::restore_line`].
+    ///
+    /// # Errors
+    /// `invalid_argument` when the saved cart's totals exceed 2^53 − 1 minor units.
+    pub fn restore_done(&self) -> Result<()> {
+        self.check_totals().map_err(|e| Error::invalid_argument(format!("saved cart: {}", e.message)))
     }
 }
 
-/// Reads a saved cart's JSON text (see [`Cart::restore_with`]).
-pub(crate) trait SavedReader {
-    /// The parsed document.
-    type Doc;
-    /// Parses the text; the error is the parser's message.
-    fn parse(text: &str) -> std::result::Result<Self::Doc, String>;
-    /// The document's `version` member if it is a non-negative integer.
-    fn version(doc: &Self::Doc) -> Option<u64>;
-    /// The document as a [`Stored`] cart; the error names the path.
-    fn stored(doc: Self::Doc) -> std::result::Result<Stored, String>;
-}
-
-/// [`SavedReader`] with `serde_json`.
-pub(crate) struct SerdeJson;
-
-impl SavedReader for SerdeJson {
-    type Doc = serde_json::Value;
-    fn parse(text: &str) -> std::result::Result<Self::Doc, String> {
-        serde_json::from_str(text).map_err(|e| e.to_string())
-    }
-    fn version(doc: &Self::Doc) -> Option<u64> {
-        doc.get("version").and_then(serde_json::Value::as_u64)
-    }
-    fn stored(doc: Self::Doc) -> std::result::Result<Stored, String> {
-        serde_json::from_value(doc).map_err(|e| e.to_string())
+/// Copy the display fields of `product` (and of the line's variant) into `line`.
+fn fill_display(line: &mut CartLine, product: &Product) {
+    line.product_id.clone_from(&product.id);
+    line.product_name.clone_from(&product.name);
+    line.product_slug.clone_from(&product.slug);
+    if let Some(v) = product.variants.iter().find(|v| v.id == line.variant_id) {
+        line.attributes.clone_from(&v.attributes);
+        line.image = v.image.clone().or_else(|| product.images.first().cloned());
     }
 }
 
@@ -820,6 +994,65 @@ pub(crate) mod tests {
         let r = Cart::restore(Some(&doubled), "USD").unwrap();
         assert!(r.problem.unwrap().message.contains("two lines"));
         assert!(Cart::restore(Some(&good), "XXX").is_err(), "unknown store currency is an argument error");
+    }
+
+    #[test]
+    fn offers_price_like_products() {
+        let mut by_offer = Cart::new("USD").unwrap();
+        let mut by_product = Cart::new("USD").unwrap();
+        for (vid, q) in [("v1", 2), ("v2", 3), ("v1", 1)] {
+            let fresh = by_offer.priced(&Offer::of(&tee(), vid), vid).unwrap();
+            let index = by_offer.add_line(fresh, q).unwrap();
+            assert_eq!(by_offer.lines()[index].variant_id, vid);
+            by_product.add(&tee(), vid, q).unwrap();
+        }
+        let nums = |c: &Cart| c.lines().iter().map(|l| (l.variant_id.clone(), l.unit_price, l.compare_at_price, l.quantity, l.line_total, l.line_savings)).collect::<Vec<_>>();
+        assert_eq!(nums(&by_offer), nums(&by_product));
+        assert!(by_offer.lines()[0].product_name.is_empty(), "an offer line carries numbers only");
+        let gone = Offer { product_slug: "s", active: true, variant: None };
+        assert_eq!(by_offer.priced(&gone, "x").unwrap_err().code, ErrorCode::NotFound);
+        let t = tee();
+        let inactive = Offer { active: false, ..Offer::of(&t, "v1") };
+        assert_eq!(by_offer.priced(&inactive, "v1").unwrap_err().code, ErrorCode::Conflict);
+        assert_eq!(by_offer.add_line(by_offer.priced(&Offer::of(&tee(), "v2"), "v2").unwrap(), 0).unwrap_err().code, ErrorCode::InvalidArgument);
+    }
+
+    #[test]
+    fn refresh_offers_is_refresh_without_display_fields() {
+        let mut cart = Cart::new("USD").unwrap();
+        cart.add(&tee(), "v1", 4).unwrap();
+        cart.add(&tee(), "v2", 2).unwrap();
+        let fresh = product("p1", vec![variant("v1", "17.99", None, 3)]);
+        let mut by_offer = cart.clone();
+        let offers = vec![Some(Offer::of(&fresh, "v1")), None];
+        let changes = by_offer.refresh_offers(&offers).unwrap();
+        let kinds: Vec<(ChangeKind, usize)> = changes.iter().map(|c| (c.kind, c.line)).collect();
+        assert_eq!(kinds, [(ChangeKind::PriceChanged, 0), (ChangeKind::StockLowered, 0), (ChangeKind::Unchecked, 1)]);
+        assert_eq!((changes[0].old, changes[0].new, changes[0].old_compare, changes[0].new_compare), (1999, 1799, Some(2499), None));
+        assert_eq!((by_offer.lines()[0].unit_price, by_offer.lines()[0].compare_at_price, by_offer.lines()[0].quantity), (1799, None, 3));
+        assert_eq!(by_offer.refresh_offers(&offers[..1]).unwrap_err().code, ErrorCode::InvalidArgument, "one offer per line");
+    }
+
+    #[test]
+    fn restore_line_checks_each_rule() {
+        let mut cart = Cart::new("USD").unwrap();
+        assert_eq!(cart.restore_line(bare_line("a", 100, Some(150), 2, 5)).unwrap(), 0);
+        assert_eq!((cart.lines()[0].line_total, cart.lines()[0].line_savings), (200, 100), "derived amounts recomputed");
+        for (line, why) in [
+            (bare_line("b", 100, None, 0, 5), "outside 1..=5"),
+            (bare_line("b", 100, None, 6, 5), "outside 1..=5"),
+            (bare_line("b", -1, None, 1, 5), "negative"),
+            (bare_line("b", 1, Some(-1), 1, 5), "negative"),
+            (bare_line("a", 1, None, 1, 5), "two lines"),
+            (bare_line("b", i64::MAX, None, 2, 5), "overflow"),
+        ] {
+            let e = cart.restore_line(line).unwrap_err();
+            assert!(e.message.contains(why), "{why}: {}", e.message);
+        }
+        assert_eq!(cart.lines().len(), 1, "refused lines are not kept");
+        cart.restore_done().unwrap();
+        cart.restore_line(bare_line("big", MAX_SAFE_MINOR, None, 1, 1)).unwrap();
+        assert!(cart.restore_done().unwrap_err().message.contains("saved cart"));
     }
 
     #[test]

@@ -27,9 +27,26 @@ pub struct ShippingOption {
     pub estimated_total: i64,
 }
 
-/// Every rate the answer lists for `variant_id`.
-fn rates_of<'a>(answer: &'a ShippingRatesResponse, variant_id: &'a str) -> impl Iterator<Item = &'a ShippingRate> {
-    answer.variant_rates.iter().filter(move |vr| vr.variant_id == variant_id).flat_map(|vr| &vr.rates)
+/// Every rate the answer lists for `variant_id`, with its position
+/// (`variantRates` index, `rates` index).
+fn rates_of<'a>(answer: &'a ShippingRatesResponse, variant_id: &'a str) -> impl Iterator<Item = (usize, usize, &'a ShippingRate)> {
+    answer
+        .variant_rates
+        .iter()
+        .enumerate()
+        .filter(move |(_, vr)| vr.variant_id == variant_id)
+        .flat_map(|(i, vr)| vr.rates.iter().enumerate().map(move |(j, r)| (i, j, r)))
+}
+
+/// A usable rate by its position in the answer (`answer.variantRates[variant_rates].rates[rate]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UsableRate {
+    pub variant_rates: usize,
+    pub rate: usize,
+    /// The rate's price in minor units.
+    pub price: i64,
+    /// Order subtotal + price, in minor units.
+    pub estimated_total: i64,
 }
 
 fn rate_amount(currency: Currency, rate: &ShippingRate, field: &str, value: &str) -> Result<i64> {
@@ -59,19 +76,40 @@ pub fn usable_rates(
     subtotal: i64,
     currency: Currency,
 ) -> Result<Vec<ShippingOption>> {
+    Ok(usable_rate_positions(answer, variant_ids, subtotal, currency)?
+        .into_iter()
+        .map(|u| ShippingOption {
+            rate: answer.variant_rates[u.variant_rates].rates[u.rate].clone(),
+            price: u.price,
+            estimated_total: u.estimated_total,
+        })
+        .collect())
+}
+
+/// [`usable_rates`] as positions in `answer` (same rules, same order).
+///
+/// # Errors
+/// As [`usable_rates`].
+pub fn usable_rate_positions(
+    answer: &ShippingRatesResponse,
+    variant_ids: &[&str],
+    subtotal: i64,
+    currency: Currency,
+) -> Result<Vec<UsableRate>> {
     let Some((first, rest)) = variant_ids.split_first() else {
         return Err(Error::invalid_argument("the order has no variants: no shipping rate applies"));
     };
-    let mut options: Vec<ShippingOption> = Vec::new();
-    for rate in rates_of(answer, first) {
-        if options.iter().any(|o| o.rate.id == rate.id) {
+    let rate_at = |u: &UsableRate| &answer.variant_rates[u.variant_rates].rates[u.rate];
+    let mut options: Vec<UsableRate> = Vec::new();
+    for (i, j, rate) in rates_of(answer, first) {
+        if options.iter().any(|o| rate_at(o).id == rate.id) {
             continue; // the same rate listed twice for one variant
         }
         let price = rate_amount(currency, rate, "price", &rate.price)?;
         let mut everywhere = true;
         for id in rest {
             let mut offered = false;
-            for other in rates_of(answer, id).filter(|r| r.id == rate.id) {
+            for (_, _, other) in rates_of(answer, id).filter(|(_, _, r)| r.id == rate.id) {
                 offered = true;
                 if rate_amount(currency, other, "price", &other.price)? != price {
                     return Err(Error::invalid_argument(format!(
@@ -98,16 +136,22 @@ pub fn usable_rates(
             continue;
         }
         let estimated_total = money::checked_add(subtotal, price)?;
-        options.push(ShippingOption { rate: rate.clone(), price, estimated_total });
+        options.push(UsableRate { variant_rates: i, rate: j, price, estimated_total });
     }
-    options.sort_by(|a, b| {
-        (a.price, a.rate.delivery_timeframe_max, a.rate.delivery_timeframe_min, &a.rate.id).cmp(&(
-            b.price,
-            b.rate.delivery_timeframe_max,
-            b.rate.delivery_timeframe_min,
-            &b.rate.id,
-        ))
-    });
+    // Cheapest first, then fastest, then by id. Rate ids are unique here, so
+    // the key is a total order; an insertion sort (a handful of options) is
+    // the smallest code that gives it.
+    let key = |u: &UsableRate| {
+        let r = rate_at(u);
+        (u.price, r.delivery_timeframe_max, r.delivery_timeframe_min, &r.id)
+    };
+    for i in 1..options.len() {
+        let mut j = i;
+        while j > 0 && key(&options[j - 1]) > key(&options[j]) {
+            options.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     Ok(options)
 }
 
@@ -207,6 +251,25 @@ mod tests {
     }
 
     #[test]
+    fn many_rates_come_out_in_key_order() {
+        // Prices and days in a scrambled order; the result must equal a full sort by the key.
+        let rates: Vec<ShippingRate> = (0..40u32)
+            .map(|i| {
+                let k = (i * 17 + 5) % 40;
+                rate(&format!("r{k:02}"), &format!("{}.00", k % 7), (k % 3, k % 5), (None, None))
+            })
+            .collect();
+        let a = answer(vec![("a", rates.clone())]);
+        let got = ids(&usable_rates(&a, &["a"], 100, usd()).unwrap()).into_iter().map(str::to_owned).collect::<Vec<_>>();
+        let mut want = rates;
+        want.sort_by(|x, y| {
+            let p = |r: &ShippingRate| usd().parse(&r.price).unwrap();
+            (p(x), x.delivery_timeframe_max, x.delivery_timeframe_min, &x.id).cmp(&(p(y), y.delivery_timeframe_max, y.delivery_timeframe_min, &y.id))
+        });
+        assert_eq!(got, want.iter().map(|r| r.id.clone()).collect::<Vec<_>>());
+    }
+
+    #[test]
     fn bad_amounts_and_inconsistent_prices_are_errors() {
         let a = answer(vec![("a", vec![rate("r", "5.001", (1, 2), (None, None))])]);
         let e = usable_rates(&a, &["a"], 100, usd()).unwrap_err();
@@ -223,6 +286,21 @@ mod tests {
         let jpy = Currency::from_code("JPY").unwrap();
         assert!(usable_rates(&a, &["a"], 4999, jpy).unwrap().is_empty());
         assert_eq!(usable_rates(&a, &["a"], 5000, jpy).unwrap()[0].estimated_total, 5800);
+    }
+
+    #[test]
+    fn positions_point_at_the_rates_of_usable_rates() {
+        let std = rate("std", "5.00", (3, 5), (None, None));
+        let exp = rate("exp", "15.00", (1, 2), (None, None));
+        let a = answer(vec![("a", vec![exp.clone(), std.clone()]), ("b", vec![std.clone(), exp.clone()])]);
+        let pos = usable_rate_positions(&a, &["a", "b"], 4000, usd()).unwrap();
+        let opts = usable_rates(&a, &["a", "b"], 4000, usd()).unwrap();
+        assert_eq!(pos.len(), opts.len());
+        for (p, o) in pos.iter().zip(&opts) {
+            assert_eq!(&a.variant_rates[p.variant_rates].rates[p.rate], &o.rate);
+            assert_eq!((p.price, p.estimated_total), (o.price, o.estimated_total));
+        }
+        assert_eq!((pos[0].variant_rates, pos[0].rate), (0, 1), "std, as listed for the first variant");
     }
 
     #[test]

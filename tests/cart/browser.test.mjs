@@ -165,6 +165,8 @@ describe('Cart', () => {
       attempt('set unknown', () => cart.setQuantity('zz', 1));
       attempt('not a product', () => cart.add({ id: 1 }, 'v1', 1));
       attempt('bad currency', () => new sdk.Cart('usd'));
+      // Strings cross to the wasm joined with U+0000, so one inside a string is refused, not split.
+      attempt('NUL in an id', () => cart.add({ ...tee, variants: [{ ...tee.variants[1], id: 'v\u0000x' }] }, 'v\u0000x', 1));
       return { codes, lines: cart.lines.map((l) => [l.variantId, l.quantity]) };
     }, TEE);
     assert.deepEqual(r.codes, {
@@ -179,8 +181,25 @@ describe('Cart', () => {
       'set unknown': 'CirrusError:not_found',
       'not a product': 'CirrusError:invalid_argument',
       'bad currency': 'CirrusError:invalid_argument',
+      'NUL in an id': 'CirrusError:invalid_argument',
     });
     assert.deepEqual(r.lines, [['v1', 4]]);
+  });
+
+  test('line objects are frozen snapshots; lines is a copy', async () => {
+    const r = await inPage(t.page, (sdk, tee) => {
+      'use strict';
+      const cart = new sdk.Cart('USD');
+      cart.add(tee, 'v1', 2);
+      const lines = cart.lines;
+      const first = lines[0];
+      const tries = [() => { first.quantity = 99; }, () => { first.attributes.Size = 'XL'; }, () => { first.image.url = 'x'; }];
+      const threw = tries.map((f) => { try { f(); return false; } catch (e) { return e instanceof TypeError; } });
+      lines.pop();
+      cart.setQuantity('v1', 3);
+      return { threw, frozen: Object.isFrozen(first), count: cart.lines.length, old: first.quantity, now: cart.line('v1').quantity, total: cart.line('v1').lineTotal, saved: JSON.parse(cart.serialize()).lines[0].attributes };
+    }, TEE);
+    assert.deepEqual(r, { threw: [true, true, true], frozen: true, count: 1, old: 2, now: 3, total: 3 * 1999, saved: { Size: 'M' } });
   });
 
   test('setQuantity, remove, clear, line', async () => {

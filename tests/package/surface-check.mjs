@@ -12,6 +12,7 @@ const fail = (msg) => { console.error(`surface check: ${msg}`); process.exit(1);
 const glue = read("cirrus_storefront.d.ts").replace(/export interface InitOutput \{[\s\S]*?\n\}/, "");
 const publicFiles = { "cirrus_storefront.d.ts (minus InitOutput)": glue };
 for (const f of ["index.d.ts", "node.d.ts", "client.d.ts", "error.d.ts", "init-sync.d.ts", "ready.d.ts", "guard.d.ts"]) publicFiles[f] = read(f);
+publicFiles["cart.d.ts"] = read("cart.d.ts"); // the Cart class and money helpers (js/cart.ts)
 for (const [name, text] of Object.entries(publicFiles)) {
   const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
   const hit = code.split("\n").find((l) => /\bany\b/.test(l));
