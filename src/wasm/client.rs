@@ -10,10 +10,9 @@
 //! error of a non-2xx response (`httpError`). Each throws a `CirrusError`
 //! (`invalid_argument`, naming the argument) on a bad value.
 
-use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::ShippingAddress;
 use crate::{checkout, decode, options, request, retry};
 
@@ -135,36 +134,4 @@ pub fn retry_delay(attempt: u32, retries: u32, retryable: bool, status: u16, ret
 #[wasm_bindgen(js_name = httpError, unchecked_return_type = "Error")]
 pub fn http_error(status: u16, code: Option<String>, message: Option<String>, request_id: Option<String>, retry_after: Option<String>) -> JsValue {
     to_js(&decode::error_from_fields(status, code.as_deref(), message.as_deref(), request_id, retry_after.as_deref()))
-}
-
-// ------------------------------------------------------------------ for the cart's Rust code
-
-/// Decodes a JS argument object into a core type (directly from the JS value,
-/// see [`super::de`]), so a wrong type or an unknown option is an
-/// `invalid_argument` naming the path (functions and `undefined` members are
-/// skipped, as `JSON.stringify` would; `undefined`/`null` reads as `{}`).
-/// Still used by the Rust cart exports; the client no longer does.
-///
-/// # Errors
-/// `invalid_argument` naming `what` and the offending path.
-#[cfg_attr(feature = "sdk-only", allow(dead_code))]
-pub(crate) fn parse_arg<T: DeserializeOwned>(what: &str, value: &JsValue) -> Result<T> {
-    let r = if value.is_undefined() || value.is_null() {
-        super::de::from_js(&js_sys::Object::new().into())
-    } else {
-        super::de::from_js(value)
-    };
-    r.map_err(|e| {
-        let path = e.path();
-        let sep = if path.is_empty() { ": " } else if path.starts_with('[') { "" } else { "." };
-        let mut m = String::with_capacity(what.len() + path.len() + e.message().len() + 3);
-        m.push_str(what);
-        m.push_str(sep);
-        if !path.is_empty() {
-            m.push_str(&path);
-            m.push_str(": ");
-        }
-        m.push_str(e.message());
-        Error::invalid_argument(m)
-    })
 }

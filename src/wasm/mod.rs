@@ -13,7 +13,6 @@ mod cart;
 #[cfg(not(feature = "sdk-only"))]
 mod checkout;
 pub(crate) mod client;
-pub(crate) mod de;
 pub(crate) mod error;
 
 #[cfg(test)]

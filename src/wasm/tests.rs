@@ -16,18 +16,11 @@ wasm_bindgen_test_configure!(run_in_browser);
 #[wasm_bindgen(inline_js = r#"
 export function get(o, k) { return o == null ? undefined : o[k]; }
 export function isError(e) { return e instanceof Error; }
-export function parse(s) { return JSON.parse(s); }
-export function cyclic() { const o = {}; o.self = o; return o; }
-export function withExtras() { return { baseUrl: "x", apiKey: "y", timeoutMs: undefined, fetch: () => 1 }; }
 "#)]
 extern "C" {
     fn get(o: &JsValue, k: &str) -> JsValue;
     #[wasm_bindgen(js_name = isError)]
     fn is_error(e: &JsValue) -> bool;
-    fn parse(s: &str) -> JsValue;
-    fn cyclic() -> JsValue;
-    #[wasm_bindgen(js_name = withExtras)]
-    fn with_extras() -> JsValue;
 }
 
 const KEY: &str = "ak_0123456789abcdef0123456789ABCDEF0123456789abcdef";
@@ -184,41 +177,4 @@ fn non_2xx_responses_become_cirrus_errors() {
         assert!(s(&get(&e, "message")).contains("502"));
         assert!(get(&e, "retryAfter").is_null(), "an HTTP date is not seconds");
     }
-}
-
-/// `parse_arg` reads JS values directly (src/wasm/de.rs, still used by the
-/// Rust cart and checkout): the same rules as the `JSON.stringify` +
-/// serde_json path it replaced, paths in messages.
-#[wasm_bindgen_test]
-fn js_arguments_decode_with_paths() {
-    use crate::model::InitiateRequest;
-    use crate::options::ClientOptions;
-    use crate::request::ProductsQuery;
-
-    let body = parse(r#"{"items":[{"variantId":"v","quantity":1},{"variantId":"w","quantity":1.5}],"currency":"USD"}"#);
-    let e = parse_arg::<InitiateRequest>("body", &body).unwrap_err();
-    assert!(e.message.starts_with("body.items[1].quantity: invalid type"), "{}", e.message);
-    let e = parse_arg::<InitiateRequest>("body", &parse(r#"{"items":[]}"#)).unwrap_err();
-    assert!(e.message.contains("missing field `currency`"), "{}", e.message);
-    let e = parse_arg::<ProductsQuery>("options", &parse(r#"{"limt":2}"#)).unwrap_err();
-    assert!(e.message.contains("unknown field `limt`"), "{}", e.message);
-    let e = parse_arg::<ProductsQuery>("options", &parse(r#"{"minimal":"yes"}"#)).unwrap_err();
-    assert!(e.message.contains("options.minimal: invalid type: string \"yes\""), "{}", e.message);
-
-    assert_eq!(parse_arg::<u32>("q", &JsValue::from(3)).unwrap(), 3);
-    assert_eq!(parse_arg::<i64>("q", &JsValue::from(-9_007_199_254_740_991_i64 as f64)).unwrap(), -9_007_199_254_740_991);
-    for bad in [1.5, 1e21, 9_007_199_254_740_992.0, f64::NAN, f64::INFINITY, -1.0] {
-        assert!(parse_arg::<u32>("q", &JsValue::from(bad)).is_err(), "{bad} accepted as u32");
-    }
-    assert!(parse_arg::<u32>("q", &JsValue::from_str("3")).is_err());
-
-    // `undefined` and function members are absent, as with JSON.stringify.
-    let o: ClientOptions = parse_arg("options", &with_extras()).unwrap();
-    assert_eq!(o.timeout_ms, None);
-    // `undefined` / `null` read as `{}`.
-    assert_eq!(parse_arg::<ProductsQuery>("options", &JsValue::UNDEFINED).unwrap(), ProductsQuery::default());
-
-    // A cycle is refused, not a stack overflow.
-    let e = parse_arg::<serde_json::Value>("x", &cyclic()).unwrap_err();
-    assert!(e.message.contains("nested too deeply"), "{}", e.message);
 }
