@@ -64,10 +64,13 @@ ensure_python_tools() { # localstripe (offline Stripe) and schemathesis, in $ROO
 }
 
 ensure_node_modules() { # the repo's dev tooling (typescript, esbuild, playwright-core, stripe-js types)
-  local stamp="$ROOT/node_modules/.cirrus-stamp"
-  if [ ! -f "$stamp" ] || [ "$ROOT/package-lock.json" -nt "$stamp" ] || [ "$ROOT/package.json" -nt "$stamp" ]; then
+  # Keyed on the content of package.json + package-lock.json (not mtimes: a checkout or a
+  # git worktree touches them), so a present, matching install is never redone.
+  local stamp="$ROOT/node_modules/.cirrus-stamp" want
+  want=$(cat "$ROOT/package.json" "$ROOT/package-lock.json" | sha256sum | cut -c1-64)
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     log "npm ci"
-    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error) && touch "$stamp"
+    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error) && echo "$want" >"$stamp"
   fi
 }
 
