@@ -8,7 +8,9 @@
 #   client-only app   import { init, CirrusClient, CirrusError } (tree-shaken JS; same wasm)
 #   sdk-only wasm     the wasm built with `--features sdk-only` (no cart/checkout exports)
 #   adapters          cirrus-storefront/adapters (Stripe.js + localstripe), loaded on checkout
-# Budget: 30 KB (package row). Usage: scripts/bench-size.sh
+# Peers: the same bundle measure of @medusajs/js-sdk, swell-js, @chec/commerce.js,
+# @shopify/storefront-api-client (installed from npm once). Budget: 30 KB (package row).
+# Usage: scripts/bench-size.sh
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -58,4 +60,21 @@ echo "sdk-only wasm:  $(wc -c <"$OUT/opt.wasm") B raw, $sdk_gz B gzip -9"
 row "client, sdk-only" "$sdk_gz" "$W/client-only.mjs"
 printf '%-18s JS bundle %6d B gz, minified %6d B gz (an import of its own, not in the rows above)\n' \
   "adapters" "$(bundle "$W/adapters.mjs" | gz)" "$(bundle "$W/adapters.mjs" --minify | gz)"
-echo "budget: 30 KB (package row); peers (esbuild --minify, gzip -9, from the issue): @shopify/storefront-api-client 3.9 KB, @chec/commerce.js 15.5 KB, @medusajs/js-sdk 28.8 KB, swell-js 53.9 KB"
+# Peers measured the same way in the same run (installed once into target/bench-size/peers;
+# skipped with a note when the npm registry cannot be reached).
+PEERS=(@medusajs/js-sdk swell-js @chec/commerce.js @shopify/storefront-api-client)
+PD="$W/peers"
+if [ ! -f "$PD/.installed" ]; then
+  mkdir -p "$PD" && echo '{ "name": "peers", "private": true, "type": "module" }' >"$PD/package.json"
+  (cd "$PD" && npm install --silent --no-audit --no-fund "${PEERS[@]}" >/dev/null 2>&1) && touch "$PD/.installed" || true
+fi
+if [ -f "$PD/.installed" ]; then
+  for p in "${PEERS[@]}"; do
+    echo "export * from \"$p\";" >"$PD/entry.mjs"
+    printf '%-32s %-8s minified %6d B gz\n' "peer $p" "$(node -p "require('$PD/node_modules/$p/package.json').version")" \
+      "$(cd "$PD" && bundle entry.mjs --minify | gz)"
+  done
+else
+  echo "peers not measured (npm registry unreachable); the issue's figures: @shopify/storefront-api-client 3.9 KB, @chec/commerce.js 15.5 KB, @medusajs/js-sdk 28.8 KB, swell-js 53.9 KB"
+fi
+echo "budget: 30 KB (package row)"
