@@ -19,7 +19,9 @@
 //! back and never fails: corrupt, unknown-version or other-currency data gives
 //! an empty cart plus a [`RestoreProblem`] saying why.
 
-use std::collections::BTreeMap;
+#[allow(unused_imports)]
+use crate::prelude::*;
+
 
 use serde::{Deserialize, Serialize};
 
@@ -33,10 +35,10 @@ pub const STORAGE_VERSION: u32 = 1;
 /// What a line carries besides the variant id and the numbers: [`Full`]
 /// (product id, name, slug, attributes, image) natively; [`Bare`] (nothing)
 /// in the wasm, where JS keeps those fields.
-pub trait Info: Clone + std::fmt::Debug + PartialEq + Eq {
-    type Text: Clone + std::fmt::Debug + PartialEq + Eq + Default;
-    type Attributes: Clone + std::fmt::Debug + PartialEq + Eq + Default;
-    type Image: Clone + std::fmt::Debug + PartialEq + Eq + Default;
+pub trait Info: Clone + core::fmt::Debug + PartialEq + Eq {
+    type Text: Clone + core::fmt::Debug + PartialEq + Eq + Default;
+    type Attributes: Clone + core::fmt::Debug + PartialEq + Eq + Default;
+    type Image: Clone + core::fmt::Debug + PartialEq + Eq + Default;
 }
 
 /// Lines with every catalog field.

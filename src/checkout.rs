@@ -30,6 +30,9 @@
 //! Every transition that is not allowed in the current state is an
 //! [`ErrorCode::InvalidState`] error naming both; nothing is a silent no-op.
 
+#[allow(unused_imports)]
+use crate::prelude::*;
+
 use crate::error::{Error, ErrorCode, Result};
 use crate::model::{Breakdown, PaymentStatus, ShippingAddress, ShippingRate, ShippingRatesResponse, VariantRates};
 use crate::money::MAX_SAFE_MINOR;
@@ -576,7 +579,9 @@ fn status(name: &str) -> Option<PaymentStatus> {
 /// `invalid_argument` naming `what`.
 #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
 pub fn js_int(v: f64, what: &str) -> Result<i64> {
-    if v.is_finite() && v.trunc() == v && v.abs() <= MAX_SAFE_MINOR as f64 {
+    // (`f64::trunc` is std-only; within the bound the cast round-trips exactly
+    // only for integers.)
+    if v.is_finite() && v.abs() <= MAX_SAFE_MINOR as f64 && (v as i64) as f64 == v {
         Ok(v as i64)
     } else {
         Err(Error::invalid_argument(format!("{what} must be a safe integer")))
@@ -832,7 +837,7 @@ const MEMBERS: [(&str, Kind); 46] = [
 ];
 
 /// The member slots each state has (see [`MEMBERS`]), as ranges.
-fn member_slots(tag: Tag) -> &'static [std::ops::RangeInclusive<usize>] {
+fn member_slots(tag: Tag) -> &'static [core::ops::RangeInclusive<usize>] {
     match tag {
         Tag::Idle => &[],
         Tag::Initiated => &[1..=9],

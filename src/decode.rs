@@ -2,6 +2,9 @@
 //! type is a `decode` error naming the JSON path), a non-2xx into the
 //! contract's error (server code, status, request id, `Retry-After`).
 
+#[allow(unused_imports)]
+use crate::prelude::*;
+
 use serde::de::DeserializeOwned;
 
 use crate::error::{Error, ErrorCode, Result};

@@ -2,7 +2,10 @@
 //! `CirrusError` carrying [`ErrorCode`] as a string-literal union, the HTTP
 //! status and the server's `x-request-id`.
 
-use std::fmt;
+#[allow(unused_imports)]
+use crate::prelude::*;
+
+use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
@@ -136,7 +139,7 @@ impl Error {
 }
 
 /// The core's result type.
-pub type Result<T, E = Error> = std::result::Result<T, E>;
+pub type Result<T, E = Error> = core::result::Result<T, E>;
 
 #[cfg(test)]
 mod tests {

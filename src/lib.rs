@@ -12,6 +12,24 @@
 //! - [`money`], [`cart`], [`shipping`]: exact pricing.
 //! - [`checkout`]: the checkout state machine.
 
+// The wasm build is no_std (no std formatting, panic or allocator machinery
+// in the binary); tests and the `bench` build keep std.
+#![cfg_attr(all(target_arch = "wasm32", not(test), not(feature = "bench")), no_std)]
+
+extern crate alloc;
+
+/// What every module of the crate uses from `alloc` (the std prelude's
+/// allocating items, which a no_std build does not have).
+#[allow(unused_imports)]
+mod prelude {
+    pub(crate) use alloc::borrow::ToOwned;
+    pub(crate) use alloc::boxed::Box;
+    pub(crate) use alloc::collections::BTreeMap;
+    pub(crate) use alloc::string::{String, ToString};
+    pub(crate) use alloc::vec::Vec;
+    pub(crate) use alloc::{format, vec};
+}
+
 pub mod cart;
 pub mod checkout;
 pub mod decode;
@@ -25,3 +43,18 @@ pub mod shipping;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
+
+/// A panic in the wasm aborts the instance, as `panic = "abort"` does, without
+/// std's message formatting. (Inputs never panic: they are errors.)
+#[cfg(all(target_arch = "wasm32", not(test), not(feature = "bench")))]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+    core::arch::wasm32::unreachable()
+}
+
+/// A small allocator: the wasm allocates little and is single-threaded.
+#[cfg(all(target_arch = "wasm32", not(test), not(feature = "bench")))]
+#[global_allocator]
+static ALLOC: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
+    // SAFETY: wasm32-unknown-unknown without atomics runs one thread.
+    unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };

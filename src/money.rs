@@ -7,7 +7,10 @@
 //! a wrap. Locale display formatting happens at the JS boundary
 //! (`Intl.NumberFormat`); the core only produces the exact decimal string.
 
-use std::fmt;
+#[allow(unused_imports)]
+use crate::prelude::*;
+
+use core::fmt;
 
 use crate::error::{Error, Result};
 
@@ -154,7 +157,7 @@ pub fn parse_decimal(value: &str, exponent: u32) -> Result<i64> {
     let overflow = || bad("out of range");
     // Accumulate negatively so i64::MIN parses too.
     let mut acc: i64 = 0;
-    let frac_digits = frac.bytes().chain(std::iter::repeat(b'0')).take(exp);
+    let frac_digits = frac.bytes().chain(core::iter::repeat(b'0')).take(exp);
     for b in int.bytes().chain(frac_digits) {
         let d = i64::from(b - b'0');
         acc = acc.checked_mul(10).and_then(|a| a.checked_sub(d)).ok_or_else(overflow)?;

@@ -1,6 +1,9 @@
 //! Client options, validated once when a client is made, so a bad base URL or a
 //! malformed API key fails before any request.
 
+#[allow(unused_imports)]
+use crate::prelude::*;
+
 use serde::Deserialize;
 
 use crate::error::{Error, Result};

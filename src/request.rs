@@ -6,6 +6,9 @@
 //! anything is sent. Slugs and ids become exactly one path segment: `a/b?c#d`
 //! or `../store` cannot change which endpoint is called.
 
+#[allow(unused_imports)]
+use crate::prelude::*;
+
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -152,8 +155,10 @@ impl ProductsQuery {
 pub fn js_integer(n: f64) -> Option<u64> {
     const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
     // The checks make the cast exact.
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    ((0.0..=MAX_SAFE).contains(&n) && n.fract() == 0.0).then_some(n as u64)
+    // (`f64::fract` is std-only; within the range the cast round-trips
+    // exactly only for integers.)
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+    ((0.0..=MAX_SAFE).contains(&n) && n as u64 as f64 == n).then_some(n as u64)
 }
 
 /// `GET /products`.

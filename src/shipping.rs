@@ -9,6 +9,9 @@
 //! price, then fastest delivery (`deliveryTimeframeMax`, then `…Min`), then id,
 //! so the order is total and stable. Tax comes from the server.
 
+#[allow(unused_imports)]
+use crate::prelude::*;
+
 use serde::{Deserialize, Serialize};
 
 use crate::cart::Cart;
