@@ -40,6 +40,7 @@ pub mod options;
 pub mod request;
 pub mod retry;
 pub mod shipping;
+pub mod text;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

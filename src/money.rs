@@ -9,6 +9,7 @@
 
 #[allow(unused_imports)]
 use crate::prelude::*;
+use crate::text::{cat, int, quote, uint};
 
 use core::fmt;
 
@@ -17,6 +18,9 @@ use crate::error::{Error, Result};
 /// The largest integer a JavaScript `number` holds exactly (2^53 − 1).
 /// Minor units cross the wasm boundary as `number` and are checked against it.
 pub const MAX_SAFE_MINOR: i64 = 9_007_199_254_740_991;
+
+/// [`MAX_SAFE_MINOR`] in decimal, for messages.
+pub(crate) const MAX_SAFE_TEXT: &str = "9007199254740991";
 
 /// Longest input echoed back in an error message.
 const ECHO_MAX: usize = 40;
@@ -66,10 +70,7 @@ impl Currency {
             .binary_search_by(|(c, _)| (*c).cmp(code))
             .map(|i| Self { code: CURRENCIES[i].0, exponent: CURRENCIES[i].1 })
             .map_err(|_| {
-                Error::invalid_argument(format!(
-                    "unknown currency {}: expected an ISO 4217 code such as \"USD\"",
-                    echo(code)
-                ))
+                Error::invalid_argument(cat(&["unknown currency ", &echo(code), ": expected an ISO 4217 code such as \"USD\""]))
             })
     }
 
@@ -90,7 +91,7 @@ impl Currency {
     /// # Errors
     /// See [`parse_decimal`].
     pub fn parse(self, value: &str) -> Result<i64> {
-        parse_decimal(value, self.exponent()).map_err(|e| Error::invalid_argument(format!("{} ({})", e.message, self.code)))
+        parse_decimal(value, self.exponent()).map_err(|e| Error::invalid_argument(cat(&[&e.message, " (", self.code, ")"])))
     }
 
     /// The exact decimal string of `minor` units of this currency.
@@ -114,10 +115,10 @@ pub fn currencies() -> impl Iterator<Item = Currency> {
 /// `value` quoted for an error message, shortened if long.
 pub(crate) fn echo(value: &str) -> String {
     if value.chars().count() <= ECHO_MAX {
-        format!("{value:?}")
+        quote(value)
     } else {
         let head: String = value.chars().take(ECHO_MAX).collect();
-        format!("{head:?}…")
+        cat(&[&quote(&head), "…"])
     }
 }
 
@@ -133,9 +134,9 @@ pub(crate) fn echo(value: &str) -> String {
 /// `invalid_argument` naming the value when it is empty, not of that form, has
 /// non-zero digits beyond the exponent, or does not fit in an `i64`.
 pub fn parse_decimal(value: &str, exponent: u32) -> Result<i64> {
-    let bad = |why: &str| Error::invalid_argument(format!("invalid amount {}: {why}", echo(value)));
+    let bad = |why: &str| Error::invalid_argument(cat(&["invalid amount ", &echo(value), ": ", why]));
     if exponent > 18 {
-        return Err(Error::invalid_argument(format!("exponent {exponent} is out of range 0..=18")));
+        return Err(Error::invalid_argument(cat(&["exponent ", &uint(exponent.into()), " is out of range 0..=18"])));
     }
     let (negative, body) = match value.strip_prefix('-') {
         Some(rest) => (true, rest),
@@ -152,7 +153,7 @@ pub fn parse_decimal(value: &str, exponent: u32) -> Result<i64> {
     let frac = frac.unwrap_or("");
     let exp = exponent as usize;
     if frac.len() > exp && frac.as_bytes()[exp..].iter().any(|&b| b != b'0') {
-        return Err(bad(&format!("more than {exponent} decimal places")));
+        return Err(bad(&cat(&["more than ", &uint(exponent.into()), " decimal places"])));
     }
     let overflow = || bad("out of range");
     // Accumulate negatively so i64::MIN parses too.
@@ -174,15 +175,15 @@ pub fn parse_decimal(value: &str, exponent: u32) -> Result<i64> {
 /// `format_decimal(1500, 0) == "1500"`. Inverse of [`parse_decimal`].
 #[must_use]
 pub fn format_decimal(minor: i64, exponent: u32) -> String {
-    let digits = minor.unsigned_abs().to_string();
+    let digits = uint(minor.unsigned_abs());
     let exp = exponent as usize;
     let sign = if minor < 0 { "-" } else { "" };
     if exp == 0 {
-        return format!("{sign}{digits}");
+        return cat(&[sign, &digits]);
     }
-    let padded = if digits.len() <= exp { format!("{}{digits}", "0".repeat(exp + 1 - digits.len())) } else { digits };
+    let padded = if digits.len() <= exp { cat(&[&"0".repeat(exp + 1 - digits.len()), &digits]) } else { digits };
     let (int, frac) = padded.split_at(padded.len() - exp);
-    format!("{sign}{int}.{frac}")
+    cat(&[sign, int, ".", frac])
 }
 
 /// `a + b`.
@@ -191,7 +192,7 @@ pub fn format_decimal(minor: i64, exponent: u32) -> String {
 /// `invalid_argument` when the sum overflows an `i64`.
 pub fn checked_add(a: i64, b: i64) -> Result<i64> {
     a.checked_add(b)
-        .ok_or_else(|| Error::invalid_argument(format!("amount overflow: {a} + {b} minor units")))
+        .ok_or_else(|| Error::invalid_argument(cat(&["amount overflow: ", &int(a), " + ", &int(b), " minor units"])))
 }
 
 /// `unit * quantity`.
@@ -200,7 +201,7 @@ pub fn checked_add(a: i64, b: i64) -> Result<i64> {
 /// `invalid_argument` when the product overflows an `i64`.
 pub fn checked_mul(unit: i64, quantity: u32) -> Result<i64> {
     unit.checked_mul(i64::from(quantity))
-        .ok_or_else(|| Error::invalid_argument(format!("amount overflow: {unit} × {quantity} minor units")))
+        .ok_or_else(|| Error::invalid_argument(cat(&["amount overflow: ", &int(unit), " × ", &uint(quantity.into()), " minor units"])))
 }
 
 /// Check that `minor` can cross to JavaScript as an exact `number`.
@@ -211,9 +212,13 @@ pub fn check_safe(minor: i64) -> Result<i64> {
     if (-MAX_SAFE_MINOR..=MAX_SAFE_MINOR).contains(&minor) {
         Ok(minor)
     } else {
-        Err(Error::invalid_argument(format!(
-            "amount {minor} minor units exceeds the exact JavaScript number range (±{MAX_SAFE_MINOR})"
-        )))
+        Err(Error::invalid_argument(cat(&[
+            "amount ",
+            &int(minor),
+            " minor units exceeds the exact JavaScript number range (±",
+            MAX_SAFE_TEXT,
+            ")",
+        ])))
     }
 }
 

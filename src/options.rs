@@ -3,6 +3,7 @@
 
 #[allow(unused_imports)]
 use crate::prelude::*;
+use crate::text::{cat, uint};
 
 use serde::Deserialize;
 
@@ -47,7 +48,7 @@ impl Config {
     /// The `Authorization` header value.
     #[must_use]
     pub fn authorization(&self) -> String {
-        format!("Bearer {}", self.api_key)
+        cat(&["Bearer ", &self.api_key])
     }
 }
 
@@ -61,11 +62,15 @@ pub fn check_api_key(key: &str) -> Result<()> {
         return Ok(());
     }
     let shown: String = key.chars().take(7).collect();
-    Err(Error::invalid_argument(format!(
-        "apiKey must be \"ak_\" followed by 48 hex characters, got \"{}\" ({} characters)",
-        if key.chars().count() > 7 { format!("{shown}…") } else { shown },
-        key.chars().count()
-    )))
+    let count = key.chars().count();
+    Err(Error::invalid_argument(cat(&[
+        "apiKey must be \"ak_\" followed by 48 hex characters, got \"",
+        &shown,
+        if count > 7 { "…" } else { "" },
+        "\" (",
+        &uint(count as u64),
+        " characters)",
+    ])))
 }
 
 fn is_loopback(host: &str) -> bool {
@@ -85,7 +90,7 @@ fn is_loopback(host: &str) -> bool {
 /// `http://` for a loopback host: 127.0.0.0/8, `[::1]`, `localhost`), with no
 /// user info, query or fragment.
 pub fn check_base_url(url: &str) -> Result<String> {
-    let bad = |why: &str| Error::invalid_argument(format!("baseUrl {why}, got \"{url}\""));
+    let bad = |why: &str| Error::invalid_argument(cat(&["baseUrl ", why, ", got \"", url, "\""]));
     let trimmed = url.strip_suffix('/').unwrap_or(url);
     let (scheme, rest) = trimmed.split_once("://").ok_or_else(|| bad("must be an absolute http(s) URL"))?;
     if rest.contains(['?', '#']) {
@@ -142,7 +147,7 @@ pub fn check_numbers(timeout_ms: Option<u32>, retries: Option<u32>, cache_ttl_ms
     }
     let retries = retries.unwrap_or(DEFAULT_RETRIES);
     if retries > MAX_RETRIES {
-        return Err(Error::invalid_argument(format!("retries must be at most {MAX_RETRIES}, got {retries}")));
+        return Err(Error::invalid_argument(cat(&["retries must be at most ", &uint(MAX_RETRIES.into()), ", got ", &uint(retries.into())])));
     }
     Ok([timeout_ms, retries, cache_ttl_ms.unwrap_or(0)])
 }
