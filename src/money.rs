@@ -182,7 +182,9 @@ pub fn format_decimal(minor: i64, exponent: u32) -> String {
         return cat(&[sign, &digits]);
     }
     let padded = if digits.len() <= exp { cat(&[&"0".repeat(exp + 1 - digits.len()), &digits]) } else { digits };
-    let (int, frac) = padded.split_at(padded.len() - exp);
+    // ASCII digits: any split is on a char boundary (`_checked` keeps str
+    // slicing's panic path out of the wasm).
+    let (int, frac) = padded.split_at_checked(padded.len() - exp).unwrap_or((&padded, ""));
     cat(&[sign, int, ".", frac])
 }
 

@@ -99,7 +99,8 @@ pub fn check_base_url(url: &str) -> Result<String> {
     if rest.bytes().any(|b| b.is_ascii_whitespace() || b.is_ascii_control()) {
         return Err(bad("must not contain whitespace"));
     }
-    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    // (`_checked` keeps str slicing's panic path out of the wasm.)
+    let (authority, path) = rest.find('/').and_then(|i| rest.split_at_checked(i)).unwrap_or((rest, ""));
     if authority.contains('@') {
         return Err(bad("must not contain user info"));
     }
