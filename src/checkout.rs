@@ -1080,7 +1080,7 @@ pub fn validate_address(a: &ShippingAddress) -> Result<()> {
     let optional = [("address2", &a.address2), ("state", &a.state), ("phone", &a.phone)];
     let all = required.into_iter().chain(optional.into_iter().filter_map(|(n, v)| v.as_ref().map(|v| (n, v))));
     for (name, value) in all {
-        if value.chars().count() > MAX_ADDRESS_FIELD {
+        if crate::text::char_count(value) > MAX_ADDRESS_FIELD {
             return Err(Error::invalid_argument(cat(&[
                 "shippingAddress.",
                 name,
@@ -1119,7 +1119,7 @@ fn email_shaped(email: &str) -> bool {
 }
 
 fn truncate(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
+    if crate::text::char_count(s) <= max {
         s.to_owned()
     } else {
         let mut t: String = s.chars().take(max).collect();

@@ -114,7 +114,7 @@ pub fn currencies() -> impl Iterator<Item = Currency> {
 
 /// `value` quoted for an error message, shortened if long.
 pub(crate) fn echo(value: &str) -> String {
-    if value.chars().count() <= ECHO_MAX {
+    if crate::text::char_count(value) <= ECHO_MAX {
         quote(value)
     } else {
         let head: String = value.chars().take(ECHO_MAX).collect();

@@ -62,7 +62,7 @@ pub fn check_api_key(key: &str) -> Result<()> {
         return Ok(());
     }
     let shown: String = key.chars().take(7).collect();
-    let count = key.chars().count();
+    let count = crate::text::char_count(key);
     Err(Error::invalid_argument(cat(&[
         "apiKey must be \"ak_\" followed by 48 hex characters, got \"",
         &shown,
@@ -92,7 +92,13 @@ fn is_loopback(host: &str) -> bool {
 pub fn check_base_url(url: &str) -> Result<String> {
     let bad = |why: &str| Error::invalid_argument(cat(&["baseUrl ", why, ", got \"", url, "\""]));
     let trimmed = url.strip_suffix('/').unwrap_or(url);
-    let (scheme, rest) = trimmed.split_once("://").ok_or_else(|| bad("must be an absolute http(s) URL"))?;
+    // (A byte search: `split_once("://")` brings str searching's panic path into the wasm.)
+    let (scheme, rest) = trimmed
+        .as_bytes()
+        .windows(3)
+        .position(|w| w == b"://")
+        .and_then(|i| Some((trimmed.get(..i)?, trimmed.get(i + 3..)?)))
+        .ok_or_else(|| bad("must be an absolute http(s) URL"))?;
     if rest.contains(['?', '#']) {
         return Err(bad("must not have a query or fragment"));
     }

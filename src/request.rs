@@ -175,7 +175,7 @@ pub fn products(q: &ProductsQuery) -> Result<Request> {
         r.query.push(("limit", uint(limit.into())));
     }
     if let Some(offset) = q.offset {
-        r.query.push(("offset", uint(offset.into())));
+        r.query.push(("offset", uint(offset)));
     }
     if q.include_pagination {
         r.query.push(("includePagination", "true".to_owned()));
