@@ -19,7 +19,10 @@
 //! back and never fails: corrupt, unknown-version or other-currency data gives
 //! an empty cart plus a [`RestoreProblem`] saying why.
 
-use std::collections::BTreeMap;
+#[allow(unused_imports)]
+use crate::prelude::*;
+use crate::text::{cat, uint};
+
 
 use serde::{Deserialize, Serialize};
 
@@ -33,10 +36,10 @@ pub const STORAGE_VERSION: u32 = 1;
 /// What a line carries besides the variant id and the numbers: [`Full`]
 /// (product id, name, slug, attributes, image) natively; [`Bare`] (nothing)
 /// in the wasm, where JS keeps those fields.
-pub trait Info: Clone + std::fmt::Debug + PartialEq + Eq {
-    type Text: Clone + std::fmt::Debug + PartialEq + Eq + Default;
-    type Attributes: Clone + std::fmt::Debug + PartialEq + Eq + Default;
-    type Image: Clone + std::fmt::Debug + PartialEq + Eq + Default;
+pub trait Info: Clone + core::fmt::Debug + PartialEq + Eq {
+    type Text: Clone + core::fmt::Debug + PartialEq + Eq + Default;
+    type Attributes: Clone + core::fmt::Debug + PartialEq + Eq + Default;
+    type Image: Clone + core::fmt::Debug + PartialEq + Eq + Default;
 }
 
 /// Lines with every catalog field.
@@ -293,7 +296,7 @@ pub struct Cart<K: Info = Full> {
 }
 
 fn not_in_cart(variant_id: &str) -> Error {
-    Error::new(ErrorCode::NotFound, format!("variant {} is not in the cart", money::echo(variant_id)))
+    Error::new(ErrorCode::NotFound, cat(&["variant ", &money::echo(variant_id), " is not in the cart"]))
 }
 
 impl Cart {
@@ -507,11 +510,15 @@ impl<K: Info> Cart<K> {
         }
         let compare_total = money::checked_add(subtotal, savings)?;
         if compare_total > MAX_SAFE_MINOR {
-            return Err(Error::invalid_argument(format!(
-                "cart total {} {} would exceed the exact range of {MAX_SAFE_MINOR} minor units",
-                self.currency.format(compare_total),
-                self.currency
-            )));
+            return Err(Error::invalid_argument(cat(&[
+                "cart total ",
+                &self.currency.format(compare_total),
+                " ",
+                self.currency.code(),
+                " would exceed the exact range of ",
+                money::MAX_SAFE_TEXT,
+                " minor units",
+            ])));
         }
         Ok(())
     }
@@ -537,27 +544,31 @@ impl<K: Info> Cart<K> {
     pub fn priced(&self, offer: &Offer<'_>, variant_id: &str) -> Result<CartLine<K>> {
         let slug = offer.product_slug;
         let variant = offer.variant.ok_or_else(|| {
-            Error::new(ErrorCode::NotFound, format!("product {} has no variant {}", money::echo(slug), money::echo(variant_id)))
+            Error::new(ErrorCode::NotFound, cat(&["product ", &money::echo(slug), " has no variant ", &money::echo(variant_id)]))
         })?;
         if !offer.active {
-            return Err(Error::new(ErrorCode::Conflict, format!("product {} is not available", money::echo(slug))));
+            return Err(Error::new(ErrorCode::Conflict, cat(&["product ", &money::echo(slug), " is not available"])));
         }
         if variant.stock_quantity == 0 || variant.out_of_stock {
             return Err(Error::new(
                 ErrorCode::Conflict,
-                format!("variant {} of {} is out of stock", money::echo(variant_id), money::echo(slug)),
+                cat(&["variant ", &money::echo(variant_id), " of ", &money::echo(slug), " is out of stock"]),
             ));
         }
         let price = |field: &str, value: &str| {
             let minor = self.currency.parse(value).map_err(|e| {
-                Error::invalid_argument(format!("variant {} {field}: {}", money::echo(variant_id), e.message))
+                Error::invalid_argument(cat(&["variant ", &money::echo(variant_id), " ", field, ": ", &e.message]))
             })?;
             if minor < 0 {
-                return Err(Error::invalid_argument(format!(
-                    "variant {} {field} {} is negative",
-                    money::echo(variant_id),
-                    money::echo(value)
-                )));
+                return Err(Error::invalid_argument(cat(&[
+                    "variant ",
+                    &money::echo(variant_id),
+                    " ",
+                    field,
+                    " ",
+                    &money::echo(value),
+                    " is negative",
+                ])));
             }
             Ok(minor)
         };
@@ -588,10 +599,17 @@ impl<K: Info> Cart<K> {
         let before = self.lines[index].quantity;
         let result = self.apply_to_line(index, |line| {
             let total = line.quantity.checked_add(quantity).filter(|&q| q <= stock).ok_or_else(|| {
-                Error::invalid_argument(format!(
-                    "quantity {quantity} of variant {} exceeds the stock: {stock} available, {before} already in the cart",
-                    money::echo(variant_id)
-                ))
+                Error::invalid_argument(cat(&[
+                    "quantity ",
+                    &uint(quantity.into()),
+                    " of variant ",
+                    &money::echo(variant_id),
+                    " exceeds the stock: ",
+                    &uint(stock.into()),
+                    " available, ",
+                    &uint(before.into()),
+                    " already in the cart",
+                ]))
             })?;
             line.quantity = total;
             line.stock_quantity = stock;
@@ -613,11 +631,14 @@ impl<K: Info> Cart<K> {
         let index = self.lines.iter().position(|l| l.variant_id == variant_id).ok_or_else(|| not_in_cart(variant_id))?;
         self.apply_to_line(index, |line| {
             if quantity == 0 || quantity > line.stock_quantity {
-                return Err(Error::invalid_argument(format!(
-                    "quantity of variant {} must be 1..={}, got {quantity}",
-                    money::echo(variant_id),
-                    line.stock_quantity
-                )));
+                return Err(Error::invalid_argument(cat(&[
+                    "quantity of variant ",
+                    &money::echo(variant_id),
+                    " must be 1..=",
+                    &uint(line.stock_quantity.into()),
+                    ", got ",
+                    &uint(quantity.into()),
+                ])));
             }
             line.quantity = quantity;
             Ok(())
@@ -722,18 +743,22 @@ impl<K: Info> Cart<K> {
     pub fn restore_line(&mut self, mut line: CartLine<K>) -> Result<usize> {
         let id = money::echo(&line.variant_id);
         if line.quantity == 0 || line.quantity > line.stock_quantity {
-            return Err(Error::invalid_argument(format!(
-                "saved line {id} has quantity {} outside 1..={}",
-                line.quantity, line.stock_quantity
-            )));
+            return Err(Error::invalid_argument(cat(&[
+                "saved line ",
+                &id,
+                " has quantity ",
+                &uint(line.quantity.into()),
+                " outside 1..=",
+                &uint(line.stock_quantity.into()),
+            ])));
         }
         if line.unit_price < 0 || line.compare_at_price.is_some_and(|c| c < 0) {
-            return Err(Error::invalid_argument(format!("saved line {id} has a negative price")));
+            return Err(Error::invalid_argument(cat(&["saved line ", &id, " has a negative price"])));
         }
         if self.line(&line.variant_id).is_some() {
-            return Err(Error::invalid_argument(format!("saved cart has two lines for variant {id}")));
+            return Err(Error::invalid_argument(cat(&["saved cart has two lines for variant ", &id])));
         }
-        line.recompute().map_err(|e| Error::invalid_argument(format!("saved line {id}: {}", e.message)))?;
+        line.recompute().map_err(|e| Error::invalid_argument(cat(&["saved line ", &id, ": ", &e.message])))?;
         self.lines.push(line);
         Ok(self.lines.len() - 1)
     }
@@ -743,7 +768,7 @@ impl<K: Info> Cart<K> {
     /// # Errors
     /// `invalid_argument` when the saved cart's totals exceed 2^53 − 1 minor units.
     pub fn restore_done(&self) -> Result<()> {
-        self.check_totals().map_err(|e| Error::invalid_argument(format!("saved cart: {}", e.message)))
+        self.check_totals().map_err(|e| Error::invalid_argument(cat(&["saved cart: ", &e.message])))
     }
 }
 

@@ -30,6 +30,10 @@
 //! Every transition that is not allowed in the current state is an
 //! [`ErrorCode::InvalidState`] error naming both; nothing is a silent no-op.
 
+#[allow(unused_imports)]
+use crate::prelude::*;
+use crate::text::{cat, int, quote, uint};
+
 use crate::error::{Error, ErrorCode, Result};
 use crate::model::{Breakdown, PaymentStatus, ShippingAddress, ShippingRate, ShippingRatesResponse, VariantRates};
 use crate::money::MAX_SAFE_MINOR;
@@ -153,7 +157,7 @@ pub struct Flow {
 
 impl Flow {
     fn illegal(&self, action: &str) -> Error {
-        Error::invalid_state(format!("cannot {action} in checkout state `{}`", self.tag.name()))
+        Error::invalid_state(cat(&["cannot ", action, " in checkout state `", self.tag.name(), "`"]))
     }
 
     /// Leave for `tag`, keeping the session id and (if `keep_attempt`) the
@@ -242,7 +246,7 @@ impl Flow {
         self.update_check(rate_id, address)?;
         let expected = self.session_id.as_deref().unwrap_or_default();
         if answer_session != expected {
-            return Err(Error::invalid_argument(format!("update answered for session {answer_session}, expected {expected}")));
+            return Err(Error::invalid_argument(cat(&["update answered for session ", answer_session, ", expected ", expected])));
         }
         check_amount(amount, breakdown)?;
         self.go(Tag::ShippingChosen, false);
@@ -295,10 +299,11 @@ impl Flow {
         match (&mut self.attempt, open || matches!(self.tag, Tag::Paying | Tag::RequiresAction)) {
             (Some(a), true) => {
                 if a.token != token {
-                    return Err(Error::invalid_argument(format!(
-                        "a confirm with token {} may already have reached the server; only that token may be confirmed again",
-                        a.token
-                    )));
+                    return Err(Error::invalid_argument(cat(&[
+                        "a confirm with token ",
+                        &a.token,
+                        " may already have reached the server; only that token may be confirmed again",
+                    ])));
                 }
                 a.confirm_in_flight = true;
             }
@@ -576,15 +581,17 @@ fn status(name: &str) -> Option<PaymentStatus> {
 /// `invalid_argument` naming `what`.
 #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
 pub fn js_int(v: f64, what: &str) -> Result<i64> {
-    if v.is_finite() && v.trunc() == v && v.abs() <= MAX_SAFE_MINOR as f64 {
+    // (`f64::trunc` is std-only; within the bound the cast round-trips exactly
+    // only for integers.)
+    if v.is_finite() && v.abs() <= MAX_SAFE_MINOR as f64 && (v as i64) as f64 == v {
         Ok(v as i64)
     } else {
-        Err(Error::invalid_argument(format!("{what} must be a safe integer")))
+        Err(Error::invalid_argument(cat(&[what, " must be a safe integer"])))
     }
 }
 
 fn u32_of(v: i64, what: &str) -> Result<u32> {
-    u32::try_from(v).map_err(|_| Error::invalid_argument(format!("{what} must be in 0..=4294967295")))
+    u32::try_from(v).map_err(|_| Error::invalid_argument(cat(&[what, " must be in 0..=4294967295"])))
 }
 
 fn s_at(s: &[String], i: usize) -> &str {
@@ -745,7 +752,7 @@ fn options(s: &[String], n: &[f64]) -> Result<String> {
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(&format!("{i} {p} {t}"));
+        out.push_str(&cat(&[&uint(i as u64), " ", &int(p), " ", &int(t)]));
     }
     Ok(out)
 }
@@ -832,7 +839,7 @@ const MEMBERS: [(&str, Kind); 46] = [
 ];
 
 /// The member slots each state has (see [`MEMBERS`]), as ranges.
-fn member_slots(tag: Tag) -> &'static [std::ops::RangeInclusive<usize>] {
+fn member_slots(tag: Tag) -> &'static [core::ops::RangeInclusive<usize>] {
     match tag {
         Tag::Idle => &[],
         Tag::Initiated => &[1..=9],
@@ -846,7 +853,7 @@ fn member_slots(tag: Tag) -> &'static [std::ops::RangeInclusive<usize>] {
 }
 
 fn bad(path: &str, what: &str) -> Error {
-    Error::invalid_argument(format!("{path}: {what}"))
+    Error::invalid_argument(cat(&[path, ": ", what]))
 }
 
 /// Whether a typed value (`s…`, `n…`, `btrue`, `onull`) is of `kind`.
@@ -878,7 +885,7 @@ impl Flow {
     /// # Errors
     /// `invalid_argument` "stored checkout state is not valid: …" naming the path.
     pub fn from_entries(entries: &[String]) -> Result<Self> {
-        Self::read(entries).map_err(|e| Error::invalid_argument(format!("stored checkout state is not valid: {}", e.message)))
+        Self::read(entries).map_err(|e| Error::invalid_argument(cat(&["stored checkout state is not valid: ", &e.message])))
     }
 
     fn read(entries: &[String]) -> Result<Self> {
@@ -908,10 +915,11 @@ impl Flow {
                     "quantity" => (1, U32),
                     _ => return Err(bad(path, "unknown member")),
                 };
-                if i != items.len().to_string() && i != items.len().saturating_sub(1).to_string() {
+                let next = uint(items.len() as u64);
+                if i != next && i != uint(items.len().saturating_sub(1) as u64) {
                     return Err(bad(path, "items out of order"));
                 }
-                if i == items.len().to_string() {
+                if i == next {
                     items.push([""; 2]);
                 }
                 if !fits(value, kind) {
@@ -936,7 +944,7 @@ impl Flow {
                 let (path, kind) = MEMBERS[i];
                 let optional = matches!(kind, OptStr | Null) || ((33..=37).contains(&i) && !pending);
                 if slot[i].is_none() && !(optional && !(i == 39 && tag == Tag::Succeeded)) {
-                    return Err(Error::invalid_argument(format!("missing field `{path}`")));
+                    return Err(Error::invalid_argument(cat(&["missing field `", path, "`"])));
                 }
             }
         }
@@ -1018,10 +1026,18 @@ impl Flow {
 fn check_amount(amount: i64, b: &Breakdown) -> Result<()> {
     let sum = b.subtotal.checked_add(b.shipping).and_then(|s| s.checked_add(b.tax));
     if amount < 0 || b.total != amount || sum != Some(b.total) {
-        return Err(Error::invalid_argument(format!(
-            "payment amount {amount} does not match breakdown {} + {} + {} = {}",
-            b.subtotal, b.shipping, b.tax, b.total
-        )));
+        return Err(Error::invalid_argument(cat(&[
+            "payment amount ",
+            &int(amount),
+            " does not match breakdown ",
+            &int(b.subtotal),
+            " + ",
+            &int(b.shipping),
+            " + ",
+            &int(b.tax),
+            " = ",
+            &int(b.total),
+        ])));
     }
     Ok(())
 }
@@ -1034,10 +1050,7 @@ pub fn validate_return_url(url: &str) -> Result<()> {
     let rest = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://"));
     let host = rest.map(|r| r.split(['/', '?', '#']).next().unwrap_or(""));
     if url.len() > 2048 || url.chars().any(char::is_whitespace) || host.is_none_or(str::is_empty) {
-        return Err(Error::invalid_argument(format!(
-            "returnUrl must be an absolute http(s) URL, got {:?}",
-            truncate(url, 80)
-        )));
+        return Err(Error::invalid_argument(cat(&["returnUrl must be an absolute http(s) URL, got ", &quote(&truncate(url, 80))])));
     }
     Ok(())
 }
@@ -1061,32 +1074,33 @@ pub fn validate_address(a: &ShippingAddress) -> Result<()> {
     ];
     for (name, value) in required {
         if value.trim().is_empty() {
-            return Err(Error::invalid_argument(format!("shippingAddress.{name} is required")));
+            return Err(Error::invalid_argument(cat(&["shippingAddress.", name, " is required"])));
         }
     }
     let optional = [("address2", &a.address2), ("state", &a.state), ("phone", &a.phone)];
     let all = required.into_iter().chain(optional.into_iter().filter_map(|(n, v)| v.as_ref().map(|v| (n, v))));
     for (name, value) in all {
-        if value.chars().count() > MAX_ADDRESS_FIELD {
-            return Err(Error::invalid_argument(format!(
-                "shippingAddress.{name} is longer than {MAX_ADDRESS_FIELD} characters"
-            )));
+        if crate::text::char_count(value) > MAX_ADDRESS_FIELD {
+            return Err(Error::invalid_argument(cat(&[
+                "shippingAddress.",
+                name,
+                " is longer than ",
+                &uint(MAX_ADDRESS_FIELD as u64),
+                " characters",
+            ])));
         }
         if value.chars().any(char::is_control) {
-            return Err(Error::invalid_argument(format!("shippingAddress.{name} contains control characters")));
+            return Err(Error::invalid_argument(cat(&["shippingAddress.", name, " contains control characters"])));
         }
     }
     if !email_shaped(&a.email) {
-        return Err(Error::invalid_argument(format!(
-            "shippingAddress.email is not an e-mail address: {:?}",
-            truncate(&a.email, 80)
-        )));
+        return Err(Error::invalid_argument(cat(&["shippingAddress.email is not an e-mail address: ", &quote(&truncate(&a.email, 80))])));
     }
     if !(a.country.len() == 2 && a.country.bytes().all(|b| b.is_ascii_uppercase())) {
-        return Err(Error::invalid_argument(format!(
-            "shippingAddress.country must be an uppercase ISO 3166-1 alpha-2 code like \"DE\", got {:?}",
-            truncate(&a.country, 20)
-        )));
+        return Err(Error::invalid_argument(cat(&[
+            "shippingAddress.country must be an uppercase ISO 3166-1 alpha-2 code like \"DE\", got ",
+            &quote(&truncate(&a.country, 20)),
+        ])));
     }
     Ok(())
 }
@@ -1105,7 +1119,7 @@ fn email_shaped(email: &str) -> bool {
 }
 
 fn truncate(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
+    if crate::text::char_count(s) <= max {
         s.to_owned()
     } else {
         let mut t: String = s.chars().take(max).collect();

@@ -2,6 +2,10 @@
 //! type is a `decode` error naming the JSON path), a non-2xx into the
 //! contract's error (server code, status, request id, `Retry-After`).
 
+#[allow(unused_imports)]
+use crate::prelude::*;
+use crate::text::{cat, uint};
+
 use serde::de::DeserializeOwned;
 
 use crate::error::{Error, ErrorCode, Result};
@@ -58,7 +62,7 @@ pub fn error_from_response(resp: &Response) -> Error {
 pub fn error_from_parts(status: u16, body: Option<ErrorBody>, request_id: Option<String>, retry_after: Option<&str>) -> Error {
     let mut err = match body {
         Some(body) => Error::new(ErrorCode::from(body.code), body.error),
-        None => Error::new(ErrorCode::Http, format!("HTTP {status} with a body that is not a Cirrus error")),
+        None => Error::new(ErrorCode::Http, cat(&["HTTP ", &uint(status.into()), " with a body that is not a Cirrus error"])),
     };
     err.status = Some(status);
     err.request_id = request_id;
@@ -100,7 +104,7 @@ pub fn error_from_fields(
 ) -> Error {
     let mut err = match (code.and_then(server_code), message) {
         (Some(code), Some(message)) => Error::new(code, message),
-        _ => Error::new(ErrorCode::Http, format!("HTTP {status} with a body that is not a Cirrus error")),
+        _ => Error::new(ErrorCode::Http, cat(&["HTTP ", &uint(status.into()), " with a body that is not a Cirrus error"])),
     };
     err.status = Some(status);
     err.request_id = request_id;

@@ -10,7 +10,9 @@
 //! Prices are decimal strings as on the wire; [`crate::money`] turns them into
 //! exact integer minor units.
 
-use std::collections::BTreeMap;
+#[allow(unused_imports)]
+use crate::prelude::*;
+
 
 use serde::{Deserialize, Serialize};
 

@@ -1,6 +1,10 @@
 //! Client options, validated once when a client is made, so a bad base URL or a
 //! malformed API key fails before any request.
 
+#[allow(unused_imports)]
+use crate::prelude::*;
+use crate::text::{cat, uint};
+
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
@@ -44,7 +48,7 @@ impl Config {
     /// The `Authorization` header value.
     #[must_use]
     pub fn authorization(&self) -> String {
-        format!("Bearer {}", self.api_key)
+        cat(&["Bearer ", &self.api_key])
     }
 }
 
@@ -58,11 +62,15 @@ pub fn check_api_key(key: &str) -> Result<()> {
         return Ok(());
     }
     let shown: String = key.chars().take(7).collect();
-    Err(Error::invalid_argument(format!(
-        "apiKey must be \"ak_\" followed by 48 hex characters, got \"{}\" ({} characters)",
-        if key.chars().count() > 7 { format!("{shown}…") } else { shown },
-        key.chars().count()
-    )))
+    let count = crate::text::char_count(key);
+    Err(Error::invalid_argument(cat(&[
+        "apiKey must be \"ak_\" followed by 48 hex characters, got \"",
+        &shown,
+        if count > 7 { "…" } else { "" },
+        "\" (",
+        &uint(count as u64),
+        " characters)",
+    ])))
 }
 
 fn is_loopback(host: &str) -> bool {
@@ -82,16 +90,23 @@ fn is_loopback(host: &str) -> bool {
 /// `http://` for a loopback host: 127.0.0.0/8, `[::1]`, `localhost`), with no
 /// user info, query or fragment.
 pub fn check_base_url(url: &str) -> Result<String> {
-    let bad = |why: &str| Error::invalid_argument(format!("baseUrl {why}, got \"{url}\""));
+    let bad = |why: &str| Error::invalid_argument(cat(&["baseUrl ", why, ", got \"", url, "\""]));
     let trimmed = url.strip_suffix('/').unwrap_or(url);
-    let (scheme, rest) = trimmed.split_once("://").ok_or_else(|| bad("must be an absolute http(s) URL"))?;
+    // (A byte search: `split_once("://")` brings str searching's panic path into the wasm.)
+    let (scheme, rest) = trimmed
+        .as_bytes()
+        .windows(3)
+        .position(|w| w == b"://")
+        .and_then(|i| Some((trimmed.get(..i)?, trimmed.get(i + 3..)?)))
+        .ok_or_else(|| bad("must be an absolute http(s) URL"))?;
     if rest.contains(['?', '#']) {
         return Err(bad("must not have a query or fragment"));
     }
     if rest.bytes().any(|b| b.is_ascii_whitespace() || b.is_ascii_control()) {
         return Err(bad("must not contain whitespace"));
     }
-    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    // (`_checked` keeps str slicing's panic path out of the wasm.)
+    let (authority, path) = rest.find('/').and_then(|i| rest.split_at_checked(i)).unwrap_or((rest, ""));
     if authority.contains('@') {
         return Err(bad("must not contain user info"));
     }
@@ -139,7 +154,7 @@ pub fn check_numbers(timeout_ms: Option<u32>, retries: Option<u32>, cache_ttl_ms
     }
     let retries = retries.unwrap_or(DEFAULT_RETRIES);
     if retries > MAX_RETRIES {
-        return Err(Error::invalid_argument(format!("retries must be at most {MAX_RETRIES}, got {retries}")));
+        return Err(Error::invalid_argument(cat(&["retries must be at most ", &uint(MAX_RETRIES.into()), ", got ", &uint(retries.into())])));
     }
     Ok([timeout_ms, retries, cache_ttl_ms.unwrap_or(0)])
 }

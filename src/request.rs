@@ -6,6 +6,10 @@
 //! anything is sent. Slugs and ids become exactly one path segment: `a/b?c#d`
 //! or `../store` cannot change which endpoint is called.
 
+#[allow(unused_imports)]
+use crate::prelude::*;
+use crate::text::{cat, uint};
+
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -91,10 +95,10 @@ impl Request {
 pub fn path_segment(what: &str, value: &str) -> Result<String> {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     if value.is_empty() {
-        return Err(Error::invalid_argument(format!("{what} must not be empty")));
+        return Err(Error::invalid_argument(cat(&[what, " must not be empty"])));
     }
     if value == "." || value == ".." {
-        return Err(Error::invalid_argument(format!("{what} must not be \".\" or \"..\"")));
+        return Err(Error::invalid_argument(cat(&[what, " must not be \".\" or \"..\""])));
     }
     let mut out = String::with_capacity(value.len());
     for &b in value.as_bytes() {
@@ -152,8 +156,10 @@ impl ProductsQuery {
 pub fn js_integer(n: f64) -> Option<u64> {
     const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
     // The checks make the cast exact.
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    ((0.0..=MAX_SAFE).contains(&n) && n.fract() == 0.0).then_some(n as u64)
+    // (`f64::fract` is std-only; within the range the cast round-trips
+    // exactly only for integers.)
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+    ((0.0..=MAX_SAFE).contains(&n) && n as u64 as f64 == n).then_some(n as u64)
 }
 
 /// `GET /products`.
@@ -164,12 +170,12 @@ pub fn products(q: &ProductsQuery) -> Result<Request> {
     let mut r = Request::get("/products".to_owned());
     if let Some(limit) = q.limit {
         if !(1..=MAX_LIMIT).contains(&limit) {
-            return Err(Error::invalid_argument(format!("limit must be an integer in 1..=500, got {limit}")));
+            return Err(Error::invalid_argument(cat(&["limit must be an integer in 1..=500, got ", &uint(limit.into())])));
         }
-        r.query.push(("limit", limit.to_string()));
+        r.query.push(("limit", uint(limit.into())));
     }
     if let Some(offset) = q.offset {
-        r.query.push(("offset", offset.to_string()));
+        r.query.push(("offset", uint(offset)));
     }
     if q.include_pagination {
         r.query.push(("includePagination", "true".to_owned()));
@@ -204,7 +210,7 @@ pub fn catalog_path(method: &str, arg: &str) -> Result<String> {
 /// # Errors
 /// `invalid_argument` for an empty slug or `.`/`..`.
 pub fn product_by_slug(slug: &str) -> Result<Request> {
-    Ok(Request::get(format!("/products/slug/{}", path_segment("slug", slug)?)))
+    Ok(Request::get(cat(&["/products/slug/", &path_segment("slug", slug)?])))
 }
 
 /// `GET /pages`.
@@ -224,7 +230,7 @@ pub fn collections() -> Request {
 /// # Errors
 /// `invalid_argument` for an empty slug or `.`/`..`.
 pub fn collection_by_slug(slug: &str) -> Result<Request> {
-    Ok(Request::get(format!("/collections/slug/{}", path_segment("slug", slug)?)))
+    Ok(Request::get(cat(&["/collections/slug/", &path_segment("slug", slug)?])))
 }
 
 /// `GET /collections/{id}`.
@@ -232,7 +238,7 @@ pub fn collection_by_slug(slug: &str) -> Result<Request> {
 /// # Errors
 /// `invalid_argument` for an empty id or `.`/`..`.
 pub fn collection(id: &str) -> Result<Request> {
-    Ok(Request::get(format!("/collections/{}", path_segment("id", id)?)))
+    Ok(Request::get(cat(&["/collections/", &path_segment("id", id)?])))
 }
 
 /// `GET /store`.
@@ -245,15 +251,18 @@ fn check_country(field: &str, country: &str) -> Result<()> {
     if country.len() == 2 && country.bytes().all(|b| b.is_ascii_uppercase()) {
         Ok(())
     } else {
-        Err(Error::invalid_argument(format!(
-            "{field} must be an ISO 3166-1 alpha-2 code in uppercase (like \"US\"), got \"{country}\""
-        )))
+        Err(Error::invalid_argument(cat(&[
+            field,
+            " must be an ISO 3166-1 alpha-2 code in uppercase (like \"US\"), got \"",
+            country,
+            "\"",
+        ])))
     }
 }
 
 fn check_non_empty(field: &str, value: &str) -> Result<()> {
     if value.trim().is_empty() {
-        return Err(Error::invalid_argument(format!("{field} must not be empty")));
+        return Err(Error::invalid_argument(cat(&[field, " must not be empty"])));
     }
     Ok(())
 }
@@ -275,10 +284,10 @@ pub fn shipping_rates(body: &ShippingRatesRequest) -> Result<Request> {
 /// `invalid_argument` naming the field.
 pub fn check_shipping_rates(variant_ids: &[String], country: &str, order_total: Option<f64>) -> Result<()> {
     if variant_ids.is_empty() || variant_ids.len() > MAX_VARIANT_IDS {
-        return Err(Error::invalid_argument(format!("variantIds must hold 1..=250 ids, got {}", variant_ids.len())));
+        return Err(Error::invalid_argument(cat(&["variantIds must hold 1..=250 ids, got ", &uint(variant_ids.len() as u64)])));
     }
     for (i, id) in variant_ids.iter().enumerate() {
-        check_non_empty(&format!("variantIds[{i}]"), id)?;
+        check_non_empty(&cat(&["variantIds[", &uint(i as u64), "]"]), id)?;
     }
     check_country("country", country)?;
     if let Some(total) = order_total {
@@ -319,18 +328,17 @@ pub fn check_initiate(variant_ids: &[String], quantities: &[u32], currency: &str
         return Err(Error::invalid_argument("items: every item needs a variantId and a quantity"));
     }
     for (i, (id, &quantity)) in variant_ids.iter().zip(quantities).enumerate() {
-        check_non_empty(&format!("items[{i}].variantId"), id)?;
+        let item = cat(&["items[", &uint(i as u64), "]"]);
+        check_non_empty(&cat(&[&item, ".variantId"]), id)?;
         if quantity == 0 {
-            return Err(Error::invalid_argument(format!("items[{i}].quantity must be at least 1")));
+            return Err(Error::invalid_argument(cat(&[&item, ".quantity must be at least 1"])));
         }
         if variant_ids[..i].contains(id) {
-            return Err(Error::invalid_argument(format!("items[{i}].variantId repeats \"{id}\"")));
+            return Err(Error::invalid_argument(cat(&[&item, ".variantId repeats \"", id, "\""])));
         }
     }
     if !(currency.len() == 3 && currency.bytes().all(|b| b.is_ascii_uppercase())) {
-        return Err(Error::invalid_argument(format!(
-            "currency must be three uppercase letters (like \"USD\"), got \"{currency}\""
-        )));
+        return Err(Error::invalid_argument(cat(&["currency must be three uppercase letters (like \"USD\"), got \"", currency, "\""])));
     }
     Ok(())
 }

@@ -7,6 +7,9 @@
 //! and shipping rates, never payments) are resent, and only after a network
 //! failure, a timeout, or 429/500/502/503/504.
 
+#[allow(unused_imports)]
+use crate::prelude::*;
+
 /// First backoff window.
 pub const BASE_DELAY_MS: u32 = 250;
 /// Largest backoff window.

@@ -1,6 +1,9 @@
 //! Benchmark-only exports (cargo feature `bench`, never in the package): the
 //! decoding designs measured against the one shipped (scripts/bench-decode.sh).
 
+#[allow(unused_imports)]
+use crate::prelude::*;
+
 use wasm_bindgen::prelude::*;
 
 use crate::model::{Product, ProductsResponse};

@@ -10,6 +10,9 @@
 //! stockQuantity, lineTotal, lineSavings]` per line. Nothing in this file
 //! handles a floating-point value.
 
+#[allow(unused_imports)]
+use crate::prelude::*;
+
 use wasm_bindgen::prelude::*;
 
 use crate::cart::{self, Bare, CartLine, Offer, VariantOffer};

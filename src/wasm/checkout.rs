@@ -13,6 +13,9 @@
 //! through [`Flow::from_entries`], checked field by field, and
 //! `RESUME` gives the token to confirm again).
 
+#[allow(unused_imports)]
+use crate::prelude::*;
+
 use wasm_bindgen::prelude::*;
 
 use crate::checkout::Flow;

@@ -10,6 +10,9 @@
 //! error of a non-2xx response (`httpError`). Each throws a `CirrusError`
 //! (`invalid_argument`, naming the argument) on a bad value.
 
+#[allow(unused_imports)]
+use crate::prelude::*;
+
 use wasm_bindgen::prelude::*;
 
 use crate::error::Result;

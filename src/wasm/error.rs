@@ -3,57 +3,43 @@
 //! The `CirrusError` class lives in the package's JS entry (`js/error.ts`),
 //! which registers it here from `init()`. Until then (only in bare
 //! wasm-bindgen tests) errors are plain JS `Error`s with the same fields.
+//! The error is built by a small JS import from primitives, so the wasm needs
+//! no `js-sys` and keeps no JS state.
 
-use std::cell::RefCell;
+#[allow(unused_imports)]
+use crate::prelude::*;
 
-use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
 use crate::error::Error;
 
-thread_local! {
-    static ERROR_CLASS: RefCell<Option<Function>> = const { RefCell::new(None) };
+#[wasm_bindgen(inline_js = "let C;export function r(c){C=c}\
+export function e(m,code,s,q,a){const f={code,status:s<0?null:s,requestId:q??null,retryAfter:a<0?null:a};\
+if(C)return new C(m,f);const x=new Error(m);x.name='CirrusError';return Object.assign(x,f)}")]
+extern "C" {
+    #[wasm_bindgen(js_name = r)]
+    fn register(class: JsValue);
+    #[wasm_bindgen(js_name = e)]
+    fn make(message: &str, code: &str, status: f64, request_id: Option<&str>, retry_after: f64) -> JsValue;
 }
 
 /// Called once by the JS entry's `init()` with the `CirrusError` class.
 #[wasm_bindgen(js_name = __registerErrorClass, skip_typescript)]
-pub fn register_error_class(class: Function) {
-    ERROR_CLASS.with(|c| *c.borrow_mut() = Some(class));
-}
-
-fn opt_str(v: Option<&str>) -> JsValue {
-    v.map_or(JsValue::NULL, JsValue::from_str)
-}
-
-/// The fields of a `CirrusError`: `{ code, status, requestId, retryAfter }`
-/// (absent values are `null`).
-pub(crate) fn fields(e: &Error) -> Object {
-    let o = Object::new();
-    let set = |k: &str, v: JsValue| {
-        let _ = Reflect::set(&o, &JsValue::from_str(k), &v);
-    };
-    set("code", JsValue::from_str(e.code.as_str()));
-    set("status", e.status.map_or(JsValue::NULL, JsValue::from));
-    set("requestId", opt_str(e.request_id.as_deref()));
-    set("retryAfter", e.retry_after.map_or(JsValue::NULL, JsValue::from));
-    o
+pub fn register_error_class(class: JsValue) {
+    register(class);
 }
 
 /// Converts a core error into the JS value to throw / reject with: a
-/// `CirrusError` (`code`, `status`, `requestId`, `retryAfter`, `message`).
+/// `CirrusError` (`code`, `status`, `requestId`, `retryAfter`, `message`;
+/// absent values are `null`).
 pub(crate) fn to_js(e: &Error) -> JsValue {
-    let fields = fields(e);
-    let msg = JsValue::from_str(&e.message);
-    let class = ERROR_CLASS.with(|c| c.borrow().clone());
-    if let Some(class) = class {
-        if let Ok(v) = Reflect::construct(&class, &js_sys::Array::of2(&msg, &fields)) {
-            return v;
-        }
-    }
-    let err = js_sys::Error::new(&e.message);
-    err.set_name("CirrusError");
-    let _ = Object::assign(&err, &fields);
-    err.into()
+    make(
+        &e.message,
+        e.code.as_str(),
+        e.status.map_or(-1.0, f64::from),
+        e.request_id.as_deref(),
+        e.retry_after.map_or(-1.0, f64::from),
+    )
 }
 
 impl From<Error> for JsValue {
