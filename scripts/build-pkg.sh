@@ -22,7 +22,9 @@ rm -rf "$RAW" "$STAGE" "$OUT"
 mkdir -p "$STAGE" "$OUT"
 
 log "wasm-pack build --release --target web"
-wasm-pack --quiet build --release --target web --no-pack --out-dir "$RAW" --out-name cirrus_storefront >/dev/null
+# Multi-value returns: the glue reads results from the returned array instead of a
+# stack slot per export (~300 B less JS gzip; node >= 16 and every current browser).
+WASM_BINDGEN_MULTI_VALUE=1 wasm-pack --quiet build --release --target web --no-pack --out-dir "$RAW" --out-name cirrus_storefront >/dev/null
 
 log "wasm-opt -Oz"
 # binaryen from npm (root devDependency, version 132): Debian's binaryen 108 rewrites
@@ -32,7 +34,9 @@ log "wasm-opt -Oz"
   --enable-mutable-globals --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue \
   -Oz "$RAW/cirrus_storefront_bg.wasm" -o "$OUT/cirrus_storefront_bg.wasm"
 
-cp "$RAW/cirrus_storefront.js" "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$OUT/"
+# The glue, with wasm-bindgen's boilerplate slimmed (scripts/slim-glue.mjs says what and why).
+node scripts/slim-glue.mjs "$RAW/cirrus_storefront.js" "$OUT/cirrus_storefront.js"
+cp "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$OUT/"
 if [ -d "$RAW/snippets" ]; then cp -r "$RAW/snippets" "$OUT/"; fi   # inline_js / module imports of the other areas, if any
 # tsc compiles the entry in a staging directory next to the glue's typings.
 cp "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$STAGE/"
