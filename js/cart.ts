@@ -17,16 +17,17 @@ import type {
   RestoreProblem,
   RestoreProblemKind,
   ShippingOption,
+  ShippingRate,
   ShippingRatesResponse,
   Variant,
   VariantRates,
 } from "./cirrus_storefront.js";
-import { CirrusError } from "./error.js";
+import { cirrusError } from "./error.js";
 import { SCHEMA } from "./generated/schema.js";
 import { check as shape } from "./validate.js";
 
 const N = Number;
-const err = (message: string) => new CirrusError(message, { code: "invalid_argument", status: null, requestId: null, retryAfter: null });
+const err = (message: string) => cirrusError("invalid_argument", message);
 const msg = (e: unknown): string => {
   const m = (e as { message?: unknown } | null)?.message;
   return typeof m == "string" ? m : "unknown error";
@@ -105,6 +106,17 @@ const line = (d: Display, n: BigInt64Array, o: number): CartLine =>
 /** Offer flags of variant `v` of `p` (see CartCore.refresh): active, found, out of stock, has compare-at. */
 const flags = (p: Product, v: Variant | undefined) =>
   (p.status == "ACTIVE" ? 2 : 0) | (v ? 4 : 0) | (v?.stockStatus == "OUT_OF_STOCK" ? 8 : 0) | (v?.compareAtPrice != null ? 16 : 0);
+/** A plain copy of a shipping rate (`min`/`maxOrderPrice` null when absent). */
+export const rateOf = (r: ShippingRate): ShippingRate => ({
+  id: r.id,
+  name: r.name,
+  price: r.price,
+  deliveryDescription: r.deliveryDescription,
+  deliveryTimeframeMin: r.deliveryTimeframeMin,
+  deliveryTimeframeMax: r.deliveryTimeframeMax,
+  minOrderPrice: r.minOrderPrice ?? null,
+  maxOrderPrice: r.maxOrderPrice ?? null,
+});
 const KINDS = ["priceChanged", "stockLowered", "outOfStock", "variantGone"] as const;
 
 interface Persist {
@@ -446,16 +458,7 @@ export class Cart {
     for (let o = 0; o < u.length; o += 4) {
       const r = vrs[N(u[o])]!.rates[N(u[o + 1])]!;
       out.push({
-        rate: {
-          id: r.id,
-          name: r.name,
-          price: r.price,
-          deliveryDescription: r.deliveryDescription,
-          deliveryTimeframeMin: r.deliveryTimeframeMin,
-          deliveryTimeframeMax: r.deliveryTimeframeMax,
-          minOrderPrice: r.minOrderPrice ?? null,
-          maxOrderPrice: r.maxOrderPrice ?? null,
-        },
+        rate: rateOf(r),
         price: N(u[o + 2]),
         estimatedTotal: N(u[o + 3]),
       });
