@@ -2,11 +2,16 @@
 // WASM_BINDGEN_MULTI_VALUE=1) that scripts/build-pkg.sh ships: every rewrite below is
 // a textual, behaviour-preserving change of a pattern wasm-bindgen emits. A pattern
 // that no longer occurs (another wasm-bindgen) is skipped with a warning, so the
-// glue stays correct, only larger. Usage: node scripts/slim-glue.mjs IN OUT
+// glue stays correct, only larger. With MAP and WASM (the JSON mapping printed by
+// `wasm-opt --minify-imports-and-exports-and-modules`, and the .wasm it wrote) the glue
+// is also moved to the minified import and export names, and checked against the .wasm:
+// the build fails if the glue would miss an import or use an export that is not there.
+// Usage: node scripts/slim-glue.mjs IN OUT [MAP WASM]
 import { readFileSync, writeFileSync } from "node:fs";
 
-const [inPath, outPath] = process.argv.slice(2);
+const [inPath, outPath, mapPath, wasmPath] = process.argv.slice(2);
 let src = readFileSync(inPath, "utf8");
+const die = (m) => { console.error(`slim-glue: ${m}`); process.exit(1); };
 
 function rewrite(label, re, to, { need = 1 } = {}) {
   let n = 0;
@@ -52,5 +57,34 @@ rewrite("Symbol.dispose", /\nif \(Symbol\.dispose\) \w+\.prototype\[Symbol\.disp
 rewrite("initSync deprecation warning", /else \{\n\s*console\.warn\('using deprecated parameters for `initSync\(\)`; pass a single object instead'\)\n\s*\}/, "");
 rewrite("init deprecation warning", /else \{\n\s*console\.warn\('using deprecated parameters for the initialization function; pass a single object instead'\)\n\s*\}/, "");
 rewrite("MIME warning", /console\.warn\("`WebAssembly\.instantiateStreaming` failed[^;]*;/, 'console.warn("instantiateStreaming:", e);');
+
+// 6. Minified import and export names (shorter in the .wasm and in the glue).
+if (mapPath) {
+  const map = JSON.parse(readFileSync(mapPath, "utf8"));
+  const mod = new WebAssembly.Module(readFileSync(wasmPath));
+  const exportsOld = new Map(map.exports);
+  src = src.replace(/\bwasm\.(\w+)/g, (m, name) => {
+    const to = exportsOld.get(name);
+    if (to === undefined) die(`the glue uses wasm.${name}, which the mapping does not name`);
+    return `wasm.${to}`;
+  });
+  const importsOld = new Map(map.imports.map(([, name, to]) => [name, to]));
+  const modules = new Set(map.imports.map(([m]) => m));
+  const newModules = new Set(WebAssembly.Module.imports(mod).map((i) => i.module));
+  if (modules.size !== 1 || newModules.size !== 1) die(`expected one import module, got ${[...modules]} -> ${[...newModules]}`);
+  const [oldModule] = modules, [newModule] = newModules;
+  if (!src.includes(`"${oldModule}": import0`)) die(`no import object for module ${oldModule}`);
+  src = src.replace(`"${oldModule}": import0`, `${JSON.stringify(newModule)}: import0`);
+  src = src.replace(/^(        )(\w+)(: function\()/gm, (m, sp, name, rest) => {
+    const to = importsOld.get(name);
+    if (to === undefined) die(`the glue provides import ${name}, which the mapping does not name`);
+    return sp + to + rest;
+  });
+  // Every import the module asks for is provided, every export the glue uses exists.
+  const provided = new Set([...src.matchAll(/^        (\w+): function\(/gm)].map((m) => m[1]));
+  for (const i of WebAssembly.Module.imports(mod)) if (!provided.has(i.name)) die(`the glue does not provide import ${i.module}.${i.name}`);
+  const exported = new Set(WebAssembly.Module.exports(mod).map((e) => e.name));
+  for (const [, name] of src.matchAll(/\bwasm\.(\w+)/g)) if (!exported.has(name)) die(`the glue uses wasm.${name}, not exported`);
+}
 
 writeFileSync(outPath, src);
