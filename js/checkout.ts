@@ -29,6 +29,8 @@ import {
 } from "./cirrus_storefront.js";
 import { rateOf } from "./cart.js";
 import type { CirrusClient } from "./client.js";
+import { SCHEMA } from "./generated/schema.js";
+import { check } from "./validate.js";
 import { cirrusError, type CirrusError } from "./error.js";
 
 // Events of the core (`crate::checkout::event`).
@@ -36,14 +38,22 @@ const INITIATED = 0, CAN_SHIP = 1, OPTIONS = 2, UPDATE = 3, CHOSEN = 4, PAY = 5,
   CONFIRMED = 8, CONFIRM_FAILED = 9, ACTION_DONE = 10, ADAPTER_FAILED = 11, CANCEL = 12, UNSETTLED = 13, FINAL = 14;
 
 const DEFAULT_KEY = "cirrus.checkout";
-/// `crate::checkout::ADDRESS_FIELDS`; address2, state and phone are optional.
-const ADDRESS = ["email", "firstName", "lastName", "address1", "address2", "city", "state", "postalCode", "country", "phone"] as const;
+/// The address fields in the order of `crate::checkout::ADDRESS_FIELDS` (the generated schema's).
+const ADDRESS = Object.keys(SCHEMA.ShippingAddress);
 
 type Store = Pick<Storage, "getItem" | "setItem" | "removeItem">;
 type Rec = Record<string, unknown>;
 
 const fail = cirrusError;
 const bad = (message: string): CirrusError => fail("invalid_argument", message);
+/** The shape of `v` by the generated schema's type `t` (js/validate.js). */
+function shape(v: unknown, t: string, what: string): void {
+  try {
+    check(v, t, what, SCHEMA);
+  } catch (m) {
+    throw bad(String(m));
+  }
+}
 const isFn = (o: unknown, m: string): boolean => typeof (o as Rec | null)?.[m] === "function";
 /** The message of whatever an adapter threw ("" lets the core say something generic). */
 const messageOf = (e: unknown): string =>
@@ -155,14 +165,9 @@ export class Checkout {
       items = call("paymentItems");
       currency = call("currency");
     }
-    if (
-      !Array.isArray(items) ||
-      !items.every((i: Rec | null) => typeof i?.variantId === "string" && Number.isInteger(i.quantity) && (i.quantity as number) >= 0)
-    ) {
-      throw bad("options.items must be an array of { variantId: string, quantity: integer }");
-    }
-    if (!items.length) throw fail("invalid_state", "the cart is empty: add an item before checkout");
-    if (typeof currency !== "string") throw bad('options.currency must be a string like "USD"');
+    shape(items, "[PaymentItem", "options.items");
+    if (!(items as unknown[]).length) throw fail("invalid_state", "the cart is empty: add an item before checkout");
+    shape(currency, "s", "options.currency");
     let old = null;
     try {
       old = stored(c);
@@ -178,7 +183,7 @@ export class Checkout {
       );
     }
     const list = (items as Rec[]).map((i) => ({ variantId: i.variantId as string, quantity: i.quantity as number }));
-    const r = await client.initiatePayment({ items: list, currency });
+    const r = await client.initiatePayment({ items: list, currency: currency as string });
     const m = new CheckoutCore();
     const b = r.breakdown;
     m.step(INITIATED, [r.sessionId], [r.amount, b.subtotal, b.shipping, b.tax, b.total, list.length]);
@@ -324,15 +329,12 @@ export class Checkout {
     this.#idle("select shipping");
     const m = this.#m;
     m.step(CAN_SHIP, [], []);
-    if (address === null || typeof address !== "object") throw bad("shippingAddress must be an object");
+    shape(address, "ShippingAddress", "shippingAddress");
     const a: Rec = {}, fields: string[] = [];
     for (const k of ADDRESS) {
-      const v = (address as unknown as Rec)[k];
-      if (v == null ? !/^(address2|state|phone)$/.test(k) : typeof v !== "string") {
-        throw bad(`shippingAddress.${k} must be a string`);
-      }
+      const v = (address as unknown as Rec)[k] as string | null | undefined;
       if (v != null) a[k] = v;
-      fields.push((v as string | undefined) ?? "");
+      fields.push(v ?? "");
     }
     const opts = this.#options;
     if (!opts) throw fail("invalid_state", "call shippingOptions(country) before selectShipping");
