@@ -17,14 +17,17 @@ import type {
   RestoreProblem,
   RestoreProblemKind,
   ShippingOption,
+  ShippingRate,
   ShippingRatesResponse,
   Variant,
   VariantRates,
 } from "./cirrus_storefront.js";
-import { CirrusError } from "./error.js";
+import { cirrusError } from "./error.js";
+import { SCHEMA } from "./generated/schema.js";
+import { check as shape } from "./validate.js";
 
 const N = Number;
-const err = (message: string) => new CirrusError(message, { code: "invalid_argument", status: null, requestId: null, retryAfter: null });
+const err = (message: string) => cirrusError("invalid_argument", message);
 const msg = (e: unknown): string => {
   const m = (e as { message?: unknown } | null)?.message;
   return typeof m == "string" ? m : "unknown error";
@@ -40,59 +43,24 @@ function show(v: unknown): string {
 }
 const isU32 = (v: unknown) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 4294967295;
 
-// Shapes: "s" string, "u" u32, "i" safe integer, ["?", T] null/absent or T,
-// ["[", T] array of T, ["{", T] map of T, ["=", ...values] one of, { field: T } struct.
-type Shape = string | Shape[] | { [k: string]: Shape };
-function check(v: unknown, t: Shape, p: string): void {
-  const bad = (m: string) => err(p ? `${p}: ${m}` : m);
-  const obj = () => {
-    if (typeof v != "object" || v === null || Array.isArray(v)) throw bad(`expected an object, got ${show(v)}`);
-    return v as Record<string, unknown>;
-  };
-  const at = (k: string) => (p ? p + "." + k : k);
-  if (typeof t == "string") {
-    if (t == "s" ? typeof v == "string" : t == "u" ? isU32(v) : Number.isSafeInteger(v)) return;
-    throw bad(`expected ${t == "s" ? "a string" : t == "u" ? "an integer in 0..=4294967295" : "a safe integer"}, got ${show(v)}`);
-  }
-  if (Array.isArray(t)) {
-    const [op, ...r] = t;
-    if (op == "?") {
-      if (v != null) check(v, r[0]!, p);
-    } else if (op == "=") {
-      if (!r.includes(v as string)) throw bad(`expected one of ${r.join(", ")}, got ${show(v)}`);
-    } else if (op == "[") {
-      if (!Array.isArray(v)) throw bad(`expected an array, got ${show(v)}`);
-      v.forEach((x, i) => check(x, r[0]!, `${p}[${i}]`));
-    } else {
-      const o = obj();
-      for (const k in o) check(o[k], r[0]!, at(k));
-    }
-    return;
-  }
-  const o = obj();
-  for (const k in t) {
-    const s = t[k]!;
-    if (o[k] === undefined && !(Array.isArray(s) && s[0] == "?")) throw bad(`missing field \`${k}\``);
-    check(o[k], s, at(k));
+// The shapes the cart reads, in js/validate.js's language (names not defined here are
+// the generated schema's): a catalog product (only the members the cart reads), a
+// `shippingRates` answer, a saved cart.
+const CS = Object.assign(Object.create(SCHEMA) as Record<string, unknown>, {
+  P: { id: "s", name: "s", slug: "s", status: "ProductStatus", images: "[Image", variants: "[V" },
+  V: { id: "s", price: "s", compareAtPrice: "?s", stockQuantity: "u", stockStatus: "StockStatus", image: "?Image", attributes: "{s" },
+  VR: { variantId: "s", profileId: "s", rates: "[R" },
+  R: { id: "s", name: "s", price: "s", deliveryDescription: "s", deliveryTimeframeMin: "u", deliveryTimeframeMax: "u", minOrderPrice: "?s", maxOrderPrice: "?s" },
+  C: { version: "u", currency: "s", lines: "[L" },
+  L: { productId: "s", productName: "s", productSlug: "s", variantId: "s", attributes: "{s", image: "?Image", unitPrice: "i", compareAtPrice: "?i", quantity: "u", stockQuantity: "u", lineTotal: "?i", lineSavings: "?i" },
+});
+function check(v: unknown, t: string | object, what: string): void {
+  try {
+    shape(v, t, what, CS);
+  } catch (m) {
+    throw err(String(m));
   }
 }
-const IMAGE = { url: "s", alt: "s" };
-const ATTRS = ["{", "s"];
-// The members of a catalog Product the cart reads (others are not checked).
-const PRODUCT = {
-  id: "s",
-  name: "s",
-  slug: "s",
-  status: ["=", "ACTIVE", "DRAFT", "ARCHIVED"],
-  images: ["[", IMAGE],
-  variants: ["[", { id: "s", price: "s", compareAtPrice: ["?", "s"], stockQuantity: "u", stockStatus: ["=", "IN_STOCK", "OUT_OF_STOCK"], image: ["?", IMAGE], attributes: ATTRS }],
-};
-const RATES = ["[", { variantId: "s", profileId: "s", rates: ["[", { id: "s", name: "s", price: "s", deliveryDescription: "s", deliveryTimeframeMin: "u", deliveryTimeframeMax: "u", minOrderPrice: ["?", "s"], maxOrderPrice: ["?", "s"] }] }];
-const STORED = {
-  version: "u",
-  currency: "s",
-  lines: ["[", { productId: "s", productName: "s", productSlug: "s", variantId: "s", attributes: ATTRS, image: ["?", IMAGE], unitPrice: "i", compareAtPrice: ["?", "i"], quantity: "u", stockQuantity: "u", lineTotal: ["?", "i"], lineSavings: ["?", "i"] }],
-};
 
 /** An amount argument: a safe integer `number`, as BigInt for Rust. */
 function amount(v: unknown, what: string): bigint {
@@ -138,6 +106,17 @@ const line = (d: Display, n: BigInt64Array, o: number): CartLine =>
 /** Offer flags of variant `v` of `p` (see CartCore.refresh): active, found, out of stock, has compare-at. */
 const flags = (p: Product, v: Variant | undefined) =>
   (p.status == "ACTIVE" ? 2 : 0) | (v ? 4 : 0) | (v?.stockStatus == "OUT_OF_STOCK" ? 8 : 0) | (v?.compareAtPrice != null ? 16 : 0);
+/** A plain copy of a shipping rate (`min`/`maxOrderPrice` null when absent). */
+export const rateOf = (r: ShippingRate): ShippingRate => ({
+  id: r.id,
+  name: r.name,
+  price: r.price,
+  deliveryDescription: r.deliveryDescription,
+  deliveryTimeframeMin: r.deliveryTimeframeMin,
+  deliveryTimeframeMax: r.deliveryTimeframeMax,
+  minOrderPrice: r.minOrderPrice ?? null,
+  maxOrderPrice: r.maxOrderPrice ?? null,
+});
 const KINDS = ["priceChanged", "stockLowered", "outOfStock", "variantGone"] as const;
 
 interface Persist {
@@ -255,7 +234,7 @@ export class Cart {
         if (!Number.isSafeInteger(v) || (v as number) < 0) fail('saved cart has no numeric "version"');
         if (v !== 1) fail(`saved cart has version ${v}; this SDK reads version 1`, "unknown_version");
         try {
-          check(doc, STORED, "");
+          check(doc, "C", "cart");
         } catch (e) {
           fail(`saved cart has an invalid shape: ${msg(e)}`);
         }
@@ -325,7 +304,7 @@ export class Cart {
    * bad product data, total beyond 2^53 − 1).
    */
   add(product: Product, variantId: string, quantity: number): void {
-    check(product, PRODUCT, "product");
+    check(product, "P", "product");
     const q = qty(quantity);
     const v = product.variants.find((x) => x.id === variantId);
     const n = this.#c.add([product.slug, variantId, v?.price ?? "", v?.compareAtPrice ?? ""].join("\0"), flags(product, v), v?.stockQuantity ?? 0, q);
@@ -402,7 +381,7 @@ export class Cart {
   }
 
   #fresh(products: Product[], apply: boolean): RefreshReport {
-    check(products, ["[", PRODUCT], "products");
+    check(products, "[P", "products");
     const byId = new Map<string, Product>();
     for (const p of products) if (!byId.has(p.id)) byId.set(p.id, p);
     const nums: number[] = [];
@@ -460,8 +439,8 @@ export class Cart {
    */
   shippingOptions(answer: VariantRates[] | ShippingRatesResponse): ShippingOption[] {
     let vrs: VariantRates[];
-    if (Array.isArray(answer)) check((vrs = answer), RATES, "variantRates");
-    else check(answer, { variantRates: RATES }, "answer"), (vrs = answer.variantRates);
+    if (Array.isArray(answer)) check((vrs = answer), "[VR", "variantRates");
+    else check(answer, { variantRates: "[VR" }, "answer"), (vrs = answer.variantRates);
     const counts: number[] = [];
     const vids: string[] = [];
     const strs: string[] = [];
@@ -479,16 +458,7 @@ export class Cart {
     for (let o = 0; o < u.length; o += 4) {
       const r = vrs[N(u[o])]!.rates[N(u[o + 1])]!;
       out.push({
-        rate: {
-          id: r.id,
-          name: r.name,
-          price: r.price,
-          deliveryDescription: r.deliveryDescription,
-          deliveryTimeframeMin: r.deliveryTimeframeMin,
-          deliveryTimeframeMax: r.deliveryTimeframeMax,
-          minOrderPrice: r.minOrderPrice ?? null,
-          maxOrderPrice: r.maxOrderPrice ?? null,
-        },
+        rate: rateOf(r),
         price: N(u[o + 2]),
         estimatedTotal: N(u[o + 3]),
       });

@@ -13,7 +13,7 @@
 //   paying again.
 import {
   CheckoutCore,
-  type CheckoutFailureCode,
+  type Breakdown,
   type CheckoutListener,
   type CheckoutOptions,
   type CheckoutSession,
@@ -27,27 +27,39 @@ import {
   type ShippingRate,
   type StartCheckoutOptions,
 } from "./cirrus_storefront.js";
+import { rateOf } from "./cart.js";
 import type { CirrusClient } from "./client.js";
-import { CirrusError, type ErrorCode } from "./error.js";
+import { SCHEMA } from "./generated/schema.js";
+import { check } from "./validate.js";
+import { cirrusError, type CirrusError } from "./error.js";
 
 // Events of the core (`crate::checkout::event`).
 const INITIATED = 0, CAN_SHIP = 1, OPTIONS = 2, UPDATE = 3, CHOSEN = 4, PAY = 5, RESUME = 6, BEGIN = 7,
   CONFIRMED = 8, CONFIRM_FAILED = 9, ACTION_DONE = 10, ADAPTER_FAILED = 11, CANCEL = 12, UNSETTLED = 13, FINAL = 14;
 
 const DEFAULT_KEY = "cirrus.checkout";
-/// `crate::checkout::ADDRESS_FIELDS`; address2, state and phone are optional.
-const ADDRESS = ["email", "firstName", "lastName", "address1", "address2", "city", "state", "postalCode", "country", "phone"] as const;
+/// The address fields in the order of `crate::checkout::ADDRESS_FIELDS` (the generated schema's).
+const ADDRESS = Object.keys(SCHEMA.ShippingAddress);
 
 type Store = Pick<Storage, "getItem" | "setItem" | "removeItem">;
 type Rec = Record<string, unknown>;
 
-const fail = (code: ErrorCode, message: string): CirrusError =>
-  new CirrusError(message, { code, status: null, requestId: null, retryAfter: null });
+const fail = cirrusError;
 const bad = (message: string): CirrusError => fail("invalid_argument", message);
+/** The shape of `v` by the generated schema's type `t` (js/validate.js). */
+function shape(v: unknown, t: string, what: string): void {
+  try {
+    check(v, t, what, SCHEMA);
+  } catch (m) {
+    throw bad(String(m));
+  }
+}
 const isFn = (o: unknown, m: string): boolean => typeof (o as Rec | null)?.[m] === "function";
 /** The message of whatever an adapter threw ("" lets the core say something generic). */
 const messageOf = (e: unknown): string =>
   typeof (e as Rec | null)?.message === "string" ? ((e as Rec).message as string) : typeof e === "string" ? e : "";
+
+const breakdown = (b: Breakdown): Breakdown => ({ subtotal: b.subtotal, shipping: b.shipping, tax: b.tax, total: b.total });
 
 function sessionStore(): Store | null {
   try {
@@ -153,14 +165,9 @@ export class Checkout {
       items = call("paymentItems");
       currency = call("currency");
     }
-    if (
-      !Array.isArray(items) ||
-      !items.every((i: Rec | null) => typeof i?.variantId === "string" && Number.isInteger(i.quantity) && (i.quantity as number) >= 0)
-    ) {
-      throw bad("options.items must be an array of { variantId: string, quantity: integer }");
-    }
-    if (!items.length) throw fail("invalid_state", "the cart is empty: add an item before checkout");
-    if (typeof currency !== "string") throw bad('options.currency must be a string like "USD"');
+    shape(items, "[PaymentItem", "options.items");
+    if (!(items as unknown[]).length) throw fail("invalid_state", "the cart is empty: add an item before checkout");
+    shape(currency, "s", "options.currency");
     let old = null;
     try {
       old = stored(c);
@@ -176,7 +183,7 @@ export class Checkout {
       );
     }
     const list = (items as Rec[]).map((i) => ({ variantId: i.variantId as string, quantity: i.quantity as number }));
-    const r = await client.initiatePayment({ items: list, currency });
+    const r = await client.initiatePayment({ items: list, currency: currency as string });
     const m = new CheckoutCore();
     const b = r.breakdown;
     m.step(INITIATED, [r.sessionId], [r.amount, b.subtotal, b.shipping, b.tax, b.total, list.length]);
@@ -186,7 +193,7 @@ export class Checkout {
       publishableKey: r.publishableKey,
       currency: r.currency,
       amount: r.amount,
-      breakdown: { subtotal: b.subtotal, shipping: b.shipping, tax: b.tax, total: b.total },
+      breakdown: breakdown(b),
       items: list,
     };
     const checkout = new Checkout(client, c, m, { session });
@@ -252,47 +259,21 @@ export class Checkout {
             paymentIntentId: g(4),
             lastStatus: g(5) as PaymentAttempt["lastStatus"],
           };
-    // Which members each state has is the TypeScript union's (js/adapters/checkout-types.d.ts);
-    // tsc checks every branch against it.
-    const session = this.#session as CheckoutSession, shipping = this.#shipping as ShippingChoice;
-    const state = g(0) as CheckoutState["state"];
-    let s: CheckoutState;
-    switch (state) {
-      case "idle":
-        s = { state };
-        break;
-      case "cancelled":
-        s = { state, sessionId: g(12) };
-        break;
-      case "initiated":
-        s = { state, session };
-        break;
-      case "shipping_chosen":
-        s = { state, session, shipping };
-        break;
-      case "paying":
-        s = { state, session, shipping, attempt: attempt() as PaymentAttempt };
-        break;
-      case "requires_action":
-        s = { state, session, shipping, attempt: attempt() as PaymentAttempt, clientSecret: g(6) as string };
-        break;
-      case "succeeded":
-        s = { state, session, shipping, paymentIntentId: g(11) as string };
-        break;
-      case "failed":
-        s = {
-          state,
-          session,
-          shipping,
-          code: g(7) as CheckoutFailureCode,
-          errorCode: g(8) as ErrorCode | null,
-          message: g(9) as string,
-          retryable: g(10) !== null,
-          pending: attempt(),
-          paymentIntentId: g(11),
-        };
+    // Which members each state has: the TypeScript union's (js/adapters/checkout-types.d.ts),
+    // in its order (the form the core restores, see `checkout::tests` in src/checkout.rs).
+    const state = g(0) as CheckoutState["state"], s: Rec = { state };
+    if (state == "cancelled") s.sessionId = g(12);
+    else if (state != "idle") {
+      s.session = this.#session;
+      if (state != "initiated") {
+        s.shipping = this.#shipping;
+        if (state == "paying" || state == "requires_action") s.attempt = attempt();
+        if (state == "requires_action") s.clientSecret = g(6);
+        if (state == "failed") Object.assign(s, { code: g(7), errorCode: g(8), message: g(9), retryable: g(10) !== null, pending: attempt() });
+        if (state == "succeeded" || state == "failed") s.paymentIntentId = g(11);
+      }
     }
-    return structuredClone(s);
+    return structuredClone(s) as CheckoutState;
   }
 
   /**
@@ -320,19 +301,10 @@ export class Checkout {
     const s = [se.currency, ...variantIds], n = [se.breakdown.subtotal, variantIds.length], rates: ShippingRate[] = [];
     for (const v of answer) {
       for (const r of v.rates) {
-        const min = r.minOrderPrice ?? null, max = r.maxOrderPrice ?? null;
+        const c = rateOf(r), min = c.minOrderPrice, max = c.maxOrderPrice;
         s.push(v.variantId, r.id, r.price, min ?? "", max ?? "");
         n.push(r.deliveryTimeframeMin, r.deliveryTimeframeMax, (min === null ? 0 : 1) + (max === null ? 0 : 2));
-        rates.push({
-          id: r.id,
-          name: r.name,
-          price: r.price,
-          deliveryDescription: r.deliveryDescription,
-          deliveryTimeframeMin: r.deliveryTimeframeMin,
-          deliveryTimeframeMax: r.deliveryTimeframeMax,
-          minOrderPrice: min,
-          maxOrderPrice: max,
-        });
+        rates.push(c);
       }
     }
     const out = (this.#m.step(OPTIONS, s, n) as string).split(" ").map(Number);
@@ -357,15 +329,12 @@ export class Checkout {
     this.#idle("select shipping");
     const m = this.#m;
     m.step(CAN_SHIP, [], []);
-    if (address === null || typeof address !== "object") throw bad("shippingAddress must be an object");
+    shape(address, "ShippingAddress", "shippingAddress");
     const a: Rec = {}, fields: string[] = [];
     for (const k of ADDRESS) {
-      const v = (address as unknown as Rec)[k];
-      if (v == null ? !/^(address2|state|phone)$/.test(k) : typeof v !== "string") {
-        throw bad(`shippingAddress.${k} must be a string`);
-      }
+      const v = (address as unknown as Rec)[k] as string | null | undefined;
       if (v != null) a[k] = v;
-      fields.push((v as string | undefined) ?? "");
+      fields.push(v ?? "");
     }
     const opts = this.#options;
     if (!opts) throw fail("invalid_state", "call shippingOptions(country) before selectShipping");
@@ -391,7 +360,7 @@ export class Checkout {
       ...se,
       currency: r.currency,
       amount: r.amount,
-      breakdown: { subtotal: b.subtotal, shipping: b.shipping, tax: b.tax, total: b.total },
+      breakdown: breakdown(b),
     };
     this.#shipping = { rate: structuredClone(rate), address: a as unknown as ShippingAddress };
     this.#changed();

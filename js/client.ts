@@ -19,7 +19,6 @@ import {
   type Collection,
   type ConfirmRequest,
   type ConfirmResponse,
-  type ErrorCode,
   type InitiateRequest,
   type InitiateResponse,
   type MinimalProduct,
@@ -34,7 +33,7 @@ import {
   type UpdateResponse,
   type VariantRates,
 } from "./cirrus_storefront.js";
-import { CirrusError } from "./error.js";
+import { cirrusError } from "./error.js";
 import { SCHEMA } from "./generated/schema.js";
 import { assertReady } from "./ready.js";
 import { cirrusFetch, raceAbort, sleep } from "./transport.js";
@@ -84,8 +83,7 @@ type Entry = Flight | { v: unknown; t: number };
 /** [path and query, response schema, member to unwrap ("" keeps the body), pagination required] */
 type Get = [string, string, string, boolean?];
 
-const fail = (code: ErrorCode, message: string, status: number | null = null, requestId: string | null = null) =>
-  new CirrusError(message, { code, status, requestId, retryAfter: null });
+const fail = cirrusError;
 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 

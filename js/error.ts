@@ -16,6 +16,10 @@ export interface CirrusErrorFields {
   retryAfter: number | null;
 }
 
+/** Internal: a `CirrusError` without `retryAfter` (the package's own errors). */
+export const cirrusError = (code: ErrorCode, message: string, status: number | null = null, requestId: string | null = null): CirrusError =>
+  new CirrusError(message, { code, status, requestId, retryAfter: null });
+
 export class CirrusError extends Error implements CirrusErrorFields {
   readonly code: ErrorCode;
   readonly status: number | null;

@@ -90,15 +90,15 @@ export { isReady } from "./ready.js";
 
 // The other areas' exports, guarded so a call before init() is a clear CirrusError
 // (tests/package/smoke.mjs checks that every function export is guarded).
-export const Cart = guardClass(JsCart);
+export const Cart = /* @__PURE__ */ guardClass(JsCart);
 export type Cart = JsCart;
-export const Checkout = guardClass(TsCheckout);
+export const Checkout = /* @__PURE__ */ guardClass(TsCheckout);
 export type Checkout = TsCheckout;
-export const addMoney = guardFn(jsAddMoney);
-export const currencyExponent = guardFn(jsCurrencyExponent);
-export const formatMoney = guardFn(jsFormatMoney);
-export const moneyToDecimal = guardFn(jsMoneyToDecimal);
-export const parseMoney = guardFn(jsParseMoney);
+export const addMoney = /* @__PURE__ */ guardFn(jsAddMoney);
+export const currencyExponent = /* @__PURE__ */ guardFn(jsCurrencyExponent);
+export const formatMoney = /* @__PURE__ */ guardFn(jsFormatMoney);
+export const moneyToDecimal = /* @__PURE__ */ guardFn(jsMoneyToDecimal);
+export const parseMoney = /* @__PURE__ */ guardFn(jsParseMoney);
 
 let pending: Promise<void> | undefined;
 

@@ -1,18 +1,13 @@
 // init() bookkeeping shared by the browser and node entries.
 import * as glue from "./cirrus_storefront.js";
-import { CirrusError } from "./error.js";
+import { CirrusError, cirrusError } from "./error.js";
 
 let ready = false;
 
 /** Throws a `CirrusError` (`invalid_state`) unless `init()` has completed. */
 export function assertReady(): void {
   if (!ready) {
-    throw new CirrusError("cirrus-storefront is not initialised: call `await init()` first", {
-      code: "invalid_state",
-      status: null,
-      requestId: null,
-      retryAfter: null,
-    });
+    throw cirrusError("invalid_state", "cirrus-storefront is not initialised: call `await init()` first");
   }
 }
 
