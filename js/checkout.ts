@@ -163,7 +163,8 @@ export class Checkout {
         return (cart[m] as () => unknown)();
       };
       items = call("paymentItems");
-      currency = call("currency");
+      // A Cart has the `currency` getter; a function returning it is accepted too.
+      currency = isFn(cart, "currency") ? call("currency") : cart.currency;
     }
     shape(items, "[PaymentItem", "options.items");
     if (!(items as unknown[]).length) throw fail("invalid_state", "the cart is empty: add an item before checkout");

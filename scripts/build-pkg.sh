@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/:
 #   1. wasm-pack build --release --target web (wasm-opt disabled in Cargo.toml metadata)
-#   2. binaryen wasm-opt -Oz on the result (npm binaryen 132), import/export names minified;
-#      the glue is slimmed and moved to those names by scripts/slim-glue.mjs
+#   2. binaryen wasm-opt -Oz on the result (npm binaryen 132)
 #   3. tsc of the JS entry (js/*.ts, and the js/*.js + js/generated/*.js it imports) against the generated glue
 #   4. package.json rendered from pkg-template/
 # Usage: scripts/build-pkg.sh   (idempotent; prints the sizes at the end)
@@ -33,12 +32,11 @@ log "wasm-opt -Oz"
 # rustc's target_features section is stripped, so name the features it emits.
 "$ROOT/node_modules/.bin/wasm-opt" --enable-bulk-memory --enable-bulk-memory-opt --enable-sign-ext \
   --enable-mutable-globals --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue \
-  -Oz --minify-imports-and-exports-and-modules "$RAW/cirrus_storefront_bg.wasm" -o "$OUT/cirrus_storefront_bg.wasm" >"$BUILD/names.json"
+  -Oz "$RAW/cirrus_storefront_bg.wasm" -o "$OUT/cirrus_storefront_bg.wasm"
 
-# The glue, with wasm-bindgen's boilerplate slimmed (scripts/slim-glue.mjs says what and why).
-# Import and export names are minified by wasm-opt above (the glue follows its mapping).
-node scripts/slim-glue.mjs "$RAW/cirrus_storefront.js" "$OUT/cirrus_storefront.js" "$BUILD/names.json" "$OUT/cirrus_storefront_bg.wasm"
-cp "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$OUT/"
+# The glue ships as wasm-bindgen wrote it. (Text rewrites of it and minified import/export
+# names were measured at -1.5 KB gz in all and rejected: BENCHMARKS.md, SDK size.)
+cp "$RAW/cirrus_storefront.js" "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$OUT/"
 if [ -d "$RAW/snippets" ]; then cp -r "$RAW/snippets" "$OUT/"; fi   # inline_js / module imports of the other areas, if any
 # tsc compiles the entry in a staging directory next to the glue's typings.
 cp "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$STAGE/"

@@ -35,7 +35,7 @@ export interface CheckoutOptions {
 /** What to buy: a `Cart`, or the items and currency directly. */
 export type StartCheckoutOptions = CheckoutOptions &
   (
-    | { cart: { paymentItems(): PaymentItem[]; currency(): string } }
+    | { cart: { paymentItems(): PaymentItem[]; readonly currency: string | (() => string) } }
     | { items: PaymentItem[]; currency: string }
   );
 export interface PayOptions {

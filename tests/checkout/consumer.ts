@@ -1,6 +1,6 @@
 // Compile-time test of the packaged Checkout types as an application sees
 // them (tsc --strict --noEmit against the package 60-checkout.sh builds).
-import { init, CirrusClient, Checkout, type CheckoutState, type ProcessorAdapter } from "cirrus-storefront";
+import { init, Cart, CirrusClient, Checkout, type CheckoutState, type ProcessorAdapter } from "cirrus-storefront";
 import { LocalstripeAdapter } from "cirrus-storefront/adapters/localstripe";
 import { StripeAdapter } from "cirrus-storefront/adapters/stripe";
 
@@ -42,6 +42,11 @@ export async function resumed(client: CirrusClient, adapter: ProcessorAdapter): 
   // @ts-expect-error `session` does not exist on every state (idle, cancelled)
   void s.session;
   return s.state === "requires_action" ? s.session.amount : 0;
+}
+
+/** A `Cart` is what `start` takes as `cart` (its `currency` is a getter). */
+export function fromCart(client: CirrusClient, adapter: ProcessorAdapter, cart: Cart): Promise<Checkout> {
+  return Checkout.start(client, { adapter, cart });
 }
 
 export function misuse(c: Checkout, a: ProcessorAdapter, client: CirrusClient): void {

@@ -185,6 +185,10 @@ test("bad options and arguments are CirrusErrors naming the argument", async () 
     await assert.rejects(start(o), (e) => e instanceof lib.CirrusError && e.code === code && re.test(e.message), JSON.stringify(o));
   }
   assert.equal(w.calls("initiate").length, 0, "nothing was sent");
+  // A Cart's `currency` is a getter: accepted as well as the function form.
+  const viaGetter = await start({ ...w.opts, cart: { paymentItems: () => items, get currency() { return "EUR"; } } });
+  assert.equal(w.calls("initiate").at(-1)?.[1]?.currency, "EUR", "the getter's currency was sent");
+  viaGetter.free();
   const c = await start({ ...w.opts, cart: { paymentItems: () => items, currency: () => "USD" } });
   await assert.rejects(c.pay({}), (e) => e.code === "invalid_argument" && /returnUrl/.test(e.message));
   await assert.rejects(c.pay({ returnUrl: URL }), (e) => e.code === "invalid_state" && /`initiated`/.test(e.message));
