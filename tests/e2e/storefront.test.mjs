@@ -97,7 +97,10 @@ describe('catalog', () => {
       await gridItems(page);
       const footerLinks = await page.locator('#site-footer nav a').allTextContents();
       for (const p of pages) assert.ok(footerLinks.includes(p.title), `footer links ${p.title}`);
-      await page.locator('#site-footer').getByRole('link', { name: about.title, exact: true }).click();
+      // A DOM click: a pointer click scrolls to the footer, which makes the infinite scroll
+      // load the next page, and the footer can move away between Playwright's stability
+      // check and the mouse-down (seen twice on 2026-11-22; the failure screenshot showed the grid).
+      await page.locator('#site-footer').getByRole('link', { name: about.title, exact: true }).evaluate((a) => a.click());
       await page.locator('h1', { hasText: about.title }).waitFor();
       const text = (await page.locator(`[data-page="${about.slug}"]`).textContent()).trim();
       assert.ok(text.length > 20, 'page content is shown');
