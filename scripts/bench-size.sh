@@ -5,8 +5,9 @@
 # entry files, generated schemas), --minify, gzip -9. The unminified bundle is printed
 # too. Rows:
 #   package           import * from "cirrus-storefront" (client + cart + checkout + money)
-#   client-only app   import { init, CirrusClient, CirrusError } (tree-shaken JS; same wasm)
-#   sdk-only wasm     the wasm built with `--features sdk-only` (no cart/checkout exports)
+#   client-only app   import { init, CirrusClient, CirrusError } from the root (tree-shaken JS; same wasm)
+#   cirrus-storefront/client   the catalog-only subpath: its own wasm (`--features sdk-only`,
+#                     no cart/checkout exports) and JS
 #   adapters          cirrus-storefront/adapters (Stripe.js + localstripe), loaded on checkout
 # Peers: the same bundle measure of @medusajs/js-sdk, swell-js, @chec/commerce.js,
 # @shopify/storefront-api-client (installed from npm once). Budget: 30 KB (package row).
@@ -41,24 +42,19 @@ wasm_gz=$(gz <"$P/cirrus_storefront_bg.wasm")
 row() { # row LABEL WASM_GZ ENTRY
   local js js_min
   js=$(bundle "$3" | gz); js_min=$(bundle "$3" --minify | gz)
-  printf '%-18s wasm %6d B gz | JS bundle %6d B gz, minified %6d B gz | total %6d B = %.1f KB (minified JS)\n' \
+  printf '%-24s wasm %6d B gz | JS bundle %6d B gz, minified %6d B gz | total %6d B = %.1f KB (minified JS)\n' \
     "$1" "$2" "$js" "$js_min" "$(($2 + js_min))" "$(echo "($2 + $js_min) / 1000" | bc -l)"
 }
 echo "wasm (package): $wasm_raw B raw, $wasm_gz B gzip -9"
 row "package" "$wasm_gz" "$W/all.mjs"
 row "client-only app" "$wasm_gz" "$W/client-only.mjs"
 
-OUT="$W/sdk-only"
-rm -rf "$OUT"
-wasm-pack --quiet build --release --target web --no-pack --out-dir "$OUT" --out-name cirrus_storefront -- --features sdk-only >"$W/sdk-only.log" 2>&1 \
-  || { tail -20 "$W/sdk-only.log"; die "sdk-only build failed"; }
-"$ROOT/node_modules/.bin/wasm-opt" --enable-bulk-memory --enable-bulk-memory-opt --enable-sign-ext \
-  --enable-mutable-globals --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue \
-  -Oz "$OUT/cirrus_storefront_bg.wasm" -o "$OUT/opt.wasm"
-sdk_gz=$(gz <"$OUT/opt.wasm")
-echo "sdk-only wasm:  $(wc -c <"$OUT/opt.wasm") B raw, $sdk_gz B gzip -9"
-row "client, sdk-only" "$sdk_gz" "$W/client-only.mjs"
-printf '%-18s JS bundle %6d B gz, minified %6d B gz (an import of its own, not in the rows above)\n' \
+cat >"$W/catalog.mjs" <<EOF
+export * from "$P/client/index.js";
+EOF
+echo "wasm (client/): $(wc -c <"$P/client/cirrus_storefront_bg.wasm") B raw, $(gz <"$P/client/cirrus_storefront_bg.wasm") B gzip -9"
+row "cirrus-storefront/client" "$(gz <"$P/client/cirrus_storefront_bg.wasm")" "$W/catalog.mjs"
+printf '%-24s JS bundle %6d B gz, minified %6d B gz (an import of its own, not in the rows above)\n' \
   "adapters" "$(bundle "$W/adapters.mjs" | gz)" "$(bundle "$W/adapters.mjs" --minify | gz)"
 # Peers measured the same way in the same run (installed once into target/bench-size/peers;
 # skipped with a note when the npm registry cannot be reached).

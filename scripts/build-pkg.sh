@@ -46,6 +46,24 @@ cp pkg-template/tsconfig.json "$STAGE/"
 log "tsc (entry points)"
 "$ROOT/node_modules/.bin/tsc" -p "$STAGE/tsconfig.json" --outDir "$OUT"
 
+# `cirrus-storefront/client`: the catalog client alone, with the wasm built without the cart
+# and checkout exports (`--features sdk-only`), for pages that only read the catalog.
+# Same TypeScript, compiled next to that build's glue, js/client-entry.ts as its index.ts.
+log "client-only subpath: wasm-pack --features sdk-only"
+RAWC="$BUILD/raw-client" STAGEC="$BUILD/stage-client"
+rm -rf "$RAWC" "$STAGEC" && mkdir -p "$STAGEC" "$OUT/client"
+WASM_BINDGEN_MULTI_VALUE=1 wasm-pack --quiet build --release --target web --no-pack --out-dir "$RAWC" --out-name cirrus_storefront -- --features sdk-only >/dev/null
+"$ROOT/node_modules/.bin/wasm-opt" --enable-bulk-memory --enable-bulk-memory-opt --enable-sign-ext \
+  --enable-mutable-globals --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue \
+  -Oz "$RAWC/cirrus_storefront_bg.wasm" -o "$OUT/client/cirrus_storefront_bg.wasm"
+cp "$RAWC/cirrus_storefront.js" "$RAWC/cirrus_storefront.d.ts" "$RAWC/cirrus_storefront_bg.wasm.d.ts" "$OUT/client/"
+if [ -d "$RAWC/snippets" ]; then cp -r "$RAWC/snippets" "$OUT/client/"; fi
+cp "$RAWC/cirrus_storefront.d.ts" "$RAWC/cirrus_storefront_bg.wasm.d.ts" "$STAGEC/"
+cp js/*.ts js/*.js "$STAGEC/" && cp js/client-entry.ts "$STAGEC/index.ts"
+mkdir -p "$STAGEC/generated" && cp js/generated/*.js "$STAGEC/generated/"
+cp pkg-template/tsconfig.json "$STAGEC/"
+"$ROOT/node_modules/.bin/tsc" -p "$STAGEC/tsconfig.json" --outDir "$OUT/client"
+
 # Processor adapters (js/adapters/, issue 5) as subpath exports (`cirrus-storefront/adapters/…`),
 # so the main entry never pulls in @stripe/stripe-js; declarations come from their JSDoc.
 mkdir -p "$OUT/adapters"

@@ -23,6 +23,7 @@ export CIRRUS_PKG_OUT="$ROOT/target/stage-40-pkg/pkg"   # not pkg/: other stages
 bash "$ROOT/scripts/build-pkg.sh"
 
 node tests/package/surface-check.mjs "$CIRRUS_PKG_OUT"
+node tests/package/surface-check.mjs "$CIRRUS_PKG_OUT/client"
 
 WORK="$ROOT/target/pkg-consumers"
 rm -rf "$WORK" && mkdir -p "$WORK"
@@ -31,7 +32,8 @@ tarball=$(ls "$WORK"/cirrus-storefront-*.tgz)
 log "packed $(basename "$tarball") ($(wc -c <"$tarball") bytes)"
 contents=$(tar tzf "$tarball")
 for f in package/package.json package/index.js package/index.d.ts package/node.js package/cirrus_storefront_bg.wasm package/cirrus_storefront.js \
-  package/client.js package/transport.js package/validate.js package/generated/schema.js; do
+  package/client.js package/transport.js package/validate.js package/generated/schema.js \
+  package/client/index.js package/client/index.d.ts package/client/node.js package/client/cirrus_storefront_bg.wasm; do
   grep -qx "$f" <<<"$contents" || die "tarball lacks $f"
 done
 grep -q '\.ts$' <<<"$(grep -v '\.d\.ts$' <<<"$contents")" && die "tarball ships TypeScript sources"
@@ -84,3 +86,18 @@ log "client matrix, node (tests/sdk/matrix.mjs)"
 node tests/sdk/matrix-node.mjs "$INSTALLED"
 log "client matrix, headless Chromium"
 node tests/sdk/matrix-browser.mjs "$INSTALLED" "$CIRRUS_BASE_URL" "$CIRRUS_API_KEY"
+log "cirrus-storefront/client (catalog-only subpath, its own smaller wasm): the same matrix, node and Chromium"
+node tests/sdk/matrix-node.mjs "$INSTALLED/client"
+node tests/sdk/matrix-browser.mjs "$INSTALLED/client" "$CIRRUS_BASE_URL" "$CIRRUS_API_KEY"
+(cd "$WORK/node-esm" && node --input-type=module -e '
+  import { statSync } from "node:fs";
+  import { createRequire } from "node:module";
+  const sub = await import("cirrus-storefront/client"), full = await import("cirrus-storefront");
+  for (const n of ["Cart", "Checkout", "formatMoney"]) if (n in sub) throw new Error(`cirrus-storefront/client exports ${n}`);
+  for (const n of ["init", "initSync", "CirrusClient", "CirrusError", "isReady"]) if (typeof sub[n] !== "function") throw new Error(`cirrus-storefront/client lacks ${n}`);
+  if (sub.CirrusClient === full.CirrusClient) throw new Error("the subpath shares the root entry");
+  const size = (p) => statSync(createRequire(import.meta.url).resolve(p)).size;
+  const a = size("cirrus-storefront/client/cirrus_storefront_bg.wasm"), b = size("cirrus-storefront/cirrus_storefront_bg.wasm");
+  if (!(a < b)) throw new Error(`client wasm ${a} B is not smaller than the package wasm ${b} B`);
+  console.log(`cirrus-storefront/client: exports resolve, no cart/checkout, wasm ${a} B vs ${b} B`);
+') || die "cirrus-storefront/client subpath check failed"

@@ -77,3 +77,16 @@ export async function typeChecks(client: CirrusClient): Promise<void> {
 
 // @ts-expect-error the glue's raw wasm exports (typed `any`) are not part of the surface
 export type NotPublic = import("cirrus-storefront").InitOutput;
+
+// `cirrus-storefront/client`: the catalog client alone (its own, smaller wasm); same types.
+import * as catalog from "cirrus-storefront/client";
+
+export async function catalogOnly(): Promise<string> {
+  await catalog.init();
+  const c = new catalog.CirrusClient({ baseUrl: "http://127.0.0.1:8787/api/v1", apiKey: "ak_x" });
+  const min = await c.products({ minimal: true });
+  min.products[0] satisfies MinimalProduct;
+  // @ts-expect-error the subpath has no Cart (import it from "cirrus-storefront")
+  void catalog.Cart;
+  return (await c.store()).name;
+}

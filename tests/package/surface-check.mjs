@@ -1,7 +1,7 @@
 // The package's public type surface: no `any` reachable from the entry, and every type the
 // wasm glue declares (generated from the Rust types) is exported by the entry.
 // Usage: node tests/package/surface-check.mjs <built package dir>
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const dir = process.argv[2];
@@ -11,8 +11,12 @@ const fail = (msg) => { console.error(`surface check: ${msg}`); process.exit(1);
 // The glue minus InitOutput (raw wasm exports, not re-exported by the entry).
 const glue = read("cirrus_storefront.d.ts").replace(/export interface InitOutput \{[\s\S]*?\n\}/, "");
 const publicFiles = { "cirrus_storefront.d.ts (minus InitOutput)": glue };
-for (const f of ["index.d.ts", "node.d.ts", "client.d.ts", "error.d.ts", "init-sync.d.ts", "ready.d.ts", "guard.d.ts"]) publicFiles[f] = read(f);
-publicFiles["cart.d.ts"] = read("cart.d.ts"); // the Cart class and money helpers (js/cart.ts)
+// index/node/client/error are in every entry; guard and cart (the Cart class and money
+// helpers) only in the package root, not in the `client/` subpath.
+for (const f of ["index.d.ts", "node.d.ts", "client.d.ts", "error.d.ts", "init-sync.d.ts", "ready.d.ts", "load.d.ts"]) publicFiles[f] = read(f);
+if (existsSync(join(dir, "client-entry.d.ts"))) publicFiles["client-entry.d.ts"] = read("client-entry.d.ts");
+for (const f of ["guard.d.ts", "cart.d.ts", "checkout.d.ts"]) if (existsSync(join(dir, f))) publicFiles[f] = read(f);
+else if (!dir.replace(/\/+$/, "").endsWith("/client")) fail(`${f} is missing`);
 for (const [name, text] of Object.entries(publicFiles)) {
   const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
   const hit = code.split("\n").find((l) => /\bany\b/.test(l));
@@ -20,7 +24,14 @@ for (const [name, text] of Object.entries(publicFiles)) {
 }
 
 const declared = [...glue.matchAll(/^export (?:interface|type) ([A-Za-z_]+)/gm)].map((m) => m[1]);
-const entry = read("index.d.ts");
+// The entry's declarations, following its `export * from "./x.js"` re-exports.
+const entryText = (f, seen = new Set()) => {
+  if (seen.has(f)) return "";
+  seen.add(f);
+  const t = read(f);
+  return t + [...t.matchAll(/^export \* from "\.\/([\w-]+)\.js";/gm)].map((m) => entryText(`${m[1]}.d.ts`, seen)).join("\n");
+};
+const entry = entryText("index.d.ts");
 const missing = declared.filter((n) => !new RegExp(`\\b${n}\\b`).test(entry));
 if (missing.length) fail(`types declared by the glue but not exported by index.d.ts: ${missing.join(", ")}`);
 if (/\bInitOutput\b/.test(entry)) fail("index.d.ts exports InitOutput");
