@@ -14,6 +14,7 @@ mod cart;
 mod checkout;
 pub(crate) mod client;
 pub(crate) mod error;
+pub(crate) mod interop;
 
 #[cfg(test)]
 mod tests;
