@@ -28,7 +28,7 @@ import {
   type StartCheckoutOptions,
 } from "./cirrus_storefront.js";
 import { rateOf } from "./cart.js";
-import type { CirrusClient } from "./client.js";
+import type { CirrusClient } from "./cirrus_storefront.js";
 import { SCHEMA } from "./generated/schema.js";
 import { check } from "./validate.js";
 import { cirrusError, type CirrusError } from "./error.js";

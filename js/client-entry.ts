@@ -1,4 +1,7 @@
 /// <reference lib="esnext.disposable" preserve="true" />
+import { CirrusClient as WasmClient } from "./cirrus_storefront.js";
+import { guardClass } from "./guard.js";
+
 // Entry of `cirrus-storefront/client`: the catalog client alone, next to its own, smaller
 // .wasm (the crate built with `--features sdk-only`: no cart, checkout or money exports).
 // For pages that only read the catalog; everything else comes from "cirrus-storefront".
@@ -47,10 +50,17 @@ export type {
   Variant,
   VariantRates,
 } from "./cirrus_storefront.js";
+export type { AllProductsOptions, PaginationOf, ProductOf, ProductPages, ProductsResult } from "./cirrus_storefront.js";
 export { CirrusError, type CirrusErrorFields, type ErrorCode } from "./error.js";
-export { CirrusClient, type AllProductsOptions, type PaginationOf, type ProductOf, type ProductsResult } from "./client.js";
 export { isReady } from "./ready.js";
 export { init } from "./load.js";
 
 /** Synchronous `init()` from the module's bytes or a compiled `WebAssembly.Module`. */
 export { initSync } from "./init-sync.js";
+
+/**
+ * The catalog client: the Rust `CirrusClient` class of the wasm (src/wasm/client.rs),
+ * guarded so that `new CirrusClient()` before `init()` is a clear `CirrusError`.
+ */
+export const CirrusClient = /* @__PURE__ */ guardClass(WasmClient);
+export type CirrusClient = WasmClient;

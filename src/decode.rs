@@ -41,7 +41,11 @@ pub fn decode_json<T: DeserializeOwned>(body: &str) -> Result<T> {
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
-        let what = if inner.is_eof() { format!("response body is truncated ({inner})") } else { inner.to_string() };
+        let what = if inner.is_eof() || inner.is_syntax() {
+            format!("the response body is not valid JSON (truncated?): {inner}")
+        } else {
+            inner.to_string()
+        };
         Error::decode(if path == "." { what } else { format!("at {path}: {what}") })
     })
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The SDK client's Rust exports (src/wasm/tests.rs) in headless Chromium
-# (wasm-bindgen-test): option checks, paths and queries, body rules, retry
-# decisions, non-2xx responses as CirrusErrors, the JS-value deserializer. They
-# are pure, so no server runs here; the client's I/O against a dev server
-# (every fetcher × every error code, retries, sharing, cache, abort, timeout) is
-# tested on the built package in stage 40-pkg (tests/sdk/matrix.mjs).
+# The Rust CirrusClient class (src/wasm/tests.rs) in headless Chromium
+# (wasm-bindgen-test), through its Rust API with a scripted `fetch`: options,
+# the request gloo-net builds, retries (GETs yes, payments never), timeouts,
+# abort, shared GETs, non-2xx errors, decode errors naming the JSON path, a
+# fetch that gives no Response. No server runs here; the same client against a
+# dev server (every fetcher x every error code, node and Chromium, both package
+# entries) is tests/sdk/matrix.mjs in stage 40-pkg.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"

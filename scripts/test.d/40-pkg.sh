@@ -32,7 +32,7 @@ tarball=$(ls "$WORK"/cirrus-storefront-*.tgz)
 log "packed $(basename "$tarball") ($(wc -c <"$tarball") bytes)"
 contents=$(tar tzf "$tarball")
 for f in package/package.json package/index.js package/index.d.ts package/node.js package/cirrus_storefront_bg.wasm package/cirrus_storefront.js \
-  package/client.js package/transport.js package/validate.js package/generated/schema.js \
+  package/client-entry.js \
   package/client/index.js package/client/index.d.ts package/client/node.js package/client/cirrus_storefront_bg.wasm; do
   grep -qx "$f" <<<"$contents" || die "tarball lacks $f"
 done

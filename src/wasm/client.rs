@@ -1,140 +1,510 @@
-//! The SDK client's decisions, as pure synchronous exports over primitives.
+//! `CirrusClient`: the typed catalog fetchers and the payment calls, a Rust
+//! class that does its own I/O.
 //!
-//! `CirrusClient` itself is TypeScript (`js/client.ts`): it does the fetch,
-//! timers, abort, the retry loop, sharing and caching, and checks the *shape*
-//! of arguments against the generated schemas. Everything that is a rule is
-//! decided here, by the core: the options (`checkEndpoint`, `checkNumbers`),
-//! each request's path and query (`productsPath`, `catalogPath`), the rules of
-//! POST bodies (`checkShippingRates`, `checkInitiate`, `checkUpdate`,
-//! `checkConfirm`, `checkAddress`), the retry policy (`retryDelay`) and the
-//! error of a non-2xx response (`httpError`). Each throws a `CirrusError`
-//! (`invalid_argument`, naming the argument) on a bad value.
+//! Arguments are decoded once by serde-wasm-bindgen ([`super::interop`]) and
+//! checked by the core's rules ([`crate::request`], [`crate::options`]), so a
+//! bad argument is an `invalid_argument` before any request. Requests go out
+//! through [`super::http`] (gloo-net, timeout, abort, retries). Identical GETs
+//! in flight share one request; with `cacheTtlMs` answers are cached (bounded:
+//! at most [`MAX_CACHED`] answers, expired ones swept). A 2xx body is checked
+//! against the response schema of the model types in wasm memory
+//! ([`super::body`]), then the engine's `JSON.parse` builds the objects the
+//! caller gets, so nullable members are `null` and maps are plain objects.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::rc::Rc;
 
+use gloo_net::http::Method;
+use js_sys::{Function, Promise, Reflect};
+use serde::Deserialize;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use web_sys::{AbortController, AbortSignal};
 
-use crate::error::Result;
-use crate::model::ShippingAddress;
-use crate::{checkout, decode, options, request, retry};
+use crate::error::{Error, Result};
+use crate::model::{ConfirmRequest, InitiateRequest, ShippingAddress, ShippingRatesRequest, UpdateRequest};
+use crate::options::ClientOptions;
+use crate::request::{self, ProductsQuery};
+use crate::text::{cat, uint};
 
-use super::error::to_js;
+use super::body::{self, Schema};
+use super::http::{self, Transport};
+use super::interop::{from_js, to_js};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = include_str!("../../js/generated/types.ts");
 
-/// Checks `baseUrl` (ends with `/api/v1`, https unless loopback) and then
-/// `apiKey` (`ak_` + 48 hex); returns the base URL without a trailing slash.
-///
-/// # Errors
-/// `invalid_argument` naming the option.
-#[wasm_bindgen(js_name = checkEndpoint)]
-pub fn check_endpoint(base_url: &str, api_key: &str) -> Result<String, JsValue> {
-    Ok(options::check_endpoint(base_url, api_key)?)
+#[wasm_bindgen(typescript_custom_section)]
+const CLIENT_TYPES: &str = r#"
+/** The value of option `K` in an options type `O` (`undefined` when absent). */
+type FlagOf<O, K extends string> = O extends object ? (K extends keyof O ? O[K] : undefined) : undefined;
+
+/** The product type `products(options)` yields: `MinimalProduct` when `minimal: true`. */
+export type ProductOf<O> = [FlagOf<O, "minimal">] extends [true]
+  ? MinimalProduct
+  : [FlagOf<O, "minimal">] extends [false | null | undefined]
+    ? Product
+    : Product | MinimalProduct;
+
+/** `pagination` is present exactly when `includePagination: true`. */
+export type PaginationOf<O> = [FlagOf<O, "includePagination">] extends [true]
+  ? { pagination: Pagination }
+  : [FlagOf<O, "includePagination">] extends [false | null | undefined]
+    ? { pagination?: never }
+    : { pagination?: Pagination };
+
+/** What `products(options)` resolves with. */
+export type ProductsResult<O> = { products: ProductOf<O>[] } & PaginationOf<O>;
+
+/** Options of `allProducts()`: page size and the minimal flag. */
+export interface AllProductsOptions {
+  /** Products per request, 1..=500 (default 100). */
+  pageSize?: number;
+  minimal?: boolean;
 }
 
-/// `[timeoutMs, retries, cacheTtlMs]` with the defaults filled in.
-///
-/// # Errors
-/// `invalid_argument` for `timeoutMs` 0 or `retries` over 10.
-#[wasm_bindgen(js_name = checkNumbers)]
-pub fn check_numbers(timeout_ms: Option<u32>, retries: Option<u32>, cache_ttl_ms: Option<u32>) -> Result<Vec<u32>, JsValue> {
-    Ok(options::check_numbers(timeout_ms, retries, cache_ttl_ms)?.to_vec())
+export interface CirrusClient {
+  /**
+   * `GET /products`: `limit` 1..=500 (an integer), `offset` >= 0. With `minimal: true`
+   * the products are `MinimalProduct`s; with `includePagination: true` the result has
+   * `pagination`.
+   */
+  products<const O extends ProductsOptions | undefined = undefined>(options?: O, signal?: AbortSignal): Promise<ProductsResult<O>>;
+  /** Every active product, fetched page by page (`for await (const p of client.allProducts())`). */
+  allProducts<const O extends AllProductsOptions | undefined = undefined>(options?: O, signal?: AbortSignal): AsyncIterableIterator<ProductOf<O>>;
+}
+"#;
+
+#[wasm_bindgen(inline_js = "export function iterable(o) { o[Symbol.asyncIterator] = function () { return this; }; return o; }")]
+extern "C" {
+    /// Makes an object with `next()` usable by `for await`.
+    fn iterable(o: JsValue) -> JsValue;
 }
 
-/// Path and query of `GET /products`.
-///
-/// # Errors
-/// `invalid_argument` unless `limit` is an integer in 1..=500 and `offset` an
-/// integer >= 0.
-#[wasm_bindgen(js_name = productsPath)]
-pub fn products_path(limit: Option<f64>, offset: Option<f64>, include_pagination: bool, minimal: bool) -> Result<String, JsValue> {
-    let q = request::ProductsQuery::from_numbers(limit, offset, include_pagination, minimal)?;
-    Ok(request::products(&q)?.path_and_query())
+/// Cached answers one client keeps at most (the oldest expiry goes first).
+pub(crate) const MAX_CACHED: usize = 256;
+
+/// The client's options as JS passes them: the core's [`ClientOptions`] plus
+/// the JS-only `fetch`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Options {
+    base_url: String,
+    api_key: String,
+    #[serde(default)]
+    timeout_ms: Option<u32>,
+    #[serde(default)]
+    retries: Option<u32>,
+    #[serde(default)]
+    cache_ttl_ms: Option<u32>,
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    fetch: JsValue,
 }
 
-/// Path of a catalog GET by the JS method's name; `arg` (slug or id) becomes
-/// exactly one percent-encoded path segment.
-///
-/// # Errors
-/// `invalid_argument` for an empty slug/id or `.`/`..`.
-#[wasm_bindgen(js_name = catalogPath)]
-pub fn catalog_path(method: &str, arg: &str) -> Result<String, JsValue> {
-    Ok(request::catalog_path(method, arg)?)
+/// Options of `allProducts()`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct AllProductsOptions {
+    #[serde(default)]
+    page_size: Option<u32>,
+    #[serde(default)]
+    minimal: bool,
 }
 
-/// The rules of a `shippingRates` body (its shape was checked in JS).
-///
-/// # Errors
-/// `invalid_argument` naming the field.
-#[wasm_bindgen(js_name = checkShippingRates)]
-pub fn check_shipping_rates(variant_ids: Vec<String>, country: &str, order_total: Option<f64>) -> Result<(), JsValue> {
-    Ok(request::check_shipping_rates(&variant_ids, country, order_total)?)
+/// A GET in flight (shared by its callers) or a cached answer.
+enum Entry {
+    Flight { id: u32, promise: Promise, callers: u32, ctl: AbortController },
+    Cached { value: JsValue, expires: f64 },
 }
 
-/// The rules of an `initiatePayment` body, its items as two parallel lists.
-///
-/// # Errors
-/// `invalid_argument` naming the field.
-#[wasm_bindgen(js_name = checkInitiate)]
-pub fn check_initiate(variant_ids: Vec<String>, quantities: Vec<u32>, currency: &str) -> Result<(), JsValue> {
-    Ok(request::check_initiate(&variant_ids, &quantities, currency)?)
+struct Inner {
+    http: Transport,
+    ttl_ms: u32,
+    entries: RefCell<BTreeMap<String, Entry>>,
+    next_id: Cell<u32>,
 }
 
-/// The rules of an `updatePayment` body besides its address.
-///
-/// # Errors
-/// `invalid_argument` naming the field.
-#[wasm_bindgen(js_name = checkUpdate)]
-pub fn check_update(session_id: &str, shipping_rate_id: &str) -> Result<(), JsValue> {
-    Ok(request::check_update(session_id, shipping_rate_id)?)
+/// A Cirrus V1 storefront client.
+#[wasm_bindgen]
+pub struct CirrusClient {
+    inner: Rc<Inner>,
 }
 
-/// The rules of a `confirmPayment` body besides its address.
-///
-/// # Errors
-/// `invalid_argument` naming the field.
-#[wasm_bindgen(js_name = checkConfirm)]
-pub fn check_confirm(session_id: &str, confirmation_token_id: &str, shipping_rate_id: &str, return_url: &str) -> Result<(), JsValue> {
-    Ok(request::check_confirm(session_id, confirmation_token_id, shipping_rate_id, return_url)?)
+/// The caller's `signal` argument: absent, or something with a boolean `aborted`.
+fn signal_arg(signal: Option<JsValue>) -> Result<Option<AbortSignal>> {
+    match signal {
+        None => Ok(None),
+        Some(s) if s.is_undefined() || s.is_null() => Ok(None),
+        Some(s) if Reflect::get(&s, &"aborted".into()).is_ok_and(|a| a.as_bool().is_some()) => Ok(Some(s.unchecked_into())),
+        Some(_) => Err(Error::invalid_argument("signal must be an AbortSignal")),
+    }
 }
 
-/// A shipping address, by the one definition the checkout uses
-/// ([`checkout::validate_address`]).
-///
-/// # Errors
-/// `invalid_argument` naming `shippingAddress.<field>`.
-#[allow(clippy::too_many_arguments)]
-#[wasm_bindgen(js_name = checkAddress)]
-pub fn check_address(
-    email: String,
-    first_name: String,
-    last_name: String,
-    address1: String,
-    address2: Option<String>,
-    city: String,
-    state: Option<String>,
-    postal_code: String,
-    country: String,
-    phone: Option<String>,
-) -> Result<(), JsValue> {
-    let a = ShippingAddress { email, first_name, last_name, address1, address2, city, state, postal_code, country, phone };
-    Ok(checkout::validate_address(&a)?)
+/// A slug or id argument.
+fn string_arg(what: &str, v: &JsValue) -> Result<String> {
+    v.as_string().ok_or_else(|| Error::invalid_argument(cat(&[what, " must be a string"])))
 }
 
-/// The retry policy ([`retry::decide`]): the wait in ms before attempt
-/// `attempt + 1`, or `undefined` to give up. `status` 0: no response
-/// (network failure or timeout). `random` is uniform in [0, 1).
-#[wasm_bindgen(js_name = retryDelay)]
-pub fn retry_delay(attempt: u32, retries: u32, retryable: bool, status: u16, retry_after: Option<String>, random: f64) -> Option<u32> {
-    retry::decide(attempt, retries, retryable, status, retry_after.as_deref(), random)
+/// `JSON.stringify` of a request body's serde value: exactly the members the
+/// API knows, in the model's order.
+fn json(body: &impl serde::Serialize) -> Result<String> {
+    let v = to_js(body)?;
+    js_sys::JSON::stringify(&v)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| Error::invalid_argument("the request body could not be encoded"))
 }
 
-/// The `CirrusError` for a non-2xx response (CONTRACT.md): the server's
-/// `code` and message when the body held them as strings, else `http`; with
-/// the status, `x-request-id` and `Retry-After` seconds.
-#[wasm_bindgen(js_name = httpError, unchecked_return_type = "Error")]
-pub fn http_error(status: u16, code: Option<String>, message: Option<String>, request_id: Option<String>, retry_after: Option<String>) -> JsValue {
-    to_js(&decode::error_from_fields(status, code.as_deref(), message.as_deref(), request_id, retry_after.as_deref()))
+fn check_address(a: &ShippingAddress) -> Result<()> {
+    crate::checkout::validate_address(a)
+}
+
+#[wasm_bindgen]
+impl CirrusClient {
+    /// Makes a client. Options are checked here: `baseUrl` (ends with `/api/v1`, https
+    /// unless loopback), `apiKey` (`ak_` + 48 hex), `timeoutMs` (default 10000), `retries`
+    /// (default 2), `cacheTtlMs` (default 0: no cache), `fetch` (default `globalThis.fetch`;
+    /// called with the `Request` the client built).
+    ///
+    /// # Errors
+    /// `invalid_argument` for a bad option.
+    #[wasm_bindgen(constructor)]
+    pub fn new(#[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue) -> Result<CirrusClient, JsValue> {
+        let o: Options = from_js(options, "options")?;
+        let fetch = if o.fetch.is_undefined() || o.fetch.is_null() {
+            None
+        } else if o.fetch.is_function() {
+            Some(o.fetch.unchecked_into::<Function>())
+        } else {
+            return Err(Error::invalid_argument("options.fetch must be a function").into());
+        };
+        let core = ClientOptions { base_url: o.base_url, api_key: o.api_key, timeout_ms: o.timeout_ms, retries: o.retries, cache_ttl_ms: o.cache_ttl_ms };
+        let config = core.validate()?;
+        let http = Transport { authorization: config.authorization(), base_url: config.base_url, fetch, timeout_ms: config.timeout_ms, retries: config.retries };
+        Ok(CirrusClient {
+            inner: Rc::new(Inner { http, ttl_ms: config.cache_ttl_ms, entries: RefCell::default(), next_id: Cell::new(0) }),
+        })
+    }
+
+    /// `GET /products` (typed by its options in the `.d.ts`, see `ProductsResult`).
+    #[wasm_bindgen(skip_typescript)]
+    pub async fn products(&self, options: JsValue, signal: Option<JsValue>) -> Result<JsValue, JsValue> {
+        let signal = signal_arg(signal)?;
+        let q: ProductsQuery = from_js(options, "options")?;
+        let path = request::products(&q)?.path_and_query();
+        let schema = Schema::Products { minimal: q.minimal, pagination: q.include_pagination };
+        self.inner.clone().get(path, schema, signal).await
+    }
+
+    /// Every active product, page by page (`for await`).
+    #[wasm_bindgen(js_name = allProducts, skip_typescript)]
+    pub fn all_products(&self, options: JsValue, signal: Option<JsValue>) -> Result<JsValue, JsValue> {
+        let signal = signal_arg(signal)?;
+        let o: AllProductsOptions = from_js(options, "options")?;
+        let limit = o.page_size.unwrap_or(100);
+        request::products(&ProductsQuery { limit: Some(limit), ..ProductsQuery::default() })
+            .map_err(|_| Error::invalid_argument(cat(&["options.pageSize must be an integer in 1..=500, got ", &uint(limit.into())])))?;
+        let pages = ProductPages { client: self.inner.clone(), limit, minimal: o.minimal, signal, state: RefCell::default() };
+        Ok(iterable(pages.into()))
+    }
+
+    /// `GET /products/slug/{slug}`: the product.
+    #[wasm_bindgen(js_name = productBySlug, unchecked_return_type = "Product")]
+    pub async fn product_by_slug(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] slug: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        self.catalog("productBySlug", string_arg("slug", &slug), Schema::Product, signal).await
+    }
+
+    /// `GET /pages`: every page.
+    #[wasm_bindgen(unchecked_return_type = "Page[]")]
+    pub async fn pages(&self, #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>) -> Result<JsValue, JsValue> {
+        self.catalog("pages", Ok(String::new()), Schema::Pages, signal).await
+    }
+
+    /// `GET /collections`: every collection, with products and breadcrumb.
+    #[wasm_bindgen(unchecked_return_type = "Collection[]")]
+    pub async fn collections(&self, #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>) -> Result<JsValue, JsValue> {
+        self.catalog("collections", Ok(String::new()), Schema::Collections, signal).await
+    }
+
+    /// `GET /collections/slug/{slug}`: the collection.
+    #[wasm_bindgen(js_name = collectionBySlug, unchecked_return_type = "Collection")]
+    pub async fn collection_by_slug(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] slug: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        self.catalog("collectionBySlug", string_arg("slug", &slug), Schema::Collection, signal).await
+    }
+
+    /// `GET /collections/{id}`: the collection.
+    #[wasm_bindgen(unchecked_return_type = "Collection")]
+    pub async fn collection(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        self.catalog("collection", string_arg("id", &id), Schema::Collection, signal).await
+    }
+
+    /// `GET /store`: the store configuration.
+    #[wasm_bindgen(unchecked_return_type = "Store")]
+    pub async fn store(&self, #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>) -> Result<JsValue, JsValue> {
+        self.catalog("store", Ok(String::new()), Schema::Store, signal).await
+    }
+
+    /// `POST /shipping-rates`: the rates per variant (retried like a GET).
+    #[wasm_bindgen(js_name = shippingRates, unchecked_return_type = "VariantRates[]")]
+    pub async fn shipping_rates(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ShippingRatesRequest")] body: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let signal = signal_arg(signal)?;
+        let b: ShippingRatesRequest = from_js(body, "body")?;
+        request::check_shipping_rates(&b.variant_ids, &b.country, b.order_total)?;
+        Ok(self.inner.post("/shipping-rates", &json(&b)?, true, Schema::ShippingRates, signal).await?)
+    }
+
+    /// `POST /payments/initiate` (sent once, never retried).
+    #[wasm_bindgen(js_name = initiatePayment, unchecked_return_type = "InitiateResponse")]
+    pub async fn initiate_payment(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "InitiateRequest")] body: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let signal = signal_arg(signal)?;
+        let b: InitiateRequest = from_js(body, "body")?;
+        let ids: Vec<String> = b.items.iter().map(|i| i.variant_id.clone()).collect();
+        let quantities: Vec<u32> = b.items.iter().map(|i| i.quantity).collect();
+        request::check_initiate(&ids, &quantities, &b.currency)?;
+        Ok(self.inner.post("/payments/initiate", &json(&b)?, false, Schema::Initiate, signal).await?)
+    }
+
+    /// `POST /payments/update` (sent once, never retried).
+    #[wasm_bindgen(js_name = updatePayment, unchecked_return_type = "UpdateResponse")]
+    pub async fn update_payment(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "UpdateRequest")] body: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let signal = signal_arg(signal)?;
+        let b: UpdateRequest = from_js(body, "body")?;
+        request::check_update(&b.session_id, &b.shipping_rate_id)?;
+        check_address(&b.shipping_address)?;
+        Ok(self.inner.post("/payments/update", &json(&b)?, false, Schema::Update, signal).await?)
+    }
+
+    /// `POST /payments/confirm` (sent once, never retried; the server makes it
+    /// idempotent, so calling it again after 3-D Secure is safe).
+    #[wasm_bindgen(js_name = confirmPayment, unchecked_return_type = "ConfirmResponse")]
+    pub async fn confirm_payment(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ConfirmRequest")] body: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let signal = signal_arg(signal)?;
+        let b: ConfirmRequest = from_js(body, "body")?;
+        request::check_confirm(&b.session_id, &b.confirmation_token_id, &b.shipping_rate_id, &b.return_url)?;
+        check_address(&b.shipping_address)?;
+        Ok(self.inner.post("/payments/confirm", &json(&b)?, false, Schema::Confirm, signal).await?)
+    }
+
+    /// Forgets cached answers (requests in flight still complete).
+    #[wasm_bindgen(js_name = clearCache)]
+    pub fn clear_cache(&self) {
+        self.inner.entries.borrow_mut().retain(|_, e| matches!(e, Entry::Flight { .. }));
+    }
+
+    /// How many answers the cache holds now (at most 256; expired ones are
+    /// swept as new ones arrive).
+    #[wasm_bindgen(getter, js_name = cacheSize)]
+    pub fn cache_size(&self) -> u32 {
+        let n = self.inner.entries.borrow().values().filter(|e| matches!(e, Entry::Cached { .. })).count();
+        u32::try_from(n).unwrap_or(u32::MAX)
+    }
+}
+
+impl CirrusClient {
+    /// A catalog GET by the JS method's name (the core builds the path).
+    async fn catalog(&self, method: &str, arg: Result<String>, schema: Schema, signal: Option<JsValue>) -> Result<JsValue, JsValue> {
+        let signal = signal_arg(signal)?;
+        let path = request::catalog_path(method, &arg?)?;
+        self.inner.clone().get(path, schema, signal).await
+    }
+}
+
+impl Inner {
+    /// A GET: shared while in flight, cached with a TTL. Each caller's
+    /// `signal` aborts only that caller; the request itself is aborted once
+    /// every caller has given up.
+    async fn get(self: Rc<Self>, path: String, schema: Schema, signal: Option<AbortSignal>) -> Result<JsValue, JsValue> {
+        if let Some(s) = &signal {
+            if s.aborted() {
+                return Err(http::aborted(s).into());
+            }
+        }
+        let now = js_sys::Date::now();
+        let joined = {
+            let mut entries = self.entries.borrow_mut();
+            match entries.get_mut(&path) {
+                Some(Entry::Cached { value, expires }) if *expires > now => return Ok(value.clone()),
+                Some(Entry::Flight { id, promise, callers, .. }) => {
+                    *callers += 1;
+                    Some((*id, promise.clone()))
+                }
+                _ => None,
+            }
+        };
+        let (id, promise) = match joined {
+            Some(j) => j,
+            None => self.start(&path, schema)?,
+        };
+        let outcome = match &signal {
+            None => JsFuture::from(promise).await.map_err(Err),
+            Some(s) => http::race_signal(promise, s).await,
+        };
+        let mut entries = self.entries.borrow_mut();
+        if let Some(Entry::Flight { id: fid, callers, ctl, .. }) = entries.get_mut(&path) {
+            if *fid == id {
+                *callers -= 1;
+                if *callers == 0 && matches!(outcome, Err(Ok(()))) {
+                    ctl.abort();
+                    entries.remove(&path);
+                }
+            }
+        }
+        drop(entries);
+        match outcome {
+            Ok(v) => Ok(v),
+            Err(Ok(())) => Err(signal.as_ref().map_or_else(|| Error::new(crate::error::ErrorCode::Aborted, "aborted"), http::aborted).into()),
+            // The shared request's own CirrusError, the same object for every caller.
+            Err(Err(e)) => Err(e),
+        }
+    }
+
+    /// Starts the shared request for `path` (its first caller counted).
+    fn start(self: &Rc<Self>, path: &str, schema: Schema) -> Result<(u32, Promise)> {
+        let id = self.next_id.get().wrapping_add(1);
+        self.next_id.set(id);
+        let ctl = AbortController::new().map_err(|_| Error::new(crate::error::ErrorCode::Network, "AbortController is not available"))?;
+        let (me, key, sig) = (Rc::clone(self), path.to_owned(), ctl.signal());
+        let promise = future_to_promise(async move {
+            let r = me.fetch(Method::GET, &key, None, true, schema, Some(&sig)).await;
+            let mut entries = me.entries.borrow_mut();
+            if matches!(entries.get(&key), Some(Entry::Flight { id: f, .. }) if *f == id) {
+                match &r {
+                    Ok(v) if me.ttl_ms > 0 => {
+                        let expires = js_sys::Date::now() + f64::from(me.ttl_ms);
+                        entries.insert(key, Entry::Cached { value: v.clone(), expires });
+                        bound(&mut entries);
+                    }
+                    _ => drop(entries.remove(&key)),
+                }
+            }
+            r.map_err(JsValue::from)
+        });
+        self.entries.borrow_mut().insert(path.to_owned(), Entry::Flight { id, promise: promise.clone(), callers: 1, ctl });
+        Ok((id, promise))
+    }
+
+    /// A POST: never shared or cached.
+    async fn post(&self, path: &str, body: &str, retryable: bool, schema: Schema, signal: Option<AbortSignal>) -> Result<JsValue> {
+        self.fetch(Method::POST, path, Some(body), retryable, schema, signal.as_ref()).await
+    }
+
+    /// Sends and checks the 2xx body against `schema`, then builds the value.
+    async fn fetch(&self, method: Method, path: &str, body: Option<&str>, retryable: bool, schema: Schema, signal: Option<&AbortSignal>) -> Result<JsValue> {
+        let label = method.as_str().to_owned();
+        let answer = self.http.send(method, path, body, retryable, signal).await?;
+        body::decode(&answer, schema).map_err(|e| {
+            let message = cat(&[&label, " ", path, ": ", &e.message]);
+            Error { message, ..e }.with_status(answer.status).with_request_id(answer.request_id.clone())
+        })
+    }
+}
+
+/// Keeps the cache within [`MAX_CACHED`] answers: expired ones go first, then
+/// the ones closest to expiring.
+fn bound(entries: &mut BTreeMap<String, Entry>) {
+    let cached = |e: &Entry| matches!(e, Entry::Cached { .. });
+    if entries.values().filter(|e| cached(e)).count() <= MAX_CACHED {
+        return;
+    }
+    let now = js_sys::Date::now();
+    entries.retain(|_, e| !matches!(e, Entry::Cached { expires, .. } if *expires <= now));
+    while entries.values().filter(|e| cached(e)).count() > MAX_CACHED {
+        let oldest = entries
+            .iter()
+            .filter_map(|(k, e)| match e {
+                Entry::Cached { expires, .. } => Some((k.clone(), *expires)),
+                Entry::Flight { .. } => None,
+            })
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(k, _)| k);
+        match oldest {
+            Some(k) => drop(entries.remove(&k)),
+            None => break,
+        }
+    }
+}
+
+/// Where `allProducts` is.
+#[derive(Default)]
+struct PagesState {
+    offset: u64,
+    buffer: std::collections::VecDeque<JsValue>,
+    done: bool,
+}
+
+/// The iterator `allProducts()` returns: one `GET /products` per page.
+#[wasm_bindgen]
+pub struct ProductPages {
+    client: Rc<Inner>,
+    limit: u32,
+    minimal: bool,
+    signal: Option<AbortSignal>,
+    state: RefCell<PagesState>,
+}
+
+#[wasm_bindgen]
+impl ProductPages {
+    /// The next product: `{ value, done }`.
+    #[wasm_bindgen(unchecked_return_type = "IteratorResult<Product | MinimalProduct, undefined>")]
+    pub async fn next(&self) -> Result<JsValue, JsValue> {
+        let result = |value: &JsValue, done: bool| -> Result<JsValue, JsValue> {
+            let o = js_sys::Object::new();
+            Reflect::set(&o, &"value".into(), value)?;
+            Reflect::set(&o, &"done".into(), &done.into())?;
+            Ok(o.into())
+        };
+        loop {
+            let (offset, done) = {
+                let mut st = self.state.borrow_mut();
+                if let Some(v) = st.buffer.pop_front() {
+                    return result(&v, false);
+                }
+                (st.offset, st.done)
+            };
+            if done {
+                return result(&JsValue::UNDEFINED, true);
+            }
+            let q = ProductsQuery { limit: Some(self.limit), offset: Some(offset), include_pagination: true, minimal: self.minimal };
+            let path = request::products(&q)?.path_and_query();
+            let page = self.client.clone().get(path, Schema::Products { minimal: self.minimal, pagination: true }, self.signal.clone()).await?;
+            let products: js_sys::Array = Reflect::get(&page, &"products".into())?.unchecked_into();
+            let has_more = Reflect::get(&page, &"pagination".into())
+                .and_then(|p| Reflect::get(&p, &"hasMore".into()))
+                .is_ok_and(|h| h.as_bool() == Some(true));
+            let mut st = self.state.borrow_mut();
+            st.offset += u64::from(products.length());
+            st.done = !has_more || products.length() == 0;
+            st.buffer.extend(products.iter());
+        }
+    }
 }

@@ -7,6 +7,7 @@
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::error::{Error, Result};
 
@@ -21,6 +22,7 @@ use crate::error::{Error, Result};
 /// or `options: unknown field `limt`, expected one of …`.
 pub(crate) fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T> {
     let value = if value.is_undefined() || value.is_null() { js_sys::Object::new().into() } else { value };
+    refuse_unknown_members::<T>(&value, what)?;
     let de = serde_wasm_bindgen::Deserializer::from(value);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
@@ -34,11 +36,62 @@ pub(crate) fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result
     })
 }
 
+/// The serialized member names of struct `T` (`None` if `T` is not a
+/// struct), read from its `Deserialize` impl: it hands them to
+/// `deserialize_struct`, which this deserializer records and then refuses.
+fn struct_fields<T: DeserializeOwned>() -> Option<&'static [&'static str]> {
+    use serde::de::{self, Visitor};
+    struct Probe(Option<&'static [&'static str]>);
+    impl<'de> de::Deserializer<'de> for &mut Probe {
+        type Error = de::value::Error;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> core::result::Result<V::Value, Self::Error> {
+            Err(de::Error::custom("probe"))
+        }
+        fn deserialize_struct<V: Visitor<'de>>(self, _: &'static str, fields: &'static [&'static str], _: V) -> core::result::Result<V::Value, Self::Error> {
+            self.0 = Some(fields);
+            Err(de::Error::custom("probe"))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option
+            unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+        }
+    }
+    let mut probe = Probe(None);
+    let _ = T::deserialize(&mut probe);
+    probe.0
+}
+
+/// A struct must be given as an object, and an unknown member of the top
+/// object is refused (serde-wasm-bindgen reads a struct member by member, so
+/// `deny_unknown_fields` never sees the others).
+/// Members that are `undefined` or functions are ignored, as `JSON.stringify`
+/// would.
+fn refuse_unknown_members<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<()> {
+    let Some(fields) = struct_fields::<T>() else { return Ok(()) };
+    if !value.is_object() || js_sys::Array::is_array(value) || value.is_function() {
+        // serde-wasm-bindgen would read an array as the struct's members in order.
+        let got = if js_sys::Array::is_array(value) { "an array" } else { "a value that is not an object" };
+        return Err(Error::invalid_argument([what, ": expected an object, got ", got].concat()));
+    }
+    for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
+        let Some(k) = key.as_string() else { continue };
+        if fields.contains(&k.as_str()) {
+            continue;
+        }
+        let v = js_sys::Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
+        if !v.is_undefined() && !v.is_function() {
+            return Err(Error::invalid_argument([what, ": unknown field `", &k, "`, expected one of `", &fields.join("`, `"), "`"].concat()));
+        }
+    }
+    Ok(())
+}
+
 /// Like [`from_js`] for a value that must be given (`undefined`/`null` is an
 /// error naming `what`, not `{}`).
 ///
 /// # Errors
 /// `invalid_argument` as [`from_js`].
+#[allow(dead_code)] // kept for the cart and checkout classes
 pub(crate) fn required<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T> {
     if value.is_undefined() || value.is_null() {
         return Err(Error::invalid_argument([what, " is required"].concat()));

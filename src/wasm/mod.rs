@@ -3,16 +3,18 @@
 //!
 //! For other areas (see "wasm internals" in docs/ARCHITECTURE.md):
 //! - [`error::to_js`] turns a core [`crate::error::Error`] into a JS `CirrusError`;
-//! - [`client`] holds the SDK client's pure exports; the client itself (fetch,
-//!   retries, sharing, cache) is TypeScript, `js/client.ts`.
+//! - [`interop`]: every structured value in (`from_js`, errors naming the path)
+//!   and out (`to_js`, plain objects, `null` for `None`), through serde-wasm-bindgen;
+//! - [`client`]: the `CirrusClient` class (fetchers, sharing, cache), over
+//!   [`http`] (gloo-net, timeout, abort, retries) and [`body`] (2xx bodies).
 
-#[cfg(feature = "bench")]
-mod bench;
 #[cfg(not(feature = "sdk-only"))]
 mod cart;
 #[cfg(not(feature = "sdk-only"))]
 mod checkout;
+mod body;
 pub(crate) mod client;
+mod http;
 pub(crate) mod error;
 pub(crate) mod interop;
 

@@ -1,38 +1,70 @@
 //! wasm-bindgen tests in headless Chromium (scripts/test.d/30-wasm.sh) of the
-//! SDK client's Rust exports (src/wasm/client.rs): options, paths, body rules,
-//! retry decisions, error decoding, and the errors they throw as JS values.
-//! The client's I/O (every fetcher, every error code against a dev server,
-//! retries, sharing, cache, abort, timeout) is tested on the built package, in
-//! node and Chromium: tests/sdk/matrix.mjs, run by scripts/test.d/40-pkg.sh.
+//! Rust `CirrusClient` itself, through its Rust API, with a scripted `fetch`
+//! (no server): options, the request it builds, retries (GETs yes, payments
+//! never), timeouts, abort, shared GETs, non-2xx bodies, decode errors and a
+//! `fetch` that does not give a `Response`. The same client against a real
+//! dev server (every fetcher × every error code, in node and Chromium, on the
+//! built package) is tests/sdk/matrix.mjs, run by scripts/test.d/40-pkg.sh.
 #![allow(clippy::unwrap_used)]
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
-use super::client::*;
+use super::client::CirrusClient;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen(inline_js = r#"
 export function get(o, k) { return o == null ? undefined : o[k]; }
 export function isError(e) { return e instanceof Error; }
+// A fetch that plays `script` (one step per call, the last one repeats): [status, body,
+// headers], "hang" (never answers; rejects when the request is aborted), "throw", or "junk".
+export function scripted(script) {
+  const f = async (req) => {
+    f.calls.push(req);
+    const step = script[Math.min(f.calls.length - 1, script.length - 1)];
+    if (step === "hang") return new Promise((_, reject) => req.signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))));
+    if (step === "throw") throw new TypeError("Failed to fetch");
+    if (step === "junk") return "not a response";
+    return new Response(step[1], { status: step[0], headers: step[2] || {} });
+  };
+  f.calls = [];
+  return f;
+}
+export function options(fetch, extra) {
+  return Object.assign({ baseUrl: "https://shop.example/api/v1", apiKey: "ak_0123456789abcdef0123456789ABCDEF0123456789abcdef", fetch }, JSON.parse(extra));
+}
+export function calls(f) { return f.calls.length; }
+export function call(f, i) { return f.calls[i]; }
+export function aborted() { const c = new AbortController(); c.abort(); return c.signal; }
 "#)]
 extern "C" {
     fn get(o: &JsValue, k: &str) -> JsValue;
     #[wasm_bindgen(js_name = isError)]
     fn is_error(e: &JsValue) -> bool;
+    fn scripted(script: JsValue) -> JsValue;
+    fn options(fetch: &JsValue, extra: &str) -> JsValue;
+    fn calls(f: &JsValue) -> u32;
+    fn call(f: &JsValue, i: u32) -> web_sys::Request;
+    fn aborted() -> JsValue;
 }
-
-const KEY: &str = "ak_0123456789abcdef0123456789ABCDEF0123456789abcdef";
 
 fn s(v: &JsValue) -> String {
     v.as_string().unwrap_or_default()
 }
 
-/// Checks a thrown value is a CirrusError-shaped `Error` with `code` whose
-/// message contains `needle`; returns it.
-fn thrown<T: std::fmt::Debug>(r: Result<T, JsValue>, code: &str, needle: &str) -> JsValue {
-    let e = r.expect_err("expected a CirrusError");
+fn script(json: &str) -> JsValue {
+    scripted(js_sys::JSON::parse(json).unwrap())
+}
+
+fn client(fetch: &JsValue, extra: &str) -> CirrusClient {
+    CirrusClient::new(options(fetch, extra)).unwrap()
+}
+
+/// A CirrusError-shaped `Error` with `code` whose message contains `needle`.
+#[track_caller]
+fn thrown<T>(r: Result<T, JsValue>, code: &str, needle: &str) -> JsValue {
+    let Err(e) = r else { panic!("expected a {code} error naming {needle:?}") };
     assert!(is_error(&e), "errors are Error objects");
     assert_eq!(s(&get(&e, "name")), "CirrusError");
     let msg = s(&get(&e, "message"));
@@ -41,140 +73,123 @@ fn thrown<T: std::fmt::Debug>(r: Result<T, JsValue>, code: &str, needle: &str) -
     e
 }
 
-#[wasm_bindgen_test]
-fn options_endpoint_and_numbers() {
-    assert_eq!(check_endpoint("https://shop.example/api/v1/", KEY).unwrap(), "https://shop.example/api/v1");
-    assert_eq!(check_endpoint("http://127.0.0.1:8787/api/v1", KEY).unwrap(), "http://127.0.0.1:8787/api/v1");
-    thrown(check_endpoint("http://shop.example/api/v1", KEY), "invalid_argument", "https");
-    thrown(check_endpoint("https://shop.example/v1", KEY), "invalid_argument", "/api/v1");
-    let e = thrown(check_endpoint("https://shop.example/api/v1", "ak_123"), "invalid_argument", "apiKey");
-    assert!(get(&e, "status").is_null() && get(&e, "requestId").is_null() && get(&e, "retryAfter").is_null());
-    let secret = format!("{}g", &KEY[..50]);
-    let e = thrown(check_endpoint("https://shop.example/api/v1", &secret), "invalid_argument", "apiKey");
-    assert!(!s(&get(&e, "message")).contains(&secret[7..]), "the key never shows");
+const STORE: &str = r#"[[200, "{\"store\":{\"id\":\"st_1\",\"name\":\"Shop\",\"defaultCurrency\":\"USD\",\"contactEmail\":\"a@b.example\",\"frontendDomain\":\"x\",\"logoUrl\":\"x\",\"logoHeightDesktop\":1,\"logoHeightMobile\":1,\"headerPaddingDesktop\":1,\"headerPaddingMobile\":1,\"faviconUrl\":\"x\",\"emailLogoUrl\":\"x\",\"processingTimeMin\":1,\"processingTimeMax\":2,\"shippingTimeMin\":1,\"shippingTimeMax\":2,\"returnPeriodDays\":30,\"refundTimeMin\":1,\"refundTimeMax\":2,\"businessHoursWeekdayOpen\":\"9\",\"businessHoursWeekdayClose\":\"5\",\"businessHoursWeekendOpen\":\"9\",\"businessHoursWeekendClose\":\"5\",\"routeProducts\":\"p\",\"routeCollections\":\"c\",\"routePages\":\"g\",\"homeMetaTitle\":\"t\",\"homeMetaDescription\":\"d\"}}", {"x-request-id": "req_ok"}]]"#;
 
-    assert_eq!(check_numbers(None, None, None).unwrap(), vec![10_000, 2, 0]);
-    assert_eq!(check_numbers(Some(300), Some(0), Some(60_000)).unwrap(), vec![300, 0, 60_000]);
-    thrown(check_numbers(Some(0), None, None), "invalid_argument", "timeoutMs");
-    thrown(check_numbers(None, Some(11), None), "invalid_argument", "retries");
+#[wasm_bindgen_test]
+fn options_are_checked_before_anything() {
+    let f = script(STORE);
+    for (extra, needle) in [
+        (r#"{"baseUrl": "http://shop.example/api/v1"}"#, "https"),
+        (r#"{"baseUrl": "https://shop.example/v1"}"#, "/api/v1"),
+        (r#"{"baseUrl": 5}"#, "baseUrl"),
+        (r#"{"apiKey": "ak_123"}"#, "apiKey"),
+        (r#"{"timeoutMs": 0}"#, "timeoutMs"),
+        (r#"{"timeoutMs": -5}"#, "timeoutMs"),
+        (r#"{"retries": 11}"#, "retries"),
+        (r#"{"retrys": 1}"#, "retrys"),
+        (r#"{"fetch": "nope"}"#, "fetch"),
+    ] {
+        let e = thrown(CirrusClient::new(options(&f, extra)), "invalid_argument", needle);
+        assert!(get(&e, "status").is_null() && get(&e, "requestId").is_null());
+    }
+    thrown(CirrusClient::new(JsValue::UNDEFINED), "invalid_argument", "baseUrl");
+    assert_eq!(calls(&f), 0);
 }
 
 #[wasm_bindgen_test]
-fn paths_and_queries() {
-    assert_eq!(products_path(None, None, false, false).unwrap(), "/products");
-    assert_eq!(
-        products_path(Some(5.0), Some(20.0), true, true).unwrap(),
-        "/products?limit=5&offset=20&includePagination=true&minimal=true"
-    );
-    assert_eq!(products_path(Some(500.0), Some(0.0), false, false).unwrap(), "/products?limit=500&offset=0");
-    for bad in [0.0, 501.0, 2.5, -1.0, f64::NAN, f64::INFINITY, 1e21] {
-        thrown(products_path(Some(bad), None, false, false), "invalid_argument", "limit");
-    }
-    for bad in [-1.0, 0.5, 9_007_199_254_740_992.0, f64::NAN] {
-        thrown(products_path(None, Some(bad), false, false), "invalid_argument", "offset");
-    }
-    assert_eq!(catalog_path("productBySlug", "a/b?c#d").unwrap(), "/products/slug/a%2Fb%3Fc%23d");
-    assert_eq!(catalog_path("productBySlug", "../../store").unwrap(), "/products/slug/..%2F..%2Fstore");
-    assert_eq!(catalog_path("collectionBySlug", "été").unwrap(), "/collections/slug/%C3%A9t%C3%A9");
-    assert_eq!(catalog_path("collection", "x y%").unwrap(), "/collections/x%20y%25");
-    assert_eq!(catalog_path("pages", "").unwrap(), "/pages");
-    assert_eq!(catalog_path("collections", "").unwrap(), "/collections");
-    assert_eq!(catalog_path("store", "").unwrap(), "/store");
-    thrown(catalog_path("productBySlug", ""), "invalid_argument", "slug");
-    thrown(catalog_path("collection", ".."), "invalid_argument", "id");
-    thrown(catalog_path("nope", "x"), "invalid_argument", "unknown");
+async fn a_get_is_built_sent_and_decoded() {
+    let f = script(STORE);
+    let c = client(&f, "{}");
+    let store = c.store(None).await.unwrap();
+    assert_eq!(s(&get(&store, "defaultCurrency")), "USD");
+    assert_eq!(calls(&f), 1);
+    let req = call(&f, 0);
+    assert_eq!(req.url(), "https://shop.example/api/v1/store");
+    assert_eq!(req.method(), "GET");
+    assert_eq!(req.headers().get("Authorization").unwrap().unwrap(), "Bearer ak_0123456789abcdef0123456789ABCDEF0123456789abcdef");
 }
 
 #[wasm_bindgen_test]
-fn body_rules() {
-    let v = |ids: &[&str]| ids.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
-    check_shipping_rates(v(&["v1"]), "US", None).unwrap();
-    check_shipping_rates(v(&["v1"]), "US", Some(12.5)).unwrap();
-    thrown(check_shipping_rates(v(&[]), "US", None), "invalid_argument", "variantIds");
-    thrown(check_shipping_rates(vec!["v".to_owned(); 251], "US", None), "invalid_argument", "variantIds");
-    thrown(check_shipping_rates(v(&["v1", ""]), "US", None), "invalid_argument", "variantIds[1]");
-    thrown(check_shipping_rates(v(&["v1"]), "usa", None), "invalid_argument", "country");
-    for bad in [-1.0, f64::NAN, f64::INFINITY] {
-        thrown(check_shipping_rates(v(&["v1"]), "US", Some(bad)), "invalid_argument", "orderTotal");
-    }
+async fn gets_are_retried_payments_never() {
+    let f = script(r#"[[500, "{\"error\":\"boom\",\"code\":\"internal\"}"], [200, "{\"pages\":[]}"]]"#);
+    let c = client(&f, "{}");
+    let pages = c.pages(None).await.unwrap();
+    assert_eq!(js_sys::Array::from(&pages).length(), 0);
+    assert_eq!(calls(&f), 2, "one failure, one retry");
 
-    check_initiate(v(&["a", "b"]), vec![1, 3], "USD").unwrap();
-    thrown(check_initiate(v(&[]), vec![], "USD"), "invalid_argument", "items");
-    thrown(check_initiate(v(&["a"]), vec![0], "USD"), "invalid_argument", "items[0].quantity");
-    thrown(check_initiate(v(&["a", "a"]), vec![1, 1], "USD"), "invalid_argument", "items[1].variantId");
-    thrown(check_initiate(v(&["a", " "]), vec![1, 1], "USD"), "invalid_argument", "items[1].variantId");
-    thrown(check_initiate(v(&["a"]), vec![1], "usd"), "invalid_argument", "currency");
-    thrown(check_initiate(v(&["a"]), vec![], "USD"), "invalid_argument", "items");
-
-    check_update("s", "r").unwrap();
-    thrown(check_update(" ", "r"), "invalid_argument", "sessionId");
-    thrown(check_update("s", ""), "invalid_argument", "shippingRateId");
-    check_confirm("s", "tok_1", "r", "https://x.example/").unwrap();
-    thrown(check_confirm("s", "", "r", "https://x/"), "invalid_argument", "confirmationTokenId");
-    thrown(check_confirm("s", "t", "r", ""), "invalid_argument", "returnUrl");
-
-    let addr = |email: &str, city: &str, country: &str, phone: Option<&str>| {
-        check_address(
-            email.into(),
-            "A".into(),
-            "B".into(),
-            "1 Road".into(),
-            None,
-            city.into(),
-            None,
-            "12345".into(),
-            country.into(),
-            phone.map(Into::into),
-        )
-    };
-    addr("a@b.example", "Town", "US", None).unwrap();
-    addr("a@b.example", "Town", "US", Some("+1 555")).unwrap();
-    thrown(addr("a@b.example", " ", "US", None), "invalid_argument", "shippingAddress.city");
-    thrown(addr("not-an-email", "Town", "US", None), "invalid_argument", "shippingAddress.email");
-    thrown(addr("a@b.example", "Town", "us", None), "invalid_argument", "shippingAddress.country");
-    thrown(addr("a@b.example", "Town", "US", Some("1\n2")), "invalid_argument", "shippingAddress.phone");
+    let f = script(r#"[[503, "{\"error\":\"busy\",\"code\":\"internal\"}", {"retry-after": "0"}]]"#);
+    let c = client(&f, "{}");
+    let body = js_sys::JSON::parse(r#"{"items": [{"variantId": "v", "quantity": 1}], "currency": "USD"}"#).unwrap();
+    let e = thrown(c.initiate_payment(body, None).await, "internal", "busy");
+    assert_eq!(get(&e, "status").as_f64(), Some(503.0));
+    assert_eq!(calls(&f), 1, "a payment is sent exactly once");
 }
 
 #[wasm_bindgen_test]
-fn retry_decisions() {
-    // Backoff with jitter in the upper half of a doubling window.
-    assert_eq!(retry_delay(1, 2, true, 500, None, 0.0), Some(125));
-    assert_eq!(retry_delay(2, 2, true, 503, None, 0.0), Some(250));
-    assert_eq!(retry_delay(1, 2, true, 0, None, 0.5), Some(187), "no response: network failure or timeout");
-    assert_eq!(retry_delay(3, 2, true, 500, None, 0.0), None, "budget spent");
-    assert_eq!(retry_delay(1, 0, true, 500, None, 0.0), None, "retries: 0");
-    // Retry-After honoured (up to 60 s).
-    assert_eq!(retry_delay(1, 2, true, 429, Some("1".into()), 0.9), Some(1000));
-    assert_eq!(retry_delay(1, 2, true, 429, Some("61".into()), 0.9), None);
-    // Payments are never retried; client errors are not transient.
-    assert_eq!(retry_delay(1, 2, false, 500, None, 0.0), None);
-    assert_eq!(retry_delay(1, 2, false, 0, None, 0.0), None);
-    for status in [400, 401, 404, 409, 413, 415, 501] {
-        assert_eq!(retry_delay(1, 2, true, status, None, 0.0), None, "{status}");
-    }
-}
-
-#[wasm_bindgen_test]
-fn non_2xx_responses_become_cirrus_errors() {
-    let e = http_error(429, Some("rate_limited".into()), Some("slow down".into()), Some("req_1".into()), Some("7".into()));
-    assert!(is_error(&e));
-    assert_eq!(s(&get(&e, "name")), "CirrusError");
-    assert_eq!(s(&get(&e, "code")), "rate_limited");
-    assert_eq!(s(&get(&e, "message")), "slow down");
-    assert_eq!(get(&e, "status").as_f64(), Some(429.0));
-    assert_eq!(s(&get(&e, "requestId")), "req_1");
+async fn server_errors_keep_code_status_request_id_retry_after() {
+    let f = script(r#"[[429, "{\"error\":\"slow down\",\"code\":\"rate_limited\"}", {"retry-after": "7", "x-request-id": "req_9"}]]"#);
+    let c = client(&f, r#"{"retries": 0}"#);
+    let e = thrown(c.store(None).await, "rate_limited", "slow down");
     assert_eq!(get(&e, "retryAfter").as_f64(), Some(7.0));
+    assert_eq!(s(&get(&e, "requestId")), "req_9");
+    let f = script(r#"[[502, "<html>bad gateway</html>"]]"#);
+    let e = thrown(client(&f, r#"{"retries": 0}"#).store(None).await, "http", "502");
+    assert_eq!(get(&e, "status").as_f64(), Some(502.0));
+}
 
-    let e = http_error(404, Some("not_found".into()), Some("no such slug".into()), None, None);
-    assert_eq!(s(&get(&e, "code")), "not_found");
-    assert!(get(&e, "requestId").is_null() && get(&e, "retryAfter").is_null());
+#[wasm_bindgen_test]
+async fn bad_bodies_are_decode_errors_naming_the_path() {
+    let f = script(r#"[[200, "{\"store\":{\"id\":5}}", {"x-request-id": "req_bad"}]]"#);
+    let e = thrown(client(&f, "{}").store(None).await, "decode", "store.id");
+    assert!(s(&get(&e, "message")).contains("GET /store"));
+    assert_eq!(s(&get(&e, "requestId")), "req_bad");
+    let f = script(r#"[[200, "{\"pages\":[{\"id\":"]]"#);
+    thrown(client(&f, "{}").pages(None).await, "decode", "JSON");
+}
 
-    // Not a Cirrus error body (a proxy's page, an unknown or client-side code): `http`.
-    for (code, msg) in [(None, None), (Some("teapot"), Some("x")), (Some("timeout"), Some("x")), (Some("internal"), None)] {
-        let e = http_error(502, code.map(Into::into), msg.map(Into::into), Some("r".into()), Some("soon".into()));
-        assert_eq!(s(&get(&e, "code")), "http", "{code:?}");
-        assert_eq!(get(&e, "status").as_f64(), Some(502.0));
-        assert!(s(&get(&e, "message")).contains("502"));
-        assert!(get(&e, "retryAfter").is_null(), "an HTTP date is not seconds");
-    }
+#[wasm_bindgen_test]
+async fn timeouts_aborts_and_broken_fetches() {
+    let f = script(r#"["hang"]"#);
+    thrown(client(&f, r#"{"timeoutMs": 50, "retries": 0}"#).store(None).await, "timeout", "50 ms");
+    assert_eq!(calls(&f), 1);
+    let f = script(r#"["hang"]"#);
+    thrown(client(&f, r#"{"timeoutMs": 50, "retries": 1}"#).store(None).await, "timeout", "ms");
+    assert_eq!(calls(&f), 2, "a timeout is retried");
+    let f = script(STORE);
+    thrown(client(&f, "{}").store(Some(aborted())).await, "aborted", "");
+    assert_eq!(calls(&f), 0, "an aborted signal sends nothing");
+    thrown(client(&f, "{}").store(Some(JsValue::from_str("signal"))).await, "invalid_argument", "signal");
+    let f = script(r#"["junk"]"#);
+    thrown(client(&f, r#"{"retries": 0}"#).store(None).await, "network", "not a Response");
+    let f = script(r#"["throw"]"#);
+    thrown(client(&f, r#"{"retries": 1}"#).store(None).await, "network", "Failed to fetch");
+    assert_eq!(calls(&f), 2, "a network failure is retried");
+}
+
+#[wasm_bindgen_test]
+async fn identical_gets_share_one_request_and_bad_arguments_send_none() {
+    let f = script(STORE);
+    let c = std::rc::Rc::new(client(&f, "{}"));
+    let (c1, c2) = (c.clone(), c.clone());
+    let (a, b) = futures_join(async move { c1.store(None).await }, async move { c2.store(None).await }).await;
+    assert!(js_sys::Object::is(&a.unwrap(), &b.unwrap()), "the same object");
+    assert_eq!(calls(&f), 1);
+    let o = js_sys::JSON::parse(r#"{"limit": 0}"#).unwrap();
+    thrown(c.products(o, None).await, "invalid_argument", "limit");
+    let o = js_sys::JSON::parse(r#"{"limt": 5}"#).unwrap();
+    thrown(c.products(o, None).await, "invalid_argument", "limt");
+    thrown(c.product_by_slug(JsValue::from(5), None).await, "invalid_argument", "slug");
+    assert_eq!(calls(&f), 1, "no request for a bad argument");
+}
+
+/// Both futures polled together (no executor crate: a JS `Promise.all`).
+async fn futures_join(
+    a: impl std::future::Future<Output = Result<JsValue, JsValue>> + 'static,
+    b: impl std::future::Future<Output = Result<JsValue, JsValue>> + 'static,
+) -> (Result<JsValue, JsValue>, Result<JsValue, JsValue>) {
+    let pa = wasm_bindgen_futures::future_to_promise(a);
+    let pb = wasm_bindgen_futures::future_to_promise(b);
+    let ra = wasm_bindgen_futures::JsFuture::from(pa).await;
+    let rb = wasm_bindgen_futures::JsFuture::from(pb).await;
+    (ra, rb)
 }

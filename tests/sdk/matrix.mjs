@@ -304,12 +304,18 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     const f = counting();
     const rates = await client({ fetch: f }).shippingRates({ variantIds: [variant], country: "US", extra: "x", orderTotal: 10 });
     eq(rates[0].variantId, variant, "rates");
-    const [url, init] = f.calls[0];
-    eq(url, `${baseUrl}/shipping-rates`, "url");
-    eq(init.method, "POST", "method");
-    eq(init.body, JSON.stringify({ variantIds: [variant], country: "US", orderTotal: 10 }), "body");
-    eq(init.headers.Authorization, `Bearer ${apiKey}`, "authorization");
-    eq(init.headers["Content-Type"], "application/json", "content type");
+    // options.fetch is called with the Request the client built (one argument).
+    eq(f.calls[0].length, 1, "fetch(request)");
+    const [req] = f.calls[0];
+    assert(req instanceof Request, "a Request");
+    eq(req.url, `${baseUrl}/shipping-rates`, "url");
+    eq(req.method, "POST", "method");
+    eq(await req.clone().text(), JSON.stringify({ variantIds: [variant], country: "US", orderTotal: 10 }), "body");
+    eq(req.headers.get("Authorization"), `Bearer ${apiKey}`, "authorization");
+    eq(req.headers.get("Content-Type"), "application/json", "content type");
+    // A fetch that resolves to something that is not a Response is a network error, never a crash.
+    await fails(client({ fetch: async () => "not a response", retries: 0 }).store(), "network");
+    await fails(client({ fetch: () => { throw new TypeError("sync failure"); }, retries: 0 }).store(), "network");
   });
 
   await test("truncated body is decode naming the request and status", async () => {
@@ -431,17 +437,38 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     await fails(both[0], "aborted");
     await fails(both[1], "aborted");
     eq(f.calls.length, 2, "one more request");
-    assert(f.calls[1][1].signal.aborted, "the request itself was aborted once everybody left");
+    assert(f.calls[1][0].signal.aborted, "the request itself was aborted once everybody left");
     // A later caller starts afresh instead of joining the aborted request.
     assert((await cc.pages()).length > 0, "a new request");
     eq(f.calls.length, 3, "fresh request");
   });
 
-  await test("free() and clearCache() are harmless", async () => {
+  await test("clearCache() is harmless; free() releases one client, not the others", async () => {
     const cc = client();
     cc.clearCache();
+    eq((await cc.store()).defaultCurrency, currency, "still works after clearCache()");
+    const other = client();
     cc.free();
-    eq((await cc.store()).defaultCurrency, currency, "still works");
+    let threw = false;
+    try {
+      await cc.store();
+    } catch (e) {
+      threw = e instanceof Error;
+    }
+    assert(threw, "a freed client refuses calls with an Error");
+    eq((await other.store()).defaultCurrency, currency, "other clients keep working");
+  });
+
+  await test("the cache is bounded: paging with a TTL keeps at most 256 answers", async () => {
+    const f = counting();
+    const cc = client({ fetch: f, cacheTtlMs: 60_000 });
+    for (let offset = 0; offset < 300; offset++) await cc.products({ limit: 1, offset, minimal: true });
+    eq(f.calls.length, 300, "one request per page");
+    assert(cc.cacheSize <= 256 && cc.cacheSize >= 200, `cacheSize ${cc.cacheSize}`);
+    await cc.products({ limit: 1, offset: 299, minimal: true });
+    eq(f.calls.length, 300, "the newest answers are still cached");
+    cc.clearCache();
+    eq(cc.cacheSize, 0, "clearCache() empties it");
   });
 
   check("matrix complete", passed.length >= 20, String(passed.length));
