@@ -63,14 +63,15 @@ ensure_python_tools() { # localstripe (offline Stripe) and schemathesis, in $ROO
   fi
 }
 
-ensure_node_modules() { # the repo's dev tooling (typescript, esbuild, playwright-core, stripe-js types)
+ensure_node_modules() { # [DIR]: `npm ci` in DIR, by default the repo's dev tooling (typescript, esbuild, playwright-core, stripe-js types)
   # Keyed on the content of package.json + package-lock.json (not mtimes: a checkout or a
   # git worktree touches them), so a present, matching install is never redone.
-  local stamp="$ROOT/node_modules/.cirrus-stamp" want
-  want=$(cat "$ROOT/package.json" "$ROOT/package-lock.json" | sha256sum | cut -c1-64)
+  local dir="${1:-$ROOT}" stamp want
+  stamp="$dir/node_modules/.cirrus-stamp"
+  want=$(cat "$dir/package.json" "$dir/package-lock.json" | sha256sum | cut -c1-64)
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-    log "npm ci"
-    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error) && echo "$want" >"$stamp"
+    log "npm ci${1:+ in ${dir#"$ROOT"/}}"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) && echo "$want" >"$stamp"
   fi
 }
 

@@ -5,7 +5,10 @@
 #      `@ts-expect-error` lines are misuse that must not compile);
 #   2. run a node ESM consumer and the README example against a dev server;
 #   3. bundle a browser app with esbuild and run it in headless Chromium;
-#   4. run the client matrix (tests/sdk/matrix.mjs: every fetcher × every error code against
+#   4. build a Vite app and a webpack 5 app (tests/package/bundlers/) for production and run
+#      them in headless Chromium: `init()` without an argument, so each bundler must emit the
+#      `.wasm` and resolve the glue's `new URL(…, import.meta.url)` itself;
+#   5. run the client matrix (tests/sdk/matrix.mjs: every fetcher × every error code against
 #      the dev server's fault hooks, retries, sharing, cache, abort, timeout) on the installed
 #      package, in node and in headless Chromium.
 set -euo pipefail
@@ -15,6 +18,7 @@ ensure_wasm_toolchain
 ensure_chromium
 ensure_python_tools
 ensure_node_modules
+ensure_node_modules "$ROOT/tests/package/bundlers"   # vite, webpack, webpack-cli, pinned by its lock file
 : "${CIRRUS_API_KEY:=$(new_api_key)}"
 export CIRRUS_API_KEY
 trap stop_services EXIT
@@ -38,9 +42,10 @@ for f in package/package.json package/index.js package/index.d.ts package/node.j
 done
 grep -q '\.ts$' <<<"$(grep -v '\.d\.ts$' <<<"$contents")" && die "tarball ships TypeScript sources"
 
-project() { # project DIR: an empty ESM project with the tarball installed
+project() { # project DIR [APP]: an empty ESM project, or a copy of the app in APP, with the tarball installed
   mkdir -p "$1"
-  printf '{ "name": "%s", "private": true, "type": "module" }\n' "$(basename "$1")" >"$1/package.json"
+  if [ -n "${2:-}" ]; then cp -r "$2/." "$1/"
+  else printf '{ "name": "%s", "private": true, "type": "module" }\n' "$(basename "$1")" >"$1/package.json"; fi
   (cd "$1" && npm install --silent --no-audit --no-fund --prefer-offline "$tarball")
 }
 
@@ -80,6 +85,21 @@ cp tests/package/browser-consumer.mjs tests/package/smoke.mjs "$WORK/bundler/"
   --platform=browser --loader:.wasm=file --outdir=dist --log-level=warning)
 printf '<!doctype html><meta charset="utf-8"><script type="module" src="browser-consumer.js"></script>\n' >"$WORK/bundler/dist/index.html"
 node tests/package/browser-run.mjs "$WORK/bundler/dist" "$CIRRUS_BASE_URL" "$CIRRUS_API_KEY"
+
+# Each app as its user has it (package.json with `npm run build`, the bundler's config,
+# src/main.js = tests/package/bundlers/main.js), the bundlers on PATH from their own install.
+for app in vite-app webpack-app; do
+  started=$SECONDS
+  log "consumer ${app%-app}: production build of tests/package/bundlers/$app, run in headless Chromium"
+  project "$WORK/$app" "tests/package/bundlers/$app"
+  mkdir -p "$WORK/$app/src" && cp tests/package/bundlers/main.js "$WORK/$app/src/main.js"
+  (cd "$WORK/$app" && PATH="$ROOT/tests/package/bundlers/node_modules/.bin:$PATH" npm run --silent build) \
+    || die "$app: production build failed"
+  [ -f "$WORK/$app/dist/index.html" ] || cp "$WORK/$app/index.html" "$WORK/$app/dist/"   # webpack emits no HTML
+  node tests/package/browser-run.mjs "$WORK/$app/dist" "$CIRRUS_BASE_URL" "$CIRRUS_API_KEY" "$app (${app%-app} production build), checks" \
+    || die "$app failed in headless Chromium"
+  log "$app: $((SECONDS - started)) s (install, build, Chromium)"
+done
 
 INSTALLED="$WORK/node-esm/node_modules/cirrus-storefront"
 log "client matrix, node (tests/sdk/matrix.mjs)"

@@ -1,7 +1,8 @@
 // Serves files over HTTP and runs a page in headless Chromium; the page reports
-// `window.__result = { ok, passed | error }`. Used by stage 40-pkg for the bundled
-// consumer (this file as a command) and by tests/sdk/matrix-browser.mjs (as a module).
-// Usage: node browser-run.mjs DIR BASE_URL API_KEY   (serves DIR, runs its index.html; exit 1 on failure)
+// `window.__result = { ok, passed, note? } | { ok: false, error }`. Used by stage 40-pkg for
+// the bundled consumers (esbuild, Vite, webpack: this file as a command) and by
+// tests/sdk/matrix-browser.mjs (as a module).
+// Usage: node browser-run.mjs DIR BASE_URL API_KEY [LABEL]   (serves DIR, runs its index.html; exit 1 on failure)
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { extname, join } from "node:path";
@@ -42,7 +43,7 @@ export async function runInChromium(resolve, { query = {}, label, timeoutMs = 60
     await page.waitForFunction(() => window.__result, null, { timeout: timeoutMs });
     const result = await page.evaluate(() => window.__result);
     if (result.ok) {
-      console.log(`${label}: ${result.passed.length} passed`);
+      console.log(`${label}: ${result.passed.length} passed${result.note ? ` (${result.note})` : ""}`);
       code = 0;
     } else {
       console.error(result.error);
@@ -55,8 +56,6 @@ export async function runInChromium(resolve, { query = {}, label, timeoutMs = 60
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [dir, base, key] = process.argv.slice(2);
-  process.exit(await runInChromium((p) => join(dir, p === "/" ? "index.html" : p), {
-    query: { base, key }, label: "browser consumer (esbuild bundle), checks",
-  }));
+  const [dir, base, key, label = "browser consumer (esbuild bundle), checks"] = process.argv.slice(2);
+  process.exit(await runInChromium((p) => join(dir, p === "/" ? "index.html" : p), { query: { base, key }, label }));
 }
