@@ -31,7 +31,7 @@ use crate::text::{cat, uint};
 
 use super::body::{self, Schema};
 use super::http::{self, Transport};
-use super::interop::{from_js, to_js};
+use super::interop::{from_js, options_from_js, to_js};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = include_str!("../../js/generated/types.ts");
@@ -172,7 +172,7 @@ impl CirrusClient {
     /// `invalid_argument` for a bad option.
     #[wasm_bindgen(constructor)]
     pub fn new(#[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue) -> Result<CirrusClient, JsValue> {
-        let o: Options = from_js(options, "options")?;
+        let o: Options = options_from_js(options, "options")?;
         let fetch = if o.fetch.is_undefined() || o.fetch.is_null() {
             None
         } else if o.fetch.is_function() {
@@ -192,7 +192,7 @@ impl CirrusClient {
     #[wasm_bindgen(skip_typescript)]
     pub async fn products(&self, options: JsValue, signal: Option<JsValue>) -> Result<JsValue, JsValue> {
         let signal = signal_arg(signal)?;
-        let q: ProductsQuery = from_js(options, "options")?;
+        let q: ProductsQuery = options_from_js(options, "options")?;
         let path = request::products(&q)?.path_and_query();
         let schema = Schema::Products { minimal: q.minimal, pagination: q.include_pagination };
         self.inner.clone().get(path, schema, signal).await
@@ -202,7 +202,7 @@ impl CirrusClient {
     #[wasm_bindgen(js_name = allProducts, skip_typescript)]
     pub fn all_products(&self, options: JsValue, signal: Option<JsValue>) -> Result<JsValue, JsValue> {
         let signal = signal_arg(signal)?;
-        let o: AllProductsOptions = from_js(options, "options")?;
+        let o: AllProductsOptions = options_from_js(options, "options")?;
         let limit = o.page_size.unwrap_or(100);
         request::products(&ProductsQuery { limit: Some(limit), ..ProductsQuery::default() })
             .map_err(|_| Error::invalid_argument(cat(&["options.pageSize must be an integer in 1..=500, got ", &uint(limit.into())])))?;

@@ -21,12 +21,28 @@ use crate::error::{Error, Result};
 /// `body.items[1].quantity: invalid type: floating point `1.5`, expected u32`,
 /// or `options: unknown field `limt`, expected one of …`.
 pub(crate) fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T> {
+    decode(value, what, false)
+}
+
+/// [`from_js`] for options: an unknown member of the top object (a typo like
+/// `limt`) is refused too. (Request bodies are lenient: members the API does
+/// not know are left out of what is sent.)
+///
+/// # Errors
+/// As [`from_js`], plus `unknown field` naming the member.
+pub(crate) fn options_from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T> {
+    decode(value, what, true)
+}
+
+fn decode<T: DeserializeOwned>(value: JsValue, what: &str, strict: bool) -> Result<T> {
     let value = if value.is_undefined() || value.is_null() { js_sys::Object::new().into() } else { value };
-    refuse_unknown_members::<T>(&value, what)?;
+    check_object::<T>(&value, what, strict)?;
     let de = serde_wasm_bindgen::Deserializer::from(value);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
-        let inner = e.into_inner().to_string();
+        // The error is a JS `Error`: its `message` (its `to_string()` is `"Error: …"`).
+        let inner = JsValue::from(e.into_inner());
+        let inner = js_sys::Reflect::get(&inner, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()).unwrap_or_default();
         Error::invalid_argument(if path == "." {
             [what, ": ", &inner].concat()
         } else {
@@ -61,17 +77,20 @@ fn struct_fields<T: DeserializeOwned>() -> Option<&'static [&'static str]> {
     probe.0
 }
 
-/// A struct must be given as an object, and an unknown member of the top
-/// object is refused (serde-wasm-bindgen reads a struct member by member, so
+/// A struct must be given as an object, and (`strict`) an unknown member of
+/// the top object is refused (serde-wasm-bindgen reads a struct member by member, so
 /// `deny_unknown_fields` never sees the others).
 /// Members that are `undefined` or functions are ignored, as `JSON.stringify`
 /// would.
-fn refuse_unknown_members<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<()> {
+fn check_object<T: DeserializeOwned>(value: &JsValue, what: &str, strict: bool) -> Result<()> {
     let Some(fields) = struct_fields::<T>() else { return Ok(()) };
     if !value.is_object() || js_sys::Array::is_array(value) || value.is_function() {
         // serde-wasm-bindgen would read an array as the struct's members in order.
         let got = if js_sys::Array::is_array(value) { "an array" } else { "a value that is not an object" };
         return Err(Error::invalid_argument([what, ": expected an object, got ", got].concat()));
+    }
+    if !strict {
+        return Ok(());
     }
     for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
         let Some(k) = key.as_string() else { continue };
