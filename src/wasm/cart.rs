@@ -136,6 +136,9 @@ struct State {
     cart: cart::Cart,
     /// Frozen line objects by line index, `None` until asked for after a change.
     snapshots: Vec<Option<JsValue>>,
+    /// The array of every snapshot once asked for (`lines` hands out copies),
+    /// with the indexes whose snapshot is to be rebuilt.
+    array: Option<(Array, Vec<usize>)>,
     store: Option<Store>,
     problem: Option<RestoreProblem>,
     listeners: Vec<(u32, Function)>,
@@ -148,12 +151,13 @@ type Event = (&'static str, Option<RestoreProblem>);
 impl State {
     fn new(cart: cart::Cart) -> Self {
         let snapshots = vec![None; cart.lines().len()];
-        Self { cart, snapshots, store: None, problem: None, listeners: Vec::new(), next_listener: 0 }
+        Self { cart, snapshots, array: None, store: None, problem: None, listeners: Vec::new(), next_listener: 0 }
     }
 
     /// Replace the whole cart (restore, another tab, refresh): snapshots of
     /// lines that did not change are kept.
     fn replace(&mut self, cart: cart::Cart) {
+        self.array = None;
         let old = core::mem::replace(&mut self.cart, cart);
         let mut old_snaps = core::mem::take(&mut self.snapshots).into_iter();
         let mut old_lines = old.lines().iter();
@@ -177,6 +181,24 @@ impl State {
     fn touched(&mut self, index: usize) {
         self.snapshots.resize(self.cart.lines().len(), None);
         self.snapshots[index] = None;
+        if let Some((array, stale)) = &mut self.array {
+            if index as u32 >= array.length() {
+                array.push(&JsValue::UNDEFINED);
+            }
+            stale.push(index);
+        }
+    }
+
+    /// The line at `index` was removed.
+    fn removed(&mut self, index: usize) {
+        self.snapshots.remove(index);
+        self.array = None;
+    }
+
+    /// Every line was removed.
+    fn cleared(&mut self) {
+        self.snapshots.clear();
+        self.array = None;
     }
 
     /// The frozen snapshot of line `index`.
@@ -196,8 +218,22 @@ impl State {
         line
     }
 
+    /// The cached array of every line snapshot (not to be handed out: `lines` copies it).
     fn lines(&mut self) -> Array {
-        (0..self.cart.lines().len()).map(|i| self.snapshot(i)).collect()
+        match self.array.take() {
+            Some((array, mut stale)) => {
+                for i in stale.drain(..) {
+                    array.set(i as u32, self.snapshot(i));
+                }
+                self.array = Some((array.clone(), stale));
+                array
+            }
+            None => {
+                let array: Array = (0..self.cart.lines().len()).map(|i| self.snapshot(i)).collect();
+                self.array = Some((array.clone(), Vec::new()));
+                array
+            }
+        }
     }
 
     /// The versioned JSON form (what the TypeScript cart wrote: the same text).
@@ -509,7 +545,7 @@ impl Cart {
         self.change(|s| {
             let index = s.cart.remove(variant_id);
             if let Some(i) = index {
-                s.snapshots.remove(i);
+                s.removed(i);
             }
             Ok(index.is_some())
         })
@@ -520,7 +556,7 @@ impl Cart {
     pub fn clear(&self) {
         let _ = self.change(|s| {
             s.cart.clear();
-            s.snapshots.clear();
+            s.cleared();
             Ok(())
         });
     }
@@ -528,7 +564,7 @@ impl Cart {
     /// The lines, in the order they were added (a new array of frozen snapshots).
     #[wasm_bindgen(getter, unchecked_return_type = "CartLine[]")]
     pub fn lines(&self) -> JsValue {
-        self.state.borrow_mut().lines().into()
+        self.state.borrow_mut().lines().slice(0, u32::MAX).into()
     }
 
     /// The line of `variantId`, or `null`.
@@ -631,7 +667,8 @@ impl Cart {
     ///
     /// # Errors
     /// As `formatMoney`.
-    pub fn format(&self, #[wasm_bindgen(unchecked_param_type = "number")] minor: JsValue, locale: Option<String>) -> Result<String> {
+    #[wasm_bindgen(unchecked_return_type = "string")]
+    pub fn format(&self, #[wasm_bindgen(unchecked_param_type = "number")] minor: JsValue, locale: Option<String>) -> Result<JsValue> {
         let currency = self.state.borrow().cart.currency();
         format_currency(amount(&minor, "minor")?, currency, locale.as_deref())
     }
@@ -686,8 +723,8 @@ pub fn currency_exponent(currency: &str) -> Result<u32> {
 /// # Errors
 /// `invalid_argument` for a non-integer or unsafe amount, an unknown currency
 /// or a locale `Intl` rejects.
-#[wasm_bindgen(js_name = formatMoney)]
-pub fn format_money(#[wasm_bindgen(unchecked_param_type = "number")] minor: JsValue, currency: &str, locale: Option<String>) -> Result<String> {
+#[wasm_bindgen(js_name = formatMoney, unchecked_return_type = "string")]
+pub fn format_money(#[wasm_bindgen(unchecked_param_type = "number")] minor: JsValue, currency: &str, locale: Option<String>) -> Result<JsValue> {
     let minor = amount(&minor, "minor")?;
     format_currency(minor, Currency::from_code(currency)?, locale.as_deref())
 }
@@ -721,12 +758,13 @@ fn formatter(locale: Option<&str>, currency: Currency) -> Result<Function> {
     Ok(format)
 }
 
-fn format_currency(minor: i64, currency: Currency, locale: Option<&str>) -> Result<String> {
+/// The JS string `Intl` made (handed back as is: no round trip through Rust).
+fn format_currency(minor: i64, currency: Currency, locale: Option<&str>) -> Result<JsValue> {
     // Intl.NumberFormat formats a decimal *string* exactly (no conversion to a double).
     let decimal = currency.format(minor);
     formatter(locale, currency)?
         .call1(&JsValue::NULL, &JsValue::from_str(&decimal))
         .ok()
-        .and_then(|s| s.as_string())
+        .filter(JsValue::is_string)
         .ok_or_else(|| Error::invalid_argument(cat(&["Intl.NumberFormat could not format ", &decimal, " ", currency.code()])))
 }

@@ -24,7 +24,9 @@ pub(crate) fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result
     let de = serde_wasm_bindgen::Deserializer::from(value);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
-        let inner = e.into_inner().to_string();
+        // The error is a JS `Error`: its `message` (its `to_string()` is `"Error: …"`).
+        let inner = JsValue::from(e.into_inner());
+        let inner = js_sys::Reflect::get(&inner, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()).unwrap_or_default();
         Error::invalid_argument(if path == "." {
             [what, ": ", &inner].concat()
         } else {

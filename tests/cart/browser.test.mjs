@@ -343,6 +343,26 @@ describe('persistence in localStorage', () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
+
+  test('subscribe: listeners hear a failed save, a throwing one breaks nothing, unsubscribe stops one', async () => {
+    const { context, page, errors } = await fresh();
+    const r = await inPage(page, (sdk, tee) => {
+      const full = { getItem() { return null; }, setItem() { throw new Error('QuotaExceededError'); } };
+      const cart = sdk.Cart.persistent('USD', { storage: full, onChange: () => { throw new Error('a listener bug'); } });
+      const seen = [];
+      // The listener reads the cart while it is called from inside add().
+      const off = cart.subscribe((e) => seen.push([e.source, e.problem?.kind ?? null, cart.lines.length]));
+      cart.add(tee, 'v1', 1);
+      off();
+      cart.add(tee, 'v2', 1);
+      let bad;
+      try { cart.subscribe(1); } catch (e) { bad = e.code; }
+      return { seen, lines: cart.lines.length, problem: cart.problem.kind, bad };
+    }, TEE);
+    assert.deepEqual(r, { seen: [['save', 'write_failed', 1]], lines: 2, problem: 'write_failed', bad: 'invalid_argument' });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });
 
 describe('two tabs', () => {
