@@ -27,7 +27,6 @@ import {
   type ShippingRate,
   type StartCheckoutOptions,
 } from "./cirrus_storefront.js";
-import { rateOf } from "./cart.js";
 import type { CirrusClient } from "./cirrus_storefront.js";
 import { SCHEMA } from "./generated/schema.js";
 import { check } from "./validate.js";
@@ -40,6 +39,18 @@ const INITIATED = 0, CAN_SHIP = 1, OPTIONS = 2, UPDATE = 3, CHOSEN = 4, PAY = 5,
 const DEFAULT_KEY = "cirrus.checkout";
 /// The address fields in the order of `crate::checkout::ADDRESS_FIELDS` (the generated schema's).
 const ADDRESS = Object.keys(SCHEMA.ShippingAddress);
+
+/** A plain copy of a shipping rate (`min`/`maxOrderPrice` null when absent). */
+const rateOf = (r: ShippingRate): ShippingRate => ({
+  id: r.id,
+  name: r.name,
+  price: r.price,
+  deliveryDescription: r.deliveryDescription,
+  deliveryTimeframeMin: r.deliveryTimeframeMin,
+  deliveryTimeframeMax: r.deliveryTimeframeMax,
+  minOrderPrice: r.minOrderPrice ?? null,
+  maxOrderPrice: r.maxOrderPrice ?? null,
+});
 
 type Store = Pick<Storage, "getItem" | "setItem" | "removeItem">;
 type Rec = Record<string, unknown>;

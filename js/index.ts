@@ -1,14 +1,15 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 // Browser / bundler entry of cirrus-storefront.
 import { Checkout as TsCheckout } from "./checkout.js";
+// The cart and the money helpers are the wasm's own exports (src/wasm/cart.rs).
 import {
-  Cart as JsCart,
-  addMoney as jsAddMoney,
-  currencyExponent as jsCurrencyExponent,
-  formatMoney as jsFormatMoney,
-  moneyToDecimal as jsMoneyToDecimal,
-  parseMoney as jsParseMoney,
-} from "./cart.js";
+  Cart as WasmCart,
+  addMoney as wasmAddMoney,
+  currencyExponent as wasmCurrencyExponent,
+  formatMoney as wasmFormatMoney,
+  moneyToDecimal as wasmMoneyToDecimal,
+  parseMoney as wasmParseMoney,
+} from "./cirrus_storefront.js";
 import { guardClass, guardFn } from "./guard.js";
 
 // The catalog client, its types and init(): the same module as `cirrus-storefront/client`.
@@ -45,12 +46,12 @@ export type {
 
 // The other areas' exports, guarded so a call before init() is a clear CirrusError
 // (tests/package/smoke.mjs checks that every function export is guarded).
-export const Cart = /* @__PURE__ */ guardClass(JsCart);
-export type Cart = JsCart;
+export const Cart = /* @__PURE__ */ guardClass(WasmCart);
+export type Cart = WasmCart;
 export const Checkout = /* @__PURE__ */ guardClass(TsCheckout);
 export type Checkout = TsCheckout;
-export const addMoney = /* @__PURE__ */ guardFn(jsAddMoney);
-export const currencyExponent = /* @__PURE__ */ guardFn(jsCurrencyExponent);
-export const formatMoney = /* @__PURE__ */ guardFn(jsFormatMoney);
-export const moneyToDecimal = /* @__PURE__ */ guardFn(jsMoneyToDecimal);
-export const parseMoney = /* @__PURE__ */ guardFn(jsParseMoney);
+export const addMoney = /* @__PURE__ */ guardFn(wasmAddMoney);
+export const currencyExponent = /* @__PURE__ */ guardFn(wasmCurrencyExponent);
+export const formatMoney = /* @__PURE__ */ guardFn(wasmFormatMoney);
+export const moneyToDecimal = /* @__PURE__ */ guardFn(wasmMoneyToDecimal);
+export const parseMoney = /* @__PURE__ */ guardFn(wasmParseMoney);

@@ -1,7 +1,7 @@
 // The one shape checker of the package: parsed JSON against the schemas generated
 // from the Rust types (js/generated/schema.js; response bodies: parseChecked, the
 // shape of arguments: checkArg, used by js/client.ts) and against the small schemas
-// js/cart.ts writes in the same language (check). Rules are then the core's.
+// js/checkout.ts writes in the same language (check). Rules are then the core's.
 //
 // Why here and not serde in wasm: the body is parsed once by the engine's
 // JSON.parse and checked in place, and the caller gets that same object; see

@@ -454,7 +454,10 @@ mod props {
         let banned = [["f", "32"].concat(), ["f", "64"].concat(), ["parse", "Float"].concat(), ["to", "Fixed"].concat()];
         let sources = [
             ("src/money.rs", include_str!("money.rs")),
-            ("src/cart.rs", include_str!("cart.rs")),
+            ("src/cart/mod.rs", include_str!("cart/mod.rs")),
+            ("src/cart/lines.rs", include_str!("cart/lines.rs")),
+            ("src/cart/refresh.rs", include_str!("cart/refresh.rs")),
+            ("src/cart/storage.rs", include_str!("cart/storage.rs")),
             ("src/shipping.rs", include_str!("shipping.rs")),
             ("src/wasm/cart.rs", include_str!("wasm/cart.rs")),
         ];

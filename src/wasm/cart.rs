@@ -1,248 +1,770 @@
-//! Cart and money exports (issue 4): the rules and the exact math over
-//! primitives. The public `Cart` class and the money helpers are TypeScript
-//! (`js/cart.ts`): it checks the shape of arguments, keeps the line objects,
-//! does persistence, and calls these.
+//! The `Cart` class and the money helpers (issue 11): the core's
+//! [`crate::cart::Cart`] behind one typed method per operation.
 //!
-//! Amounts cross as `i64` (a JS `BigInt`; JS checks `Number.isSafeInteger`
-//! before converting, and every amount handed back is checked `<= 2^53 − 1`
-//! here, so `Number(…)` of it is exact). Per-line numbers come back as one
-//! `BigInt64Array`: `[unitPrice, compareAtPrice (−1: null), quantity,
-//! stockQuantity, lineTotal, lineSavings]` per line. Nothing in this file
-//! handles a floating-point value.
+//! Products, rates and reports cross as JS objects through
+//! [`super::interop`] (serde-wasm-bindgen; errors name the path). Amount and
+//! quantity arguments are JS numbers checked to be safe integers before they
+//! are read, so nothing is ever rounded; amounts handed back are `<= 2^53 − 1`
+//! by the cart's invariants. Line objects are frozen snapshots, built once per
+//! line version and cached, so `totals` and `add` do not touch them.
+//!
+//! Persistence (`Cart.persistent`): `localStorage` through `web_sys::Storage`
+//! (or the `storage` option), other tabs through the `storage` event (a
+//! `Closure` removed when the cart is freed). Missing or failing storage and
+//! bad saved data are a `problem`, never an exception.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
 
+use js_sys::{Array, Function, Object, Reflect, JSON};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::cart::{self, Bare, CartLine, Offer, VariantOffer};
+use super::interop::{from_js, required, to_js};
+use crate::cart::{self, CartProduct, RestoreProblem, RestoreProblemKind, SavedReader, Stored};
 use crate::error::{Error, Result};
-use crate::model::{ShippingRate, ShippingRatesResponse, VariantRates};
+use crate::model::{ShippingRatesResponse, VariantRates};
 use crate::money::{self, Currency};
 use crate::shipping;
+use crate::text::cat;
 
 /// The TypeScript types of the cart surface, generated from the Rust types by
-/// tests/cart/types.rs (imported by js/cart.ts and re-exported by the entry).
+/// tests/cart/types.rs.
 #[wasm_bindgen(typescript_custom_section)]
-const CART_TYPES: &str = include_str!("../../js/storage/cart-types.ts");
-
-/// `n` strings joined with U+0000 (JS `strings.join("\0")`): one string
-/// crosses the boundary instead of an array of JS strings.
-fn split(joined: &str, n: usize) -> Result<Vec<&str>> {
-    let parts: Vec<&str> = if n == 0 && joined.is_empty() { Vec::new() } else { joined.split('\0').collect() };
-    if parts.len() != n {
-        return Err(Error::invalid_argument("identifiers and prices must not contain U+0000"));
-    }
-    Ok(parts)
-}
-
-/// Numbers per line in [`CartCore::numbers`].
-const PER_LINE: usize = 6;
-
-fn push_line(out: &mut Vec<i64>, l: &CartLine<Bare>) {
-    out.extend_from_slice(&[l.unit_price, l.compare_at_price.unwrap_or(-1), l.quantity.into(), l.stock_quantity.into(), l.line_total, l.line_savings]);
-}
-
-/// The rules and numbers of one cart (internal: the public class is `Cart` in js/cart.ts).
-#[wasm_bindgen]
-pub struct CartCore {
-    cart: cart::Cart<Bare>,
-}
-
-/// Bits of the `flags` of [`CartCore::refresh`], one entry per line.
-const GIVEN: u32 = 1;
-const ACTIVE: u32 = 2;
-const FOUND: u32 = 4;
-const OUT_OF_STOCK: u32 = 8;
-const HAS_COMPARE: u32 = 16;
-
-/// The [`Offer`] of `flags` (see [`CartCore::refresh`]).
-fn offer<'a>(slug: &'a str, flags: u32, stock: u32, price: &'a str, compare: &'a str) -> Offer<'a> {
-    Offer {
-        product_slug: slug,
-        active: flags & ACTIVE != 0,
-        variant: (flags & FOUND != 0).then_some(VariantOffer {
-            stock_quantity: stock,
-            out_of_stock: flags & OUT_OF_STOCK != 0,
-            price,
-            compare_at_price: (flags & HAS_COMPARE != 0).then_some(compare),
-        }),
-    }
-}
-
-impl CartCore {
-    fn line_at(&self, index: usize) -> Vec<i64> {
-        let mut out = Vec::with_capacity(PER_LINE + 1);
-        out.push(index as i64);
-        if let Some(l) = self.cart.lines().get(index) {
-            push_line(&mut out, l);
-        }
-        out
-    }
-}
+const CART_TYPES: &str = include_str!("../../js/generated/cart-types.ts");
 
 #[wasm_bindgen]
-impl CartCore {
-    /// An empty cart; `invalid_argument` for an unknown currency.
-    #[wasm_bindgen(constructor)]
-    pub fn new(currency: &str) -> Result<CartCore> {
-        Ok(Self { cart: cart::Cart::empty(currency)? })
-    }
+extern "C" {
+    /// `Intl.NumberFormat(locales, options)` (callable without `new`); `catch`
+    /// turns a bad locale's `RangeError` into a `Result`.
+    #[wasm_bindgen(catch, js_namespace = Intl, js_name = NumberFormat)]
+    fn number_format(locales: &JsValue, options: &Object) -> core::result::Result<js_sys::Intl::NumberFormat, JsValue>;
 
-    /// Price a catalog variant and add `quantity` of it (merging into its
-    /// line): `strs` `[product slug, variant id, price, compareAt]` (joined
-    /// with U+0000), `flags`
-    /// as in [`CartCore::refresh`] (given not needed), `stock` the variant's
-    /// stock. Returns `[index, …the line's numbers]`.
-    pub fn add(&mut self, strs: &str, flags: u32, stock: u32, quantity: u32) -> Result<Vec<i64>> {
-        let s = split(strs, 4)?;
-        let (slug, variant_id, price, compare) = (s[0], s[1], s[2], s[3]);
-        if quantity == 0 {
-            return Err(Error::invalid_argument("quantity must be at least 1, got 0"));
-        }
-        let fresh = self.cart.priced(&offer(slug, flags, stock, price, compare), variant_id)?;
-        let index = self.cart.add_line(fresh, quantity)?;
-        Ok(self.line_at(index))
-    }
+    /// The options of `Cart.persistent` (functions and a `Storage` inside: read member by member).
+    #[wasm_bindgen(typescript_type = "PersistentCartOptions")]
+    pub type PersistentCartOptions;
+}
 
-    /// Set a line's quantity; returns `[index, …the line's numbers]`.
-    #[wasm_bindgen(js_name = setQuantity)]
-    pub fn set_quantity(&mut self, variant_id: &str, quantity: u32) -> Result<Vec<i64>> {
-        self.cart.set_quantity(variant_id, quantity)?;
-        let index = self.cart.lines().iter().position(|l| l.variant_id == variant_id).unwrap_or(0);
-        Ok(self.line_at(index))
-    }
+const DEFAULT_KEY: &str = "cirrus-storefront.cart";
 
-    /// Remove a line; whether there was one.
-    pub fn remove(&mut self, variant_id: &str) -> bool {
-        self.cart.remove(variant_id)
+/// `o[k]`, `undefined` when `o` is not an object.
+fn get(o: &JsValue, k: &str) -> JsValue {
+    if o.is_object() || o.is_function() {
+        Reflect::get(o, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
+    } else {
+        JsValue::UNDEFINED
     }
+}
 
-    /// `[subtotal, totalSavings, itemCount, lineCount]`.
-    pub fn totals(&self) -> Vec<i64> {
-        let t = self.cart.totals();
-        vec![t.subtotal, t.total_savings, t.item_count as i64, t.line_count.into()]
+/// The `message` of a thrown JS value.
+fn js_message(e: &JsValue) -> String {
+    get(e, "message").as_string().unwrap_or_else(|| "unknown error".to_owned())
+}
+
+/// A short rendering of a JS value for messages (JSON, at most 40 characters).
+fn show(v: &JsValue) -> String {
+    if v.is_undefined() {
+        return "undefined".to_owned();
     }
+    match JSON::stringify(v).ok().and_then(|s| s.as_string()) {
+        Some(t) if t.chars().count() > 40 => cat(&[&t.chars().take(40).collect::<String>(), "…"]),
+        Some(t) => t,
+        None => "a non-JSON value".to_owned(),
+    }
+}
 
-    /// Refresh (`apply`) or check against the catalog: per line `nums`
-    /// `[flags, stock]` (flags: 1 product given, 2 active, 4 variant found,
-    /// 8 out of stock, 16 has compare-at) and `strs` `[price, compareAt]`
-    /// (joined with U+0000).
-    /// Returns `[record count, …records, …numbers]`: the report as records
-    /// of 6, `[kind, line index, a, b, c, d]`, kind 0 price changed (old
-    /// unit, new unit, old compare, new compare; −1 null), 1 stock lowered
-    /// (old, new), 2 out of stock (removed), 3 variant gone (removed),
-    /// 4 unchecked; then, when applied, the numbers of every line.
-    pub fn refresh(&mut self, apply: bool, nums: &[u32], strs: &str) -> Result<Vec<i64>> {
-        let n = self.cart.lines().len();
-        let strs = split(strs, 2 * n)?;
-        if nums.len() != 2 * n {
-            return Err(Error::invalid_argument("refresh needs one entry per cart line"));
-        }
-        let offers: Vec<Option<Offer<'_>>> =
-            (0..n).map(|i| (nums[2 * i] & GIVEN != 0).then(|| offer("", nums[2 * i], nums[2 * i + 1], strs[2 * i], strs[2 * i + 1]))).collect();
-        let mut scratch;
-        let target = if apply {
-            &mut self.cart
+/// An amount argument: a safe integer `number` (never rounded).
+fn amount(v: &JsValue, what: &str) -> Result<i64> {
+    if !js_sys::Number::is_safe_integer(v) {
+        return Err(Error::invalid_argument(cat(&[what, " must be a whole number of minor units, got ", &show(v)])));
+    }
+    from_js(v.clone(), what)
+}
+
+/// A quantity argument: a whole `number` in `0..=2^32 − 1` (0 is refused by the core).
+fn quantity(v: &JsValue) -> Result<u32> {
+    let bad = || Error::invalid_argument(cat(&["quantity must be a whole number, got ", &show(v)]));
+    if !js_sys::Number::is_safe_integer(v) {
+        return Err(bad());
+    }
+    from_js(v.clone(), "quantity").map_err(|_| bad())
+}
+
+/// A checked amount as a JS number.
+fn number(minor: i64) -> Result<JsValue> {
+    to_js(&money::check_safe(minor)?)
+}
+
+/// Reads saved carts with the engine's `JSON.parse` and serde-wasm-bindgen.
+struct JsJson;
+
+impl SavedReader for JsJson {
+    type Doc = JsValue;
+    fn parse(text: &str) -> core::result::Result<JsValue, String> {
+        JSON::parse(text).map_err(|e| js_message(&e))
+    }
+    fn version(doc: &JsValue) -> Option<u64> {
+        let v = get(doc, "version");
+        if js_sys::Number::is_safe_integer(&v) {
+            from_js(v, "version").ok()
         } else {
-            scratch = self.cart.clone();
-            &mut scratch
-        };
-        let changes = target.refresh_offers(&offers)?;
-        let mut out = Vec::with_capacity(1 + changes.len() * 6 + PER_LINE * n);
-        out.push(changes.len() as i64);
-        for c in &changes {
-            out.extend_from_slice(&[c.kind as i64, c.line as i64, c.old, c.new, c.old_compare.unwrap_or(-1), c.new_compare.unwrap_or(-1)]);
+            None
         }
-        if apply {
-            for l in self.cart.lines() {
-                push_line(&mut out, l);
+    }
+    fn stored(doc: JsValue) -> core::result::Result<Stored, String> {
+        from_js(doc, "cart").map_err(|e| e.message)
+    }
+}
+
+/// What listeners receive (`CartStorageEvent`).
+#[derive(Serialize)]
+struct CartEvent<'a> {
+    source: &'a str,
+    problem: Option<&'a RestoreProblem>,
+}
+
+/// Where a persistent cart is kept.
+struct Store {
+    key: String,
+    storage: Option<web_sys::Storage>,
+}
+
+/// Everything of a cart: the core cart, the line snapshots handed to JS, the
+/// persistence and the listeners. Borrowed only inside a method, never while
+/// a listener runs (listeners may call the cart).
+struct State {
+    cart: cart::Cart,
+    /// Frozen line objects by line index, `None` until asked for after a change.
+    snapshots: Vec<Option<JsValue>>,
+    /// The array of every snapshot once asked for (`lines` hands out copies),
+    /// with the indexes whose snapshot is to be rebuilt.
+    array: Option<(Array, Vec<usize>)>,
+    store: Option<Store>,
+    problem: Option<RestoreProblem>,
+    listeners: Vec<(u32, Function)>,
+    next_listener: u32,
+}
+
+/// An event for the listeners: `(source, problem)`.
+type Event = (&'static str, Option<RestoreProblem>);
+
+impl State {
+    fn new(cart: cart::Cart) -> Self {
+        let snapshots = vec![None; cart.lines().len()];
+        Self { cart, snapshots, array: None, store: None, problem: None, listeners: Vec::new(), next_listener: 0 }
+    }
+
+    /// Replace the whole cart (restore, another tab, refresh): snapshots of
+    /// lines that did not change are kept.
+    fn replace(&mut self, cart: cart::Cart) {
+        self.array = None;
+        let old = core::mem::replace(&mut self.cart, cart);
+        let mut old_snaps = core::mem::take(&mut self.snapshots).into_iter();
+        let mut old_lines = old.lines().iter();
+        self.snapshots = self
+            .cart
+            .lines()
+            .iter()
+            .map(|line| {
+                // Lines keep their order, so unchanged ones are found walking forward.
+                for (o, snap) in old_lines.by_ref().zip(old_snaps.by_ref()) {
+                    if o.variant_id == line.variant_id {
+                        return if o == line { snap } else { None };
+                    }
+                }
+                None
+            })
+            .collect();
+    }
+
+    /// The line at `index` changed (or was appended).
+    fn touched(&mut self, index: usize) {
+        self.snapshots.resize(self.cart.lines().len(), None);
+        self.snapshots[index] = None;
+        if let Some((array, stale)) = &mut self.array {
+            if index as u32 >= array.length() {
+                array.push(&JsValue::UNDEFINED);
+            }
+            stale.push(index);
+        }
+    }
+
+    /// The line at `index` was removed.
+    fn removed(&mut self, index: usize) {
+        self.snapshots.remove(index);
+        self.array = None;
+    }
+
+    /// Every line was removed.
+    fn cleared(&mut self) {
+        self.snapshots.clear();
+        self.array = None;
+    }
+
+    /// The frozen snapshot of line `index`.
+    fn snapshot(&mut self, index: usize) -> JsValue {
+        if let Some(s) = &self.snapshots[index] {
+            return s.clone();
+        }
+        let line = to_js(&self.cart.lines()[index]).unwrap_or(JsValue::NULL);
+        for nested in ["attributes", "image"] {
+            let v = get(&line, nested);
+            if v.is_object() {
+                Object::freeze(v.unchecked_ref::<Object>());
             }
         }
+        let line: JsValue = Object::freeze(line.unchecked_ref::<Object>()).into();
+        self.snapshots[index] = Some(line.clone());
+        line
+    }
+
+    /// The cached array of every line snapshot (not to be handed out: `lines` copies it).
+    fn lines(&mut self) -> Array {
+        match self.array.take() {
+            Some((array, mut stale)) => {
+                for i in stale.drain(..) {
+                    array.set(i as u32, self.snapshot(i));
+                }
+                self.array = Some((array.clone(), stale));
+                array
+            }
+            None => {
+                let array: Array = (0..self.cart.lines().len()).map(|i| self.snapshot(i)).collect();
+                self.array = Some((array.clone(), Vec::new()));
+                array
+            }
+        }
+    }
+
+    /// The versioned JSON form (what the TypeScript cart wrote: the same text).
+    fn serialize(&mut self) -> String {
+        let doc = Object::new();
+        let set = |k: &str, v: &JsValue| {
+            let _ = Reflect::set(&doc, &JsValue::from_str(k), v);
+        };
+        set("version", &JsValue::from(cart::STORAGE_VERSION));
+        set("currency", &JsValue::from_str(self.cart.currency().code()));
+        set("lines", &self.lines());
+        JSON::stringify(&doc).ok().and_then(|s| s.as_string()).unwrap_or_default()
+    }
+
+    /// After a change: save a persistent cart; the event to report, if any.
+    fn save(&mut self) -> Option<Event> {
+        let storage = self.store.as_ref()?.storage.clone()?;
+        let text = self.serialize();
+        let key = &self.store.as_ref()?.key;
+        match storage.set_item(key, &text) {
+            Ok(()) if self.problem.as_ref().is_some_and(|p| p.kind == RestoreProblemKind::WriteFailed) => {
+                self.problem = None;
+                Some(("save", None))
+            }
+            Ok(()) => None,
+            Err(e) => {
+                let p = RestoreProblem::new(RestoreProblemKind::WriteFailed, cat(&["saving the cart failed: ", &js_message(&e)]));
+                self.problem = Some(p.clone());
+                Some(("save", Some(p)))
+            }
+        }
+    }
+}
+
+/// Tell the listeners about `event` (none borrowed while they run; a
+/// throwing listener does not break the cart or the other listeners).
+fn emit(state: &Rc<RefCell<State>>, event: Option<Event>) {
+    let Some((source, problem)) = event else { return };
+    let listeners: Vec<Function> = state.borrow().listeners.iter().map(|(_, f)| f.clone()).collect();
+    if listeners.is_empty() {
+        return;
+    }
+    let Ok(event) = to_js(&CartEvent { source, problem: problem.as_ref() }) else { return };
+    for f in listeners {
+        let _ = f.call1(&JsValue::NULL, &event);
+    }
+}
+
+/// The `storage` listener of a persistent cart, removed when the cart is dropped.
+struct Follow {
+    window: web_sys::Window,
+    listener: Closure<dyn FnMut(web_sys::StorageEvent)>,
+}
+
+impl Drop for Follow {
+    fn drop(&mut self) {
+        let _ = self.window.remove_event_listener_with_callback("storage", self.listener.as_ref().unchecked_ref());
+    }
+}
+
+/// Read a saved cart; an empty cart and the problem when it is not usable.
+fn load(data: Option<&str>, currency: &str) -> Result<(cart::Cart, Option<RestoreProblem>)> {
+    let r = cart::Cart::restore_with::<JsJson>(data, currency)?;
+    Ok((r.cart, r.problem))
+}
+
+/// A cart in one currency, with exact prices in integer minor units.
+///
+/// Amounts (`unitPrice`, `lineTotal`, `subtotal`, …) are whole numbers of the
+/// currency's minor unit (cents for USD), always `<= 2^53 − 1`. Format them
+/// with `formatMoney`. A cart made by `Cart.persistent` saves itself to
+/// `localStorage` after every change and follows changes made in other tabs.
+/// Line objects are frozen snapshots.
+#[wasm_bindgen]
+pub struct Cart {
+    state: Rc<RefCell<State>>,
+    _follow: Option<Follow>,
+}
+
+impl Cart {
+    fn of(cart: cart::Cart) -> Self {
+        Self { state: Rc::new(RefCell::new(State::new(cart))), _follow: None }
+    }
+
+    /// Run a change of the core cart, then save and report.
+    fn change<R>(&self, f: impl FnOnce(&mut State) -> Result<R>) -> Result<R> {
+        let (out, event) = {
+            let mut s = self.state.borrow_mut();
+            let out = f(&mut s)?;
+            (out, s.save())
+        };
+        emit(&self.state, event);
         Ok(out)
     }
 
-    /// Append a saved line after checking the cart's rules (the totals
-    /// included); returns `[index, …its numbers]` (derived amounts
-    /// recomputed). Errors say what is wrong with the line.
-    #[wasm_bindgen(js_name = restoreLine)]
-    pub fn restore_line(&mut self, variant_id: &str, unit_price: i64, compare_at_price: Option<i64>, quantity: u32, stock: u32) -> Result<Vec<i64>> {
-        let index = self.cart.restore_line(cart::bare_line(variant_id, unit_price, compare_at_price, quantity, stock))?;
-        self.cart.restore_done()?;
-        Ok(self.line_at(index))
+    fn products(products: JsValue) -> Result<Vec<CartProduct>> {
+        if !Array::is_array(&products) {
+            return Err(Error::invalid_argument(cat(&["products must be an array of catalog products, got ", &show(&products)])));
+        }
+        from_js(products, "products")
+    }
+}
+
+#[wasm_bindgen]
+impl Cart {
+    /// An empty cart in `currency` (the store's `defaultCurrency`, e.g. `"USD"`).
+    ///
+    /// # Errors
+    /// `invalid_argument` for an unknown currency code.
+    #[wasm_bindgen(constructor)]
+    pub fn new(currency: &str) -> Result<Cart> {
+        Ok(Self::of(cart::Cart::new(currency)?))
     }
 
-    /// The shipping rates the whole cart can use, from a `shippingRates`
-    /// answer flattened: `counts[i]` rates for the `i`th variant; `strs` (joined
-    /// with U+0000) the variant ids, then per rate `[id, price,
-    /// minOrderPrice, maxOrderPrice]`; `nums` per rate
-    /// `[bounds, days min, days max]` (bounds bit 1: min given, 2: max given).
-    /// Returns records of 4: `[variantRates index, rate index, price,
-    /// estimatedTotal]`, cheapest first.
-    pub fn shipping(&self, counts: &[u32], strs: &str, nums: &[u32]) -> Result<Vec<i64>> {
-        let n = nums.len() / 3;
-        let strs = split(strs, counts.len() + 4 * n)?;
-        if nums.len() != 3 * n {
-            return Err(Error::invalid_argument("shipping rates: inconsistent arrays"));
-        }
-        let (variant_ids, strs) = strs.split_at(counts.len());
-        let mut strs = strs.iter();
-        let mut rates = nums.chunks_exact(3).map(|k| {
-            let mut s = || strs.next().map_or_else(String::new, |s| (*s).to_owned());
-            let (id, price, min, max) = (s(), s(), s(), s());
-            ShippingRate {
-                id,
-                name: String::new(),
-                price,
-                delivery_description: String::new(),
-                delivery_timeframe_min: k[1],
-                delivery_timeframe_max: k[2],
-                min_order_price: (k[0] & 1 != 0).then_some(min),
-                max_order_price: (k[0] & 2 != 0).then_some(max),
+    /// Restore a cart saved with `serialize()`. Never throws on the data:
+    /// corrupt, unknown-version or other-currency data gives an empty cart and
+    /// a `problem` saying why; `null`/`undefined`/`""` gives an empty cart.
+    ///
+    /// # Errors
+    /// `invalid_argument` only for an unknown `currency`.
+    #[wasm_bindgen(unchecked_return_type = "{ cart: Cart; problem: RestoreProblem | null }")]
+    pub fn restore(#[wasm_bindgen(unchecked_param_type = "string | null | undefined")] data: JsValue, currency: &str) -> Result<JsValue> {
+        let (cart, problem) = load(data.as_string().as_deref(), currency)?;
+        let out = Object::new();
+        let _ = Reflect::set(&out, &JsValue::from_str("cart"), &Cart::of(cart).into());
+        let _ = Reflect::set(&out, &JsValue::from_str("problem"), &to_js(&problem)?);
+        Ok(out.into())
+    }
+
+    /// A cart kept in `localStorage` (or `options.storage`) under `options.key`
+    /// (default `"cirrus-storefront.cart"`): restored now, saved after every
+    /// change, and replaced when another tab changes it (the `storage` event).
+    /// Never throws on bad saved data or unavailable storage: the cart starts
+    /// empty and `problem` says why. `options.onChange({ source, problem })` is
+    /// called after another tab's change (`source: "storage"`) and when saving
+    /// fails or recovers (`source: "save"`); `subscribe` adds more listeners.
+    /// Call `free()` to stop following.
+    ///
+    /// # Errors
+    /// `invalid_argument` for an unknown `currency` or bad options.
+    pub fn persistent(currency: &str, options: Option<PersistentCartOptions>) -> Result<Cart> {
+        let options: JsValue = options.map_or(JsValue::UNDEFINED, Into::into);
+        let key = match get(&options, "key") {
+            k if k.is_undefined() || k.is_null() => DEFAULT_KEY.to_owned(),
+            k => k.as_string().filter(|k| !k.is_empty()).ok_or_else(|| Error::invalid_argument("options.key must be a non-empty string"))?,
+        };
+        let on_change = match get(&options, "onChange") {
+            f if f.is_undefined() || f.is_null() => None,
+            f => Some(f.dyn_into::<Function>().map_err(|_| Error::invalid_argument("options.onChange must be a function"))?),
+        };
+        let mut problem = None;
+        let window = web_sys::window();
+        let storage: Option<web_sys::Storage> = match get(&options, "storage") {
+            s if s.is_undefined() || s.is_null() => match window.as_ref().map(web_sys::Window::local_storage) {
+                Some(Ok(Some(s))) => Some(s),
+                // Reading `localStorage` itself throws where storage is disabled.
+                Some(Err(e)) => {
+                    problem = Some(RestoreProblem::new(
+                        RestoreProblemKind::StorageUnavailable,
+                        cat(&["localStorage is not available; the cart is kept in memory only: ", &js_message(&e)]),
+                    ));
+                    None
+                }
+                Some(Ok(None)) | None => {
+                    problem = Some(RestoreProblem::new(
+                        RestoreProblemKind::StorageUnavailable,
+                        "localStorage is not available here; the cart is kept in memory only",
+                    ));
+                    None
+                }
+            },
+            // Anything with `getItem`/`setItem` (sessionStorage, a test double).
+            s if s.is_object() => Some(s.unchecked_into()),
+            _ => return Err(Error::invalid_argument("options.storage must be a Storage object")),
+        };
+        let saved = match &storage {
+            Some(s) => s.get_item(&key).unwrap_or_else(|e| {
+                problem = Some(RestoreProblem::new(
+                    RestoreProblemKind::StorageUnavailable,
+                    cat(&["reading the saved cart failed: ", &js_message(&e)]),
+                ));
+                None
+            }),
+            None => None,
+        };
+        let (restored, restore_problem) = load(saved.as_deref(), currency)?;
+        let mut state = State::new(restored);
+        state.problem = problem.or(restore_problem);
+        state.listeners.extend(on_change.map(|f| (0, f)));
+        state.next_listener = 1;
+        state.store = Some(Store { key: key.clone(), storage: storage.clone() });
+        let state = Rc::new(RefCell::new(state));
+        let follow = match (window, storage) {
+            (Some(window), Some(storage)) => {
+                let weak = Rc::downgrade(&state);
+                let code = currency.to_owned();
+                let listener = Closure::<dyn FnMut(web_sys::StorageEvent)>::new(move |e: web_sys::StorageEvent| {
+                    let Some(state) = weak.upgrade() else { return };
+                    if !e.storage_area().is_some_and(|a| Object::is(&a, &storage)) {
+                        return;
+                    }
+                    // `key === null` is `storage.clear()` in the other tab.
+                    if e.key().is_some_and(|k| k != key) {
+                        return;
+                    }
+                    let Ok((cart, problem)) = load(e.new_value().as_deref(), &code) else { return };
+                    {
+                        let mut s = state.borrow_mut();
+                        s.replace(cart);
+                        s.problem.clone_from(&problem);
+                    }
+                    emit(&state, Some(("storage", problem)));
+                });
+                window
+                    .add_event_listener_with_callback("storage", listener.as_ref().unchecked_ref())
+                    .ok()
+                    .map(|()| Follow { window, listener })
+            }
+            _ => None,
+        };
+        Ok(Self { state, _follow: follow })
+    }
+
+    /// Why a persistent cart started empty or could not be saved, or `null`.
+    #[wasm_bindgen(getter, unchecked_return_type = "RestoreProblem | null")]
+    pub fn problem(&self) -> Result<JsValue> {
+        to_js(&self.state.borrow().problem)
+    }
+
+    /// Call `listener` after another tab changed a persistent cart (`source:
+    /// "storage"`) and when saving fails or recovers (`source: "save"`), like
+    /// `options.onChange`. Returns the function that unsubscribes. A throwing
+    /// listener does not break the cart.
+    ///
+    /// # Errors
+    /// `invalid_argument` when `listener` is not a function.
+    #[wasm_bindgen(unchecked_return_type = "() => void")]
+    pub fn subscribe(&self, #[wasm_bindgen(unchecked_param_type = "(event: CartStorageEvent) => void")] listener: JsValue) -> Result<JsValue> {
+        let f: Function = listener.dyn_into().map_err(|_| Error::invalid_argument("listener must be a function"))?;
+        let id = {
+            let mut s = self.state.borrow_mut();
+            let id = s.next_listener;
+            s.next_listener += 1;
+            s.listeners.push((id, f));
+            id
+        };
+        let weak: Weak<RefCell<State>> = Rc::downgrade(&self.state);
+        let unsubscribe = Closure::<dyn FnMut()>::new(move || {
+            if let Some(state) = weak.upgrade() {
+                state.borrow_mut().listeners.retain(|(i, _)| *i != id);
             }
         });
-        let mut variant_rates = Vec::with_capacity(counts.len());
-        for (variant_id, &count) in variant_ids.iter().zip(counts) {
-            let rates: Vec<ShippingRate> = rates.by_ref().take(count as usize).collect();
-            if rates.len() != count as usize {
-                return Err(Error::invalid_argument("shipping rates: inconsistent arrays"));
+        Ok(unsubscribe.into_js_value())
+    }
+
+    /// The versioned JSON form (`{"version":1,…}`) for `Cart.restore`.
+    pub fn serialize(&self) -> String {
+        self.state.borrow_mut().serialize()
+    }
+
+    /// The cart's ISO 4217 currency code.
+    #[wasm_bindgen(getter)]
+    pub fn currency(&self) -> String {
+        self.state.borrow().cart.currency().code().to_owned()
+    }
+
+    /// Add `quantity` of variant `variantId` of `product` (a catalog `Product`).
+    /// Adding a variant already in the cart merges into its line.
+    ///
+    /// # Errors
+    /// `not_found` (no such variant), `conflict` (out of stock, product not
+    /// active), `invalid_argument` (quantity not a whole number in stock, bad
+    /// product data, total beyond 2^53 − 1).
+    pub fn add(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Product")] product: JsValue,
+        #[wasm_bindgen(js_name = variantId)] variant_id: &str,
+        #[wasm_bindgen(unchecked_param_type = "number")] quantity: JsValue,
+    ) -> Result<()> {
+        let product: CartProduct = required(product, "product")?;
+        let quantity = self::quantity(&quantity)?;
+        self.change(|s| {
+            let index = s.cart.add(&product, variant_id, quantity)?;
+            s.touched(index);
+            Ok(())
+        })
+    }
+
+    /// Set the quantity of a line (1..=stockQuantity); use `remove` to drop it.
+    ///
+    /// # Errors
+    /// `not_found` (not in the cart), `invalid_argument` (quantity).
+    #[wasm_bindgen(js_name = setQuantity)]
+    pub fn set_quantity(
+        &self,
+        #[wasm_bindgen(js_name = variantId)] variant_id: &str,
+        #[wasm_bindgen(unchecked_param_type = "number")] quantity: JsValue,
+    ) -> Result<()> {
+        let quantity = self::quantity(&quantity)?;
+        self.change(|s| {
+            let index = s.cart.set_quantity(variant_id, quantity)?;
+            s.touched(index);
+            Ok(())
+        })
+    }
+
+    /// Remove a line; returns whether there was one.
+    pub fn remove(&self, #[wasm_bindgen(js_name = variantId)] variant_id: &str) -> bool {
+        self.change(|s| {
+            let index = s.cart.remove(variant_id);
+            if let Some(i) = index {
+                s.removed(i);
             }
-            variant_rates.push(VariantRates { variant_id: (*variant_id).to_owned(), profile_id: String::new(), rates });
+            Ok(index.is_some())
+        })
+        .unwrap_or(false)
+    }
+
+    /// Remove every line.
+    pub fn clear(&self) {
+        let _ = self.change(|s| {
+            s.cart.clear();
+            s.cleared();
+            Ok(())
+        });
+    }
+
+    /// The lines, in the order they were added (a new array of frozen snapshots).
+    #[wasm_bindgen(getter, unchecked_return_type = "CartLine[]")]
+    pub fn lines(&self) -> JsValue {
+        self.state.borrow_mut().lines().slice(0, u32::MAX).into()
+    }
+
+    /// The line of `variantId`, or `null`.
+    #[wasm_bindgen(unchecked_return_type = "CartLine | null")]
+    pub fn line(&self, #[wasm_bindgen(js_name = variantId)] variant_id: &str) -> JsValue {
+        let mut s = self.state.borrow_mut();
+        match s.cart.position(variant_id) {
+            Some(i) => s.snapshot(i),
+            None => JsValue::NULL,
         }
-        let answer = ShippingRatesResponse { variant_rates };
-        let cart = &self.cart;
-        let ids: Vec<&str> = cart.lines().iter().map(|l| l.variant_id.as_str()).collect();
-        let usable = shipping::usable_rate_positions(&answer, &ids, cart.subtotal(), cart.currency())?;
-        let mut out = Vec::with_capacity(usable.len() * 4);
-        for u in usable {
-            out.extend_from_slice(&[u.variant_rates as i64, u.rate as i64, u.price, money::check_safe(u.estimated_total)?]);
+    }
+
+    /// `{ subtotal, totalSavings, itemCount, lineCount }` (minor units, counts).
+    ///
+    /// # Errors
+    /// None in practice (the totals are within 2^53 − 1 by the cart's invariants).
+    #[wasm_bindgen(getter, unchecked_return_type = "CartTotals")]
+    pub fn totals(&self) -> Result<JsValue> {
+        to_js(&self.state.borrow().cart.totals())
+    }
+
+    /// The subtotal in minor units.
+    ///
+    /// # Errors
+    /// None in practice (see `totals`).
+    #[wasm_bindgen(getter, unchecked_return_type = "number")]
+    pub fn subtotal(&self) -> Result<JsValue> {
+        number(self.state.borrow().cart.subtotal())
+    }
+
+    #[wasm_bindgen(getter, js_name = isEmpty)]
+    pub fn is_empty(&self) -> bool {
+        self.state.borrow().cart.is_empty()
+    }
+
+    /// Apply fresh catalog `products` (those of the cart's lines) and report
+    /// what changed: `priceChanged`, `stockLowered`, `outOfStock`, `variantGone`.
+    /// Lines whose product is not given stay and are listed in `unchecked`.
+    ///
+    /// # Errors
+    /// `invalid_argument` for bad product data; the cart is then unchanged.
+    #[wasm_bindgen(unchecked_return_type = "RefreshReport")]
+    pub fn refresh(&self, #[wasm_bindgen(unchecked_param_type = "Product[]")] products: JsValue) -> Result<JsValue> {
+        let products = Self::products(products)?;
+        let report = self.change(|s| {
+            let mut next = s.cart.clone();
+            let report = next.refresh(&products)?;
+            s.replace(next);
+            Ok(report)
+        })?;
+        to_js(&report)
+    }
+
+    /// What `refresh` would report, without changing the cart.
+    ///
+    /// # Errors
+    /// As `refresh`.
+    #[wasm_bindgen(unchecked_return_type = "RefreshReport")]
+    pub fn check(&self, #[wasm_bindgen(unchecked_param_type = "Product[]")] products: JsValue) -> Result<JsValue> {
+        let products = Self::products(products)?;
+        let report = self.state.borrow().cart.check(&products)?;
+        to_js(&report)
+    }
+
+    /// The `items` of `payments.initiate`: `{ variantId, quantity }` per line.
+    ///
+    /// # Errors
+    /// None in practice.
+    #[wasm_bindgen(js_name = paymentItems, unchecked_return_type = "PaymentItem[]")]
+    pub fn payment_items(&self) -> Result<JsValue> {
+        to_js(&self.state.borrow().cart.payment_items())
+    }
+
+    /// From a `shippingRates` answer for this cart's variants, the rates the
+    /// whole order can use (offered for every variant, subtotal inside the
+    /// rate's band), cheapest first, each with `price` and `estimatedTotal`
+    /// (subtotal + price, before tax) in minor units.
+    ///
+    /// # Errors
+    /// `invalid_argument` for an empty cart or a malformed answer.
+    #[wasm_bindgen(js_name = shippingOptions, unchecked_return_type = "ShippingOption[]")]
+    pub fn shipping_options(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "VariantRates[] | ShippingRatesResponse")] answer: JsValue,
+    ) -> Result<JsValue> {
+        // What `client.shippingRates()` resolves to (the `variantRates` array) or the whole body.
+        let answer = if Array::is_array(&answer) {
+            ShippingRatesResponse { variant_rates: from_js::<Vec<VariantRates>>(answer, "variantRates")? }
+        } else {
+            required(answer, "answer")?
+        };
+        let options = shipping::cart_rates(&self.state.borrow().cart, &answer)?;
+        for o in &options {
+            money::check_safe(o.estimated_total)?;
         }
-        Ok(out)
+        to_js(&options)
+    }
+
+    /// Format `minor` units of the cart's currency for `locale` (see `formatMoney`).
+    ///
+    /// # Errors
+    /// As `formatMoney`.
+    #[wasm_bindgen(unchecked_return_type = "string")]
+    pub fn format(&self, #[wasm_bindgen(unchecked_param_type = "number")] minor: JsValue, locale: Option<String>) -> Result<JsValue> {
+        let currency = self.state.borrow().cart.currency();
+        format_currency(amount(&minor, "minor")?, currency, locale.as_deref())
     }
 }
 
-/// Decimal string → minor units (`moneyParse("19.99", "USD") === 1999n`),
-/// checked `<= 2^53 − 1`.
-#[wasm_bindgen(js_name = moneyParse)]
-pub fn money_parse(value: &str, currency: &str) -> Result<i64> {
-    money::check_safe(Currency::from_code(currency)?.parse(value)?)
+/// Decimal price string → integer minor units: `parseMoney("19.99", "USD") === 1999`.
+///
+/// # Errors
+/// `invalid_argument` naming the value (not a plain decimal, more decimals
+/// than the currency has, beyond 2^53 − 1) or the unknown currency.
+#[wasm_bindgen(js_name = parseMoney, unchecked_return_type = "number")]
+pub fn parse_money(value: &str, currency: &str) -> Result<JsValue> {
+    number(Currency::from_code(currency)?.parse(value)?)
 }
 
-/// Minor units → the exact decimal string of `currency`.
-#[wasm_bindgen(js_name = moneyDecimal)]
-pub fn money_decimal(minor: i64, currency: &str) -> Result<String> {
-    let minor = money::check_safe(minor)?;
+/// Integer minor units → the exact decimal string: `moneyToDecimal(1999, "USD") === "19.99"`.
+///
+/// # Errors
+/// `invalid_argument` for a non-integer or unsafe amount or an unknown currency.
+#[wasm_bindgen(js_name = moneyToDecimal)]
+pub fn money_to_decimal(#[wasm_bindgen(unchecked_param_type = "number")] minor: JsValue, currency: &str) -> Result<String> {
+    let minor = amount(&minor, "minor")?;
     Ok(Currency::from_code(currency)?.format(minor))
 }
 
-/// `a + b`, exact, checked `<= 2^53 − 1`.
-#[wasm_bindgen(js_name = moneyAdd)]
-pub fn money_add(a: i64, b: i64) -> Result<i64> {
-    money::check_safe(money::checked_add(money::check_safe(a)?, money::check_safe(b)?)?)
+/// `a + b` in minor units, exact.
+///
+/// # Errors
+/// `invalid_argument` for a non-integer input or a sum beyond 2^53 − 1.
+#[wasm_bindgen(js_name = addMoney, unchecked_return_type = "number")]
+pub fn add_money(
+    #[wasm_bindgen(unchecked_param_type = "number")] a: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] b: JsValue,
+) -> Result<JsValue> {
+    number(money::checked_add(amount(&a, "a")?, amount(&b, "b")?)?)
 }
 
 /// Digits after the decimal point of an ISO 4217 currency (USD 2, JPY 0, KWD 3).
-#[wasm_bindgen(js_name = moneyExponent)]
-pub fn money_exponent(currency: &str) -> Result<u32> {
+///
+/// # Errors
+/// `invalid_argument` for an unknown currency.
+#[wasm_bindgen(js_name = currencyExponent)]
+pub fn currency_exponent(currency: &str) -> Result<u32> {
     Ok(Currency::from_code(currency)?.exponent())
+}
+
+/// Format `minor` units of `currency` for display with `Intl.NumberFormat`
+/// (`locale` like `"de-DE"`; omitted: the runtime's default). The exact decimal
+/// string is handed to `Intl`, so no digit is lost or rounded:
+/// `formatMoney(123456, "USD", "en-US") === "$1,234.56"`.
+///
+/// # Errors
+/// `invalid_argument` for a non-integer or unsafe amount, an unknown currency
+/// or a locale `Intl` rejects.
+#[wasm_bindgen(js_name = formatMoney, unchecked_return_type = "string")]
+pub fn format_money(#[wasm_bindgen(unchecked_param_type = "number")] minor: JsValue, currency: &str, locale: Option<String>) -> Result<JsValue> {
+    let minor = amount(&minor, "minor")?;
+    format_currency(minor, Currency::from_code(currency)?, locale.as_deref())
+}
+
+thread_local! {
+    /// `Intl.NumberFormat#format` by (locale, currency): building a formatter
+    /// costs tens of microseconds, formatting with one a fraction of that.
+    static FORMATTERS: RefCell<Vec<(Option<String>, &'static str, Function)>> = const { RefCell::new(Vec::new()) };
+}
+
+fn formatter(locale: Option<&str>, currency: Currency) -> Result<Function> {
+    let code = currency.code();
+    let cached = FORMATTERS.with(|m| m.borrow().iter().find(|(l, c, _)| l.as_deref() == locale && *c == code).map(|(_, _, f)| f.clone()));
+    if let Some(f) = cached {
+        return Ok(f);
+    }
+    let options = Object::new();
+    let set = |k: &str, v: JsValue| {
+        let _ = Reflect::set(&options, &JsValue::from_str(k), &v);
+    };
+    set("style", JsValue::from_str("currency"));
+    set("currency", JsValue::from_str(code));
+    // Exactly the ISO 4217 digits, so the display is the exact amount.
+    set("minimumFractionDigits", JsValue::from(currency.exponent()));
+    set("maximumFractionDigits", JsValue::from(currency.exponent()));
+    let locales = locale.map_or(JsValue::UNDEFINED, JsValue::from_str);
+    let nf = number_format(&locales, &options)
+        .map_err(|e| Error::invalid_argument(cat(&["locale ", &show(&locales), " is not usable: ", &js_message(&e)])))?;
+    let format = nf.format();
+    FORMATTERS.with(|m| m.borrow_mut().push((locale.map(str::to_owned), code, format.clone())));
+    Ok(format)
+}
+
+/// The JS string `Intl` made (handed back as is: no round trip through Rust).
+fn format_currency(minor: i64, currency: Currency, locale: Option<&str>) -> Result<JsValue> {
+    // Intl.NumberFormat formats a decimal *string* exactly (no conversion to a double).
+    let decimal = currency.format(minor);
+    formatter(locale, currency)?
+        .call1(&JsValue::NULL, &JsValue::from_str(&decimal))
+        .ok()
+        .filter(JsValue::is_string)
+        .ok_or_else(|| Error::invalid_argument(cat(&["Intl.NumberFormat could not format ", &decimal, " ", currency.code()])))
 }

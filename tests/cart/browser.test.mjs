@@ -165,9 +165,11 @@ describe('Cart', () => {
       attempt('set unknown', () => cart.setQuantity('zz', 1));
       attempt('not a product', () => cart.add({ id: 1 }, 'v1', 1));
       attempt('bad currency', () => new sdk.Cart('usd'));
-      // Strings cross to the wasm joined with U+0000, so one inside a string is refused, not split.
-      attempt('NUL in an id', () => cart.add({ ...tee, variants: [{ ...tee.variants[1], id: 'v\u0000x' }] }, 'v\u0000x', 1));
-      return { codes, lines: cart.lines.map((l) => [l.variantId, l.quantity]) };
+      // Products cross as objects (no joined strings): U+0000 inside an id is an ordinary character.
+      const nul = new sdk.Cart('USD');
+      nul.add({ ...tee, variants: [{ ...tee.variants[1], id: 'v\u0000x' }] }, 'v\u0000x', 1);
+      const nulIds = nul.lines.map((l) => l.variantId);
+      return { codes, nulIds, nulRemoved: nul.remove('v\u0000x'), lines: cart.lines.map((l) => [l.variantId, l.quantity]) };
     }, TEE);
     assert.deepEqual(r.codes, {
       'over stock': 'CirrusError:invalid_argument',
@@ -181,8 +183,9 @@ describe('Cart', () => {
       'set unknown': 'CirrusError:not_found',
       'not a product': 'CirrusError:invalid_argument',
       'bad currency': 'CirrusError:invalid_argument',
-      'NUL in an id': 'CirrusError:invalid_argument',
     });
+    assert.deepEqual(r.nulIds, ['v\u0000x']);
+    assert.equal(r.nulRemoved, true);
     assert.deepEqual(r.lines, [['v1', 4]]);
   });
 
@@ -337,6 +340,26 @@ describe('persistence in localStorage', () => {
       return { first, after: cart.problem.kind, events, subtotal: cart.subtotal };
     }, TEE);
     assert.deepEqual(r, { first: 'storage_unavailable', after: 'write_failed', events: [['save', 'write_failed']], subtotal: 1999 });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('subscribe: listeners hear a failed save, a throwing one breaks nothing, unsubscribe stops one', async () => {
+    const { context, page, errors } = await fresh();
+    const r = await inPage(page, (sdk, tee) => {
+      const full = { getItem() { return null; }, setItem() { throw new Error('QuotaExceededError'); } };
+      const cart = sdk.Cart.persistent('USD', { storage: full, onChange: () => { throw new Error('a listener bug'); } });
+      const seen = [];
+      // The listener reads the cart while it is called from inside add().
+      const off = cart.subscribe((e) => seen.push([e.source, e.problem?.kind ?? null, cart.lines.length]));
+      cart.add(tee, 'v1', 1);
+      off();
+      cart.add(tee, 'v2', 1);
+      let bad;
+      try { cart.subscribe(1); } catch (e) { bad = e.code; }
+      return { seen, lines: cart.lines.length, problem: cart.problem.kind, bad };
+    }, TEE);
+    assert.deepEqual(r, { seen: [['save', 'write_failed', 1]], lines: 2, problem: 'write_failed', bad: 'invalid_argument' });
     assert.deepEqual(errors, []);
     await context.close();
   });

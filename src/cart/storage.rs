@@ -1,0 +1,209 @@
+//! The saved form of a cart: versioned JSON,
+//! `{"version":1,"currency":"USD","lines":[…CartLine…]}`.
+//!
+//! [`Cart::restore`] never fails on the data: absent or empty data is an empty
+//! cart; corrupt data, an unknown version or another currency is an empty cart
+//! plus a [`RestoreProblem`] saying why. Derived amounts are recomputed and every
+//! rule of the cart is checked again, never trusted. How the text is parsed is a
+//! [`SavedReader`]: `serde_json` natively, the JS engine's `JSON.parse` and
+//! serde-wasm-bindgen in the wasm (no JSON parser in the binary).
+
+#[allow(unused_imports)]
+use crate::prelude::*;
+use crate::text::{cat, uint};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::money::{self, Currency};
+
+use super::{Cart, CartLine};
+
+/// The version [`Cart::to_json`] writes and [`Cart::restore`] reads.
+pub const STORAGE_VERSION: u32 = 1;
+
+/// Why [`Cart::restore`] started with an empty cart (or, in the browser, why a
+/// persistent cart could not be read or saved).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RestoreProblem {
+    pub kind: RestoreProblemKind,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RestoreProblemKind {
+    /// Not JSON, not the cart's shape, or lines that break the cart's invariants.
+    Corrupt,
+    /// A `version` this SDK does not know.
+    UnknownVersion,
+    /// Saved for another currency than the store's.
+    CurrencyMismatch,
+    /// The browser storage could not be read (e.g. storage disabled); the
+    /// browser cart then keeps the cart in memory only.
+    StorageUnavailable,
+    /// Writing the cart to browser storage failed (e.g. quota exceeded); the
+    /// cart in memory is intact.
+    WriteFailed,
+}
+
+impl RestoreProblem {
+    #[must_use]
+    pub fn new(kind: RestoreProblemKind, message: impl Into<String>) -> Self {
+        Self { kind, message: message.into() }
+    }
+}
+
+/// The outcome of [`Cart::restore`]: always a usable cart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Restored {
+    pub cart: Cart,
+    /// `None` when the data was absent or restored fully.
+    pub problem: Option<RestoreProblem>,
+}
+
+/// The saved form as read (after its version was checked).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stored {
+    pub currency: String,
+    pub lines: Vec<CartLine>,
+}
+
+#[derive(Serialize)]
+struct StoredRef<'a> {
+    version: u32,
+    currency: &'a str,
+    lines: &'a [CartLine],
+}
+
+/// How saved text is parsed: the document, its `version` (a non-negative
+/// integer, else `None`), then its content.
+pub trait SavedReader {
+    type Doc;
+    /// # Errors
+    /// The parser's message when `text` is not JSON.
+    fn parse(text: &str) -> core::result::Result<Self::Doc, String>;
+    fn version(doc: &Self::Doc) -> Option<u64>;
+    /// # Errors
+    /// A message naming the path of the first shape problem.
+    fn stored(doc: Self::Doc) -> core::result::Result<Stored, String>;
+}
+
+/// [`SavedReader`] over `serde_json` (native code).
+pub struct SerdeJson;
+
+impl SavedReader for SerdeJson {
+    type Doc = serde_json::Value;
+    fn parse(text: &str) -> core::result::Result<Self::Doc, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+    fn version(doc: &Self::Doc) -> Option<u64> {
+        doc.get("version").and_then(serde_json::Value::as_u64)
+    }
+    fn stored(doc: Self::Doc) -> core::result::Result<Stored, String> {
+        serde_json::from_value(doc).map_err(|e| e.to_string())
+    }
+}
+
+impl Cart {
+    /// The versioned JSON form, for [`Cart::restore`].
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        let stored = StoredRef { version: STORAGE_VERSION, currency: self.currency.code(), lines: &self.lines };
+        // Serializing plain structs of strings, integers and maps cannot fail.
+        serde_json::to_string(&stored).unwrap_or_default()
+    }
+
+    /// Read a cart saved by [`Cart::to_json`] for the store currency `currency`
+    /// (see the module documentation).
+    ///
+    /// # Errors
+    /// `invalid_argument` only when `currency` itself is unknown.
+    pub fn restore(data: Option<&str>, currency: &str) -> Result<Restored> {
+        Self::restore_with::<SerdeJson>(data, currency)
+    }
+
+    /// [`Cart::restore`] with the parser `R`.
+    ///
+    /// # Errors
+    /// As [`Cart::restore`].
+    pub fn restore_with<R: SavedReader>(data: Option<&str>, currency: &str) -> Result<Restored> {
+        let empty = Self::new(currency)?;
+        let data = data.map_or("", str::trim);
+        if data.is_empty() {
+            return Ok(Restored { cart: empty, problem: None });
+        }
+        match Self::parse_stored::<R>(data, empty.currency) {
+            Ok(cart) => Ok(Restored { cart, problem: None }),
+            Err(problem) => Ok(Restored { cart: empty, problem: Some(problem) }),
+        }
+    }
+
+    fn parse_stored<R: SavedReader>(data: &str, currency: Currency) -> core::result::Result<Self, RestoreProblem> {
+        let corrupt = |message: String| RestoreProblem::new(RestoreProblemKind::Corrupt, message);
+        let doc = R::parse(data).map_err(|e| corrupt(cat(&["saved cart is not JSON: ", &e])))?;
+        match R::version(&doc) {
+            Some(v) if v == u64::from(STORAGE_VERSION) => {}
+            Some(v) => {
+                return Err(RestoreProblem::new(
+                    RestoreProblemKind::UnknownVersion,
+                    cat(&["saved cart has version ", &uint(v), "; this SDK reads version ", &uint(STORAGE_VERSION.into())]),
+                ))
+            }
+            None => return Err(corrupt("saved cart has no numeric \"version\"".to_owned())),
+        }
+        let stored = R::stored(doc).map_err(|e| corrupt(cat(&["saved cart has an invalid shape: ", &e])))?;
+        if stored.currency != currency.code() {
+            return Err(RestoreProblem::new(
+                RestoreProblemKind::CurrencyMismatch,
+                cat(&["saved cart is in ", &money::echo(&stored.currency), ", the store uses ", currency.code()]),
+            ));
+        }
+        let mut cart = Self { currency, lines: Vec::with_capacity(stored.lines.len()) };
+        for line in stored.lines {
+            cart.restore_line(line).map_err(|e| corrupt(e.message))?;
+        }
+        cart.restore_done().map_err(|e| corrupt(e.message))?;
+        Ok(cart)
+    }
+
+    /// Append a saved line after checking it against the cart's rules
+    /// (quantity in `1..=stockQuantity`, non-negative prices, one line per
+    /// variant); the derived amounts are recomputed, not trusted. Call
+    /// [`Cart::restore_done`] after the last line.
+    ///
+    /// # Errors
+    /// `invalid_argument` saying what is wrong with the line (the cart is unchanged).
+    pub(crate) fn restore_line(&mut self, mut line: CartLine) -> Result<usize> {
+        let id = money::echo(&line.variant_id);
+        if line.quantity == 0 || line.quantity > line.stock_quantity {
+            return Err(Error::invalid_argument(cat(&[
+                "saved line ",
+                &id,
+                " has quantity ",
+                &uint(line.quantity.into()),
+                " outside 1..=",
+                &uint(line.stock_quantity.into()),
+            ])));
+        }
+        if line.unit_price < 0 || line.compare_at_price.is_some_and(|c| c < 0) {
+            return Err(Error::invalid_argument(cat(&["saved line ", &id, " has a negative price"])));
+        }
+        if self.line(&line.variant_id).is_some() {
+            return Err(Error::invalid_argument(cat(&["saved cart has two lines for variant ", &id])));
+        }
+        line.recompute().map_err(|e| Error::invalid_argument(cat(&["saved line ", &id, ": ", &e.message])))?;
+        self.lines.push(line);
+        Ok(self.lines.len() - 1)
+    }
+
+    /// The totals check after the last [`Cart::restore_line`].
+    ///
+    /// # Errors
+    /// `invalid_argument` when the saved cart's totals exceed 2^53 − 1 minor units.
+    pub(crate) fn restore_done(&self) -> Result<()> {
+        self.check_totals().map_err(|e| Error::invalid_argument(cat(&["saved cart: ", &e.message])))
+    }
+}

@@ -1,0 +1,304 @@
+//! Unit tests of the cart core (the property tests are in `props.rs`).
+
+use super::*;
+use crate::error::ErrorCode;
+use crate::model::{Image, PaymentItem, Product, ProductStatus, StockStatus, Variant};
+use crate::money::MAX_SAFE_MINOR;
+
+pub(crate) fn variant(id: &str, price: &str, compare: Option<&str>, stock: u32) -> CartVariant {
+    CartVariant {
+        id: id.to_owned(),
+        price: price.to_owned(),
+        compare_at_price: compare.map(str::to_owned),
+        stock_quantity: stock,
+        stock_status: if stock == 0 { StockStatus::OutOfStock } else { StockStatus::InStock },
+        image: None,
+        attributes: BTreeMap::from([("Size".to_owned(), "M".to_owned())]),
+    }
+}
+
+pub(crate) fn product(id: &str, variants: Vec<CartVariant>) -> CartProduct {
+    CartProduct {
+        id: id.to_owned(),
+        name: format!("Product {id}"),
+        slug: format!("product-{id}"),
+        status: ProductStatus::Active,
+        images: vec![Image { url: format!("https://img.test/{id}.png"), alt: id.to_owned() }],
+        variants,
+    }
+}
+
+fn tee() -> CartProduct {
+    product("p1", vec![variant("v1", "19.99", Some("24.99"), 5), variant("v2", "0.10", None, 100), variant("v0", "5.00", None, 0)])
+}
+
+/// A saved line with only the variant id and the numbers.
+fn saved_line(variant_id: &str, unit_price: i64, compare_at_price: Option<i64>, quantity: u32, stock_quantity: u32) -> CartLine {
+    CartLine {
+        product_id: String::new(),
+        product_name: String::new(),
+        product_slug: String::new(),
+        variant_id: variant_id.to_owned(),
+        attributes: BTreeMap::new(),
+        image: None,
+        unit_price,
+        compare_at_price,
+        quantity,
+        stock_quantity,
+        line_total: 0,
+        line_savings: 0,
+    }
+}
+
+#[test]
+fn a_catalog_product_reads_as_a_cart_product() {
+    let full = Product {
+        id: "p9".to_owned(),
+        store_id: "st_1".to_owned(),
+        name: "Product p9".to_owned(),
+        slug: "product-p9".to_owned(),
+        status: ProductStatus::Active,
+        description: String::new(),
+        meta_title: None,
+        meta_description: None,
+        images: vec![],
+        tags: vec![],
+        created_at: String::new(),
+        updated_at: String::new(),
+        options: vec![],
+        variants: vec![Variant {
+            id: "a".to_owned(),
+            price: "1.50".to_owned(),
+            compare_at_price: None,
+            stock_quantity: 3,
+            stock_status: StockStatus::InStock,
+            image: None,
+            attributes: BTreeMap::new(),
+        }],
+        collections: vec![],
+    };
+    let mut cart = Cart::new("USD").unwrap();
+    assert_eq!(cart.add(&CartProduct::from(&full), "a", 2).unwrap(), 0);
+    assert_eq!((cart.subtotal(), cart.lines()[0].image.clone()), (300, None));
+}
+
+#[test]
+fn lines_carry_catalog_data_and_exact_totals() {
+    let mut cart = Cart::new("USD").unwrap();
+    cart.add(&tee(), "v1", 2).unwrap();
+    cart.add(&tee(), "v2", 3).unwrap();
+    let l = cart.line("v1").unwrap();
+    assert_eq!((l.unit_price, l.compare_at_price, l.line_total, l.line_savings), (1999, Some(2499), 3998, 1000));
+    assert_eq!(l.product_name, "Product p1");
+    assert_eq!(l.attributes["Size"], "M");
+    assert_eq!(l.image.as_ref().unwrap().url, "https://img.test/p1.png");
+    // 0.10 × 3 is exactly 30 cents (floats say 0.30000000000000004).
+    assert_eq!(cart.line("v2").unwrap().line_total, 30);
+    assert_eq!(cart.totals(), CartTotals { subtotal: 4028, total_savings: 1000, item_count: 5, line_count: 2 });
+    assert_eq!(cart.subtotal(), 4028);
+}
+
+#[test]
+fn adding_twice_merges_and_is_capped_by_stock() {
+    let mut cart = Cart::new("USD").unwrap();
+    cart.add(&tee(), "v1", 2).unwrap();
+    cart.add(&tee(), "v1", 3).unwrap();
+    assert_eq!(cart.lines().len(), 1);
+    assert_eq!(cart.line("v1").unwrap().quantity, 5);
+    let e = cart.add(&tee(), "v1", 1).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    assert!(e.message.contains("5 available, 5 already"), "{}", e.message);
+    assert_eq!(cart.line("v1").unwrap().quantity, 5, "refused add leaves the line");
+    let e = cart.add(&tee(), "v2", 101).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    assert!(cart.line("v2").is_none(), "refused new line is not kept");
+}
+
+#[test]
+fn unknown_out_of_stock_and_zero_are_refused_with_typed_errors() {
+    let mut cart = Cart::new("USD").unwrap();
+    assert_eq!(cart.add(&tee(), "nope", 1).unwrap_err().code, ErrorCode::NotFound);
+    assert_eq!(cart.add(&tee(), "v0", 1).unwrap_err().code, ErrorCode::Conflict);
+    assert_eq!(cart.add(&tee(), "v1", 0).unwrap_err().code, ErrorCode::InvalidArgument);
+    let mut draft = tee();
+    draft.status = ProductStatus::Draft;
+    assert_eq!(cart.add(&draft, "v1", 1).unwrap_err().code, ErrorCode::Conflict);
+    let bad = product("p2", vec![variant("b", "1.999", None, 3)]);
+    let e = cart.add(&bad, "b", 1).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    assert!(e.message.contains("\"1.999\""), "{}", e.message);
+    assert!(cart.is_empty());
+}
+
+#[test]
+fn set_quantity_remove_clear() {
+    let mut cart = Cart::new("USD").unwrap();
+    cart.add(&tee(), "v1", 1).unwrap();
+    cart.set_quantity("v1", 4).unwrap();
+    assert_eq!(cart.subtotal(), 7996);
+    for q in [0, 6] {
+        assert_eq!(cart.set_quantity("v1", q).unwrap_err().code, ErrorCode::InvalidArgument);
+    }
+    assert_eq!(cart.line("v1").unwrap().quantity, 4);
+    assert_eq!(cart.set_quantity("zz", 1).unwrap_err().code, ErrorCode::NotFound);
+    assert_eq!(cart.remove("v1"), Some(0));
+    assert_eq!(cart.remove("v1"), None);
+    cart.add(&tee(), "v2", 1).unwrap();
+    cart.clear();
+    assert!(cart.is_empty());
+    assert_eq!(cart.totals().subtotal, 0);
+}
+
+#[test]
+fn totals_beyond_safe_javascript_range_are_refused() {
+    let mut cart = Cart::new("USD").unwrap();
+    let rich = product("r", vec![variant("r1", "45035996273704.96", None, 10)]);
+    cart.add(&rich, "r1", 1).unwrap(); // 2^52 cents
+    let e = cart.add(&rich, "r1", 1).unwrap_err(); // 2^53 > 2^53 - 1
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    assert_eq!(cart.line("r1").unwrap().quantity, 1);
+    let huge = product("h", vec![variant("h1", "92233720368547758.07", None, 10)]);
+    assert!(cart.add(&huge, "h1", 2).is_err(), "i64 overflow refused");
+    assert!(cart.line("h1").is_none());
+}
+
+#[test]
+fn refresh_reports_and_applies_changes() {
+    let mut cart = Cart::new("USD").unwrap();
+    let other = product("p2", vec![variant("w", "3.00", None, 9)]);
+    let third = product("p3", vec![variant("x", "1.00", None, 9)]);
+    cart.add(&tee(), "v1", 4).unwrap();
+    cart.add(&tee(), "v2", 2).unwrap();
+    cart.add(&other, "w", 1).unwrap();
+    cart.add(&third, "x", 1).unwrap();
+    let fresh = product("p1", vec![variant("v1", "17.99", Some("24.99"), 3)]); // v2 gone
+    let fresh_other = product("p2", vec![variant("w", "3.00", None, 0)]);
+    let before = cart.clone();
+    let preview = cart.check(&[fresh.clone(), fresh_other.clone()]).unwrap();
+    assert_eq!(cart, before, "check does not change the cart");
+    let report = cart.refresh(&[fresh, fresh_other]).unwrap();
+    assert_eq!(report, preview);
+    assert_eq!(
+        report.changes,
+        vec![
+            CartChange::PriceChanged(PriceChange {
+                variant_id: "v1".into(),
+                product_name: "Product p1".into(),
+                old_unit_price: 1999,
+                new_unit_price: 1799,
+                old_compare_at_price: Some(2499),
+                new_compare_at_price: Some(2499),
+            }),
+            CartChange::StockLowered(StockChange { variant_id: "v1".into(), product_name: "Product p1".into(), old_quantity: 4, new_quantity: 3 }),
+            CartChange::VariantGone(LineRemoved { variant_id: "v2".into(), product_name: "Product p1".into(), removed_quantity: 2 }),
+            CartChange::OutOfStock(LineRemoved { variant_id: "w".into(), product_name: "Product p2".into(), removed_quantity: 1 }),
+        ]
+    );
+    assert_eq!(report.unchecked, vec!["x".to_owned()]);
+    assert_eq!(cart.subtotal(), 3 * 1799 + 100);
+    let again = cart.refresh(&[product("p1", vec![variant("v1", "17.99", Some("24.99"), 3)])]).unwrap();
+    assert!(again.changes.is_empty(), "no change, no report");
+}
+
+#[test]
+fn refresh_with_invalid_price_leaves_cart_unchanged() {
+    let mut cart = Cart::new("USD").unwrap();
+    cart.add(&tee(), "v1", 1).unwrap();
+    let before = cart.clone();
+    let e = cart.refresh(&[product("p1", vec![variant("v1", "abc", None, 3)])]).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    assert_eq!(cart, before);
+}
+
+#[test]
+fn payment_items_follow_the_lines() {
+    let mut cart = Cart::new("USD").unwrap();
+    assert_eq!(cart.initiate_request().unwrap_err().code, ErrorCode::InvalidState);
+    cart.add(&tee(), "v1", 2).unwrap();
+    cart.add(&tee(), "v2", 1).unwrap();
+    cart.add(&tee(), "v1", 1).unwrap();
+    let req = cart.initiate_request().unwrap();
+    assert_eq!(req.currency, "USD");
+    assert_eq!(
+        req.items,
+        vec![PaymentItem { variant_id: "v1".into(), quantity: 3 }, PaymentItem { variant_id: "v2".into(), quantity: 1 }]
+    );
+}
+
+#[test]
+fn persistence_round_trips() {
+    let mut cart = Cart::new("USD").unwrap();
+    cart.add(&tee(), "v1", 2).unwrap();
+    cart.add(&tee(), "v2", 7).unwrap();
+    let json = cart.to_json();
+    assert!(json.starts_with(r#"{"version":1,"currency":"USD","lines":["#), "{json}");
+    let restored = Cart::restore(Some(&json), "USD").unwrap();
+    assert_eq!(restored.problem, None);
+    assert_eq!(restored.cart, cart);
+    let none = Cart::restore(None, "USD").unwrap();
+    assert!(none.cart.is_empty() && none.problem.is_none());
+}
+
+#[test]
+fn bad_saved_data_gives_an_empty_cart_and_a_reason() {
+    let mut cart = Cart::new("USD").unwrap();
+    cart.add(&tee(), "v1", 2).unwrap();
+    let good = cart.to_json();
+    let cases = [
+        ("{not json", RestoreProblemKind::Corrupt),
+        ("[]", RestoreProblemKind::Corrupt),
+        ("null", RestoreProblemKind::Corrupt),
+        (r#"{"version":"1"}"#, RestoreProblemKind::Corrupt),
+        (r#"{"version":2,"currency":"USD","lines":[]}"#, RestoreProblemKind::UnknownVersion),
+        (r#"{"version":1,"currency":"USD","lines":{}}"#, RestoreProblemKind::Corrupt),
+        (&good.replace("\"quantity\":2", "\"quantity\":99"), RestoreProblemKind::Corrupt),
+        (&good.replace("\"quantity\":2", "\"quantity\":0"), RestoreProblemKind::Corrupt),
+        (&good.replace("\"quantity\":2", "\"quantity\":-1"), RestoreProblemKind::Corrupt),
+        (&good.replace("\"unitPrice\":1999", "\"unitPrice\":-1"), RestoreProblemKind::Corrupt),
+        (&good.replace("\"unitPrice\":1999", "\"unitPrice\":19.99"), RestoreProblemKind::Corrupt),
+        (&good.replace("\"unitPrice\":1999", "\"unitPrice\":9007199254740993"), RestoreProblemKind::Corrupt),
+        (&good.replace("\"USD\"", "\"EUR\""), RestoreProblemKind::CurrencyMismatch),
+    ];
+    for (data, kind) in cases {
+        let r = Cart::restore(Some(data), "USD").unwrap();
+        assert!(r.cart.is_empty(), "{data}");
+        let p = r.problem.unwrap_or_else(|| panic!("no problem reported for {data}"));
+        assert_eq!(p.kind, kind, "{data}: {}", p.message);
+        assert!(!p.message.is_empty());
+    }
+    let doubled = good.replace("}]}", &format!("}},{}]}}", &good[good.find("{\"productId").unwrap()..good.len() - 2]));
+    let r = Cart::restore(Some(&doubled), "USD").unwrap();
+    assert!(r.problem.unwrap().message.contains("two lines"));
+    assert!(Cart::restore(Some(&good), "XXX").is_err(), "unknown store currency is an argument error");
+}
+
+#[test]
+fn restore_line_checks_each_rule() {
+    let mut cart = Cart::new("USD").unwrap();
+    assert_eq!(cart.restore_line(saved_line("a", 100, Some(150), 2, 5)).unwrap(), 0);
+    assert_eq!((cart.lines()[0].line_total, cart.lines()[0].line_savings), (200, 100), "derived amounts recomputed");
+    for (line, why) in [
+        (saved_line("b", 100, None, 0, 5), "outside 1..=5"),
+        (saved_line("b", 100, None, 6, 5), "outside 1..=5"),
+        (saved_line("b", -1, None, 1, 5), "negative"),
+        (saved_line("b", 1, Some(-1), 1, 5), "negative"),
+        (saved_line("a", 1, None, 1, 5), "two lines"),
+        (saved_line("b", i64::MAX, None, 2, 5), "overflow"),
+    ] {
+        let e = cart.restore_line(line).unwrap_err();
+        assert!(e.message.contains(why), "{why}: {}", e.message);
+    }
+    assert_eq!(cart.lines().len(), 1, "refused lines are not kept");
+    cart.restore_done().unwrap();
+    cart.restore_line(saved_line("big", MAX_SAFE_MINOR, None, 1, 1)).unwrap();
+    assert!(cart.restore_done().unwrap_err().message.contains("saved cart"));
+}
+
+#[test]
+fn derived_fields_are_recomputed_on_load_not_trusted() {
+    let mut cart = Cart::new("USD").unwrap();
+    cart.add(&tee(), "v1", 2).unwrap();
+    let tampered = cart.to_json().replace("\"lineTotal\":3998", "\"lineTotal\":1");
+    let r = Cart::restore(Some(&tampered), "USD").unwrap();
+    assert_eq!(r.cart.subtotal(), 3998);
+}
