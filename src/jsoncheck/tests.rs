@@ -1,0 +1,1015 @@
+//! Tests of the JSON checker: its messages against `js/validate.js`'s, its
+//! syntax against serde_json, its schema decisions against a port of
+//! `js/validate.js` over `serde_json::Value` (reading `js/generated/schema.js`)
+//! and against decoding into the model types; and a benchmark (ignored).
+//!
+//! The property tests run `JSONCHECK_CASES` cases each (default 300, a few
+//! seconds in all); for a long run:
+//! `JSONCHECK_CASES=1000000 cargo test --profile server -p cirrus-storefront --lib jsoncheck`.
+
+use std::collections::HashMap;
+
+use proptest::prelude::*;
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+
+use super::*;
+use crate::model::*;
+
+// ---------------------------------------------------------------- fixtures
+
+const ADJECTIVES: &[&str] = &["Everyday", "Classic", "Rugged", "Featherweight", "Heritage", "Coastal", "Alpine", "Urban"];
+const MATERIALS: &[&str] = &["Merino", "Canvas", "Linen", "Organic Cotton", "Waxed Cotton", "Recycled Nylon"];
+const NOUNS: &[&str] = &["Crew Tee", "Overshirt", "Tote", "Beanie", "Field Jacket", "Hoodie", "Backpack"];
+const SIZES: &[&str] = &["XS", "S", "M", "L", "XL", "XXL"];
+const COLORS: &[&str] = &["Black", "Navy", "Olive", "Sand", "Rust"];
+
+fn image(url: String, alt: String) -> Image {
+    Image { url, alt }
+}
+
+fn collection_ref(k: usize) -> CollectionRef {
+    CollectionRef { id: format!("col_{k:03}"), name: format!("Collection {k}"), slug: format!("collection-{k}") }
+}
+
+/// A product shaped like the dev server's seed (`server/src/db.rs`): options,
+/// their cartesian variants with attributes, images, nulls and non-nulls.
+fn product(i: usize) -> Product {
+    let name = format!("{} {} {}", ADJECTIVES[i % 8], MATERIALS[i / 8 % 6], NOUNS[i / 48 % 7]);
+    let slug = format!("{}-{i}", name.to_lowercase().replace(' ', "-"));
+    let sizes = &SIZES[..2 + i % 5];
+    let colors = &COLORS[..1 + i % 3];
+    let value = |oid: &str, k: usize, v: &str| OptionValue { id: format!("optv_{oid}_{k}"), value: v.to_owned(), position: k as u32 };
+    let options = vec![
+        ProductOption {
+            id: format!("opt_{i:04}_s"),
+            name: "Size".into(),
+            display_style: DisplayStyle::Dropdown,
+            position: 0,
+            values: sizes.iter().enumerate().map(|(k, v)| value("s", k, v)).collect(),
+        },
+        ProductOption {
+            id: format!("opt_{i:04}_c"),
+            name: "Color".into(),
+            display_style: DisplayStyle::Dropdown,
+            position: 1,
+            values: colors.iter().enumerate().map(|(k, v)| value("c", k, v)).collect(),
+        },
+    ];
+    let mut variants = Vec::new();
+    for (si, s) in sizes.iter().enumerate() {
+        for c in colors {
+            let k = variants.len();
+            let cents = 1999 + (i % 50) * 100 + si * 200;
+            variants.push(Variant {
+                id: format!("var_{i:04}_{k:02}"),
+                price: format!("{}.{:02}", cents / 100, cents % 100),
+                compare_at_price: (i % 4 == 0).then(|| format!("{}.99", cents / 80)),
+                stock_quantity: ((i * 7 + k * 3) % 41) as u32,
+                stock_status: if (i + k) % 9 == 0 { StockStatus::OutOfStock } else { StockStatus::InStock },
+                image: (i % 5 != 0).then(|| image(format!("/static/products/{slug}-{}.svg", c.to_lowercase()), format!("{name} in {c}"))),
+                attributes: [("Size".to_owned(), (*s).to_owned()), ("Color".to_owned(), (*c).to_owned())].into_iter().collect(),
+            });
+        }
+    }
+    Product {
+        id: format!("prod_{:016x}", i * 0x9e37_79b9),
+        store_id: "store_cirrus".into(),
+        status: ProductStatus::Active,
+        description: format!(
+            "The {name} is part of our {} range: {}, built for daily use and easy repair. Designed in small batches and tested for a year before it reached the shop.",
+            NOUNS[i / 48 % 7].to_lowercase(),
+            MATERIALS[i / 8 % 6].to_lowercase()
+        ),
+        meta_title: (i % 3 != 0).then(|| format!("{name} | Cirrus Outfitters")),
+        meta_description: (i % 4 != 0).then(|| format!("Shop the {name} at Cirrus Outfitters.")),
+        images: (1..=1 + i % 3).map(|k| image(format!("/static/products/{slug}-{k}.svg"), format!("{name}, view {k}"))).collect(),
+        tags: ["apparel", "merino", "sale", "bestseller"][..2 + i % 3].iter().map(|t| (*t).to_owned()).collect(),
+        created_at: format!("2025-01-{:02}T10:{:02}:00.000Z", 1 + i % 28, i % 60),
+        updated_at: format!("2025-02-{:02}T08:{:02}:00.000Z", 1 + i % 28, i % 60),
+        options,
+        variants,
+        collections: (0..1 + i % 2).map(|k| collection_ref(i % 7 + k)).collect(),
+        name,
+        slug,
+    }
+}
+
+/// A `GET /products` body of `n` products.
+fn products_body(n: usize) -> Vec<u8> {
+    serde_json::to_vec(&ProductsResponse { products: (0..n).map(product).collect(), pagination: None }).unwrap()
+}
+
+fn collection(k: usize) -> Collection {
+    let p = product(k);
+    Collection {
+        id: format!("col_{k:03}"),
+        name: format!("Collection {k}"),
+        slug: format!("collection-{k}"),
+        description: "Everything for the trail.".into(),
+        meta_title: "Trail | Cirrus".into(),
+        meta_description: "Shop the trail collection.".into(),
+        image: (k % 2 == 0).then(|| image("/static/c.svg".into(), "A trail".into())),
+        parent: (k % 2 == 1).then(|| "col_000".into()),
+        products: vec![CollectionProduct {
+            id: p.id,
+            name: p.name,
+            slug: p.slug,
+            images: p.images,
+            tags: p.tags,
+            price: "19.99".into(),
+            compare_at_price: (k % 2 == 0).then(|| "24.99".into()),
+        }],
+        breadcrumb: vec![collection_ref(0), collection_ref(k)],
+    }
+}
+
+fn store() -> Store {
+    let s = |v: &str| v.to_owned();
+    Store {
+        id: s("store_cirrus"),
+        name: s("Cirrus Outfitters"),
+        default_currency: s("USD"),
+        contact_email: s("hello@cirrus.example"),
+        frontend_domain: s("shop.cirrus.example"),
+        logo_url: s("/static/logo.svg"),
+        logo_height_desktop: 40.0,
+        logo_height_mobile: 32.5,
+        header_padding_desktop: 16.0,
+        header_padding_mobile: 12.0,
+        favicon_url: s("/static/favicon.ico"),
+        email_logo_url: s("/static/email-logo.png"),
+        processing_time_min: 1.0,
+        processing_time_max: 3.0,
+        shipping_time_min: 2.0,
+        shipping_time_max: 7.0,
+        return_period_days: 30.0,
+        refund_time_min: 5.0,
+        refund_time_max: 10.0,
+        business_hours_weekday_open: s("09:00"),
+        business_hours_weekday_close: s("17:00"),
+        business_hours_weekend_open: s("10:00"),
+        business_hours_weekend_close: s("14:00"),
+        route_products: s("products"),
+        route_collections: s("collections"),
+        route_pages: s("pages"),
+        home_meta_title: s("Cirrus Outfitters"),
+        home_meta_description: s("Clothes for the outdoors."),
+    }
+}
+
+fn breakdown() -> Breakdown {
+    Breakdown { subtotal: 5998, shipping: 500, tax: 480, total: 6978 }
+}
+
+/// A valid body of every response schema (`ProductsResponse` twice: with and
+/// without `pagination`).
+fn fixtures() -> Vec<(&'static str, Value)> {
+    let v = |x: &dyn erased::Ser| x.value();
+    let rate = |k: u32, max: Option<&str>| ShippingRate {
+        id: format!("rate_{k}"),
+        name: "Standard".into(),
+        price: "4.99".into(),
+        delivery_description: "3-5 business days".into(),
+        delivery_timeframe_min: 3,
+        delivery_timeframe_max: 5 + k,
+        min_order_price: None,
+        max_order_price: max.map(str::to_owned),
+    };
+    let page = |k: usize| Page {
+        id: format!("page_{k}"),
+        title: "About".into(),
+        slug: "about".into(),
+        content: "<p>We make clothes.</p>\n<p>Since 2019.</p>".into(),
+        page_type: "about".into(),
+        frontend_id: "about".into(),
+        meta_title: "About us".into(),
+        meta_description: "Who we are".into(),
+        created_at: "2025-01-01T00:00:00.000Z".into(),
+        updated_at: "2025-01-02T00:00:00.000Z".into(),
+    };
+    let minimal = |p: Product| MinimalProduct { id: p.id, name: p.name, slug: p.slug, images: p.images, tags: p.tags, price: "19.99".into() };
+    vec![
+        ("ProductsResponse", v(&ProductsResponse { products: (0..3).map(product).collect(), pagination: None })),
+        (
+            "ProductsResponse",
+            v(&ProductsResponse {
+                products: vec![product(4)],
+                pagination: Some(Pagination { total: 600, limit: 1, offset: 4, has_more: true }),
+            }),
+        ),
+        (
+            "MinimalProductsResponse",
+            v(&ProductsResponse {
+                products: (0..3).map(|i| minimal(product(i))).collect(),
+                pagination: Some(Pagination { total: 3, limit: 50, offset: 0, has_more: false }),
+            }),
+        ),
+        ("ProductResponse", v(&ProductResponse { product: product(5) })),
+        ("PagesResponse", v(&PagesResponse { pages: vec![page(0), page(1)] })),
+        ("CollectionsResponse", v(&CollectionsResponse { collections: vec![collection(0), collection(1)] })),
+        ("CollectionResponse", v(&CollectionResponse { collection: collection(2) })),
+        ("StoreResponse", v(&StoreResponse { store: store() })),
+        (
+            "ShippingRatesResponse",
+            v(&ShippingRatesResponse {
+                variant_rates: vec![VariantRates { variant_id: "var_1".into(), profile_id: "prof_standard".into(), rates: vec![rate(0, Some("100.00")), rate(1, None)] }],
+            }),
+        ),
+        (
+            "InitiateResponse",
+            v(&InitiateResponse {
+                processor: Processor::Stripe,
+                session_id: "cs_1".into(),
+                publishable_key: "pk_test_localstripe".into(),
+                amount: 6978,
+                currency: "usd".into(),
+                breakdown: breakdown(),
+            }),
+        ),
+        ("UpdateResponse", v(&UpdateResponse { session_id: "cs_1".into(), amount: 6978, currency: "usd".into(), breakdown: breakdown() })),
+        (
+            "ConfirmResponse",
+            v(&ConfirmResponse {
+                success: false,
+                status: PaymentStatus::RequiresAction,
+                client_secret: Some("pi_1_secret".into()),
+                payment_intent_id: Some("pi_1".into()),
+                error: None,
+            }),
+        ),
+    ]
+}
+
+/// `serde_json::to_value` for fixtures of different types in one list.
+mod erased {
+    pub trait Ser {
+        fn value(&self) -> serde_json::Value;
+    }
+    impl<T: serde::Serialize> Ser for T {
+        fn value(&self) -> serde_json::Value {
+            serde_json::to_value(self).unwrap()
+        }
+    }
+}
+
+/// Whether serde_json decodes `body` into the model type of `root`.
+fn serde_decodes(root: &str, body: &[u8]) -> Result<(), String> {
+    fn de<T: DeserializeOwned>(b: &[u8]) -> Result<(), String> {
+        serde_json::from_slice::<T>(b).map(drop).map_err(|e| e.to_string())
+    }
+    match root {
+        "ProductsResponse" => de::<ProductsResponse>(body),
+        "MinimalProductsResponse" => de::<ProductsResponse<MinimalProduct>>(body),
+        "ProductResponse" => de::<ProductResponse>(body),
+        "PagesResponse" => de::<PagesResponse>(body),
+        "CollectionsResponse" => de::<CollectionsResponse>(body),
+        "CollectionResponse" => de::<CollectionResponse>(body),
+        "StoreResponse" => de::<StoreResponse>(body),
+        "ShippingRatesResponse" => de::<ShippingRatesResponse>(body),
+        "InitiateResponse" => de::<InitiateResponse>(body),
+        "UpdateResponse" => de::<UpdateResponse>(body),
+        "ConfirmResponse" => de::<ConfirmResponse>(body),
+        other => panic!("no model type for {other}"),
+    }
+}
+
+fn text(body: &str, root: &str) -> Option<String> {
+    check_str(body, root).err().map(|p| p.text())
+}
+
+// ---------------------------------------------------------------- the oracle: js/validate.js over serde_json::Value
+
+enum JsDef {
+    Struct(Vec<(String, String)>),
+    Enum(Vec<String>),
+}
+
+/// The entries of `js/generated/schema.js`, read from its text.
+fn js_schema() -> HashMap<String, JsDef> {
+    let mut out = HashMap::new();
+    for line in include_str!("../../js/generated/schema.js").lines() {
+        let Some((name, rest)) = line.trim().split_once(": ") else { continue };
+        if let Some(values) = rest.strip_prefix('[').and_then(|r| r.strip_suffix("],")) {
+            out.insert(name.to_owned(), JsDef::Enum(values.split(", ").map(|v| v.trim_matches('"').to_owned()).collect()));
+        } else if let Some(fields) = rest.strip_prefix("{ ").and_then(|r| r.strip_suffix(" },")) {
+            let fields = fields
+                .split(", ")
+                .map(|f| {
+                    let (k, t) = f.split_once(": ").unwrap();
+                    (k.to_owned(), t.trim_matches('"').to_owned())
+                })
+                .collect();
+            out.insert(name.to_owned(), JsDef::Struct(fields));
+        }
+    }
+    assert!(out.len() > 20, "read js/generated/schema.js");
+    out
+}
+
+/// JavaScript's `String(x)` for a finite or infinite double.
+fn js_string_of(x: f64) -> String {
+    if x == 0.0 {
+        return "0".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+    }
+    let sci = format!("{:e}", x.abs()); // shortest round-trip digits
+    let (mantissa, exp) = sci.split_once('e').unwrap();
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let (k, n) = (digits.len() as i64, exp.parse::<i64>().unwrap() + 1);
+    let body = if k <= n && n <= 21 {
+        format!("{digits}{}", "0".repeat((n - k) as usize))
+    } else if 0 < n && n <= 21 {
+        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
+    } else if -6 < n && n <= 0 {
+        format!("0.{}{digits}", "0".repeat((-n) as usize))
+    } else {
+        let e = n - 1;
+        let sign = if e < 0 { "-" } else { "+" };
+        if k == 1 {
+            format!("{digits}e{sign}{}", e.abs())
+        } else {
+            format!("{}.{}e{sign}{}", &digits[..1], &digits[1..], e.abs())
+        }
+    };
+    if x < 0.0 {
+        format!("-{body}")
+    } else {
+        body
+    }
+}
+
+struct Oracle(HashMap<String, JsDef>);
+
+type Bad = Option<(String, String)>;
+
+impl Oracle {
+    fn describe(v: Option<&Value>) -> String {
+        match v {
+            None => "a undefined".into(),
+            Some(Value::Null) => "null".into(),
+            Some(Value::Array(_)) => "an array".into(),
+            Some(Value::Object(_)) => "a object".into(),
+            Some(Value::Bool(_)) => "a boolean".into(),
+            Some(Value::Number(n)) => format!("the number {}", js_string_of(n.as_f64().unwrap())),
+            Some(Value::String(s)) => {
+                let units: Vec<u16> = s.encode_utf16().collect();
+                let mut shown = units.clone();
+                if units.len() > 40 {
+                    shown.truncate(40);
+                    shown.push(0x2026);
+                }
+                format!("the string {}", js_stringify(&shown))
+            }
+        }
+    }
+
+    fn expected(what: &str, v: Option<&Value>) -> Bad {
+        Some((String::new(), format!("expected {what}, got {}", Self::describe(v))))
+    }
+
+    fn under(p: String, e: Bad) -> Bad {
+        e.map(|(q, m)| (p + &q, m))
+    }
+
+    /// `fn(t, schema)(v)` of validate.js: the problem with its `.`-prefixed path.
+    fn check(&self, v: Option<&Value>, t: &str) -> Bad {
+        let c = t.chars().next().unwrap();
+        let rest = &t[1..];
+        let num = v.and_then(Value::as_f64);
+        let integer = num.filter(|x| x.is_finite() && x.trunc() == *x);
+        let safe = integer.filter(|x| x.abs() <= 9_007_199_254_740_991.0);
+        match c {
+            '~' | '?' if v == Some(&Value::Null) || (c == '?' && v.is_none()) => None,
+            '~' | '?' => self.check(v, rest),
+            '[' => match v {
+                Some(Value::Array(xs)) => xs.iter().enumerate().find_map(|(i, x)| Self::under(format!("[{i}]"), self.check(Some(x), rest))),
+                _ => Self::expected("an array", v),
+            },
+            '{' => match v {
+                Some(Value::Object(m)) => {
+                    // for…in: array indices ascending, then the rest in insertion order
+                    // (= the serialized order).
+                    let mut keys: Vec<&String> = m.keys().collect();
+                    keys.sort_by_key(|k| match k.parse::<u32>() {
+                        Ok(n) if n != u32::MAX && n.to_string() == **k => (0, n),
+                        _ => (1, 0),
+                    });
+                    keys.into_iter().find_map(|k| Self::under(format!(".{k}"), self.check(m.get(k), rest)))
+                }
+                _ => Self::expected("an object", v),
+            },
+            _ => match t {
+                "s" => (!matches!(v, Some(Value::String(_)))).then(|| Self::expected("a string", v)).flatten(),
+                "b" => (!matches!(v, Some(Value::Bool(_)))).then(|| Self::expected("a boolean", v)).flatten(),
+                "f" => num.is_none().then(|| Self::expected("a number", v)).flatten(),
+                "u" => (!integer.is_some_and(|x| (0.0..=4_294_967_295.0).contains(&x))).then(|| Self::expected("an integer in 0..=4294967295", v)).flatten(),
+                "U" => (!safe.is_some_and(|x| x >= 0.0)).then(|| Self::expected("a non-negative safe integer", v)).flatten(),
+                "i" => safe.is_none().then(|| Self::expected("a safe integer", v)).flatten(),
+                name => match &self.0[name] {
+                    JsDef::Enum(values) => match v {
+                        Some(Value::String(s)) if values.contains(s) => None,
+                        _ => Self::expected(&format!("one of {}", values.join(", ")), v),
+                    },
+                    JsDef::Struct(fields) => match v {
+                        Some(Value::Object(m)) => fields.iter().find_map(|(k, ft)| {
+                            let x = m.get(k);
+                            if x.is_none() && !ft.starts_with('?') {
+                                return Some((String::new(), format!("missing field `{k}`")));
+                            }
+                            Self::under(format!(".{k}"), self.check(x, ft))
+                        }),
+                        _ => Self::expected("an object", v),
+                    },
+                },
+            },
+        }
+    }
+
+    /// What `parseChecked` reports: (path, message).
+    fn problem(&self, v: &Value, root: &str) -> Bad {
+        self.check(Some(v), root).map(|(p, m)| (if p.is_empty() { "(root)".into() } else { p.trim_start_matches('.').to_owned() }, m))
+    }
+}
+
+// ---------------------------------------------------------------- unit tests
+
+#[test]
+fn every_fixture_passes_and_serde_agrees() {
+    for (root, v) in fixtures() {
+        for body in [serde_json::to_vec(&v).unwrap(), serde_json::to_vec_pretty(&v).unwrap()] {
+            assert_eq!(check(&body, root), Ok(()), "{root}: {}", String::from_utf8_lossy(&body));
+            serde_decodes(root, &body).unwrap();
+        }
+    }
+    let body = products_body(500);
+    assert!(body.len() > 1_500_000, "a realistic body: {} bytes", body.len());
+    assert_eq!(check(&body, "ProductsResponse"), Ok(()));
+    assert_eq!(check_str(core::str::from_utf8(&body).unwrap(), "ProductsResponse"), Ok(()));
+}
+
+#[test]
+fn the_rust_table_is_the_js_schema() {
+    fn js(ty: &Ty) -> String {
+        match ty {
+            Ty::Str => "s".into(),
+            Ty::Bool => "b".into(),
+            Ty::U32 => "u".into(),
+            Ty::U53 => "U".into(),
+            Ty::I53 => "i".into(),
+            Ty::F64 => "f".into(),
+            Ty::Ref(k) => generated::SCHEMA[usize::from(*k)].0.to_owned(),
+            Ty::Null(t) => format!("~{}", js(t)),
+            Ty::Opt(t) => format!("?{}", js(t)),
+            Ty::Array(t) => format!("[{}", js(t)),
+            Ty::Map(t) => format!("{{{}", js(t)),
+            Ty::Any => unreachable!(),
+        }
+    }
+    let schema = js_schema();
+    for (name, e) in generated::SCHEMA {
+        match (e, &schema[*name]) {
+            (Entry::Enum(a), JsDef::Enum(b)) => assert_eq!(a.to_vec(), *b, "{name}"),
+            (Entry::Struct { required, members }, JsDef::Struct(b)) => {
+                let a: Vec<(String, String)> = members.iter().map(|(k, t)| ((*k).to_owned(), js(t))).collect();
+                assert_eq!(a, *b, "{name}");
+                let need = members.iter().enumerate().filter(|(_, (_, t))| !matches!(t, Ty::Opt(_))).fold(0, |m, (k, _)| m | 1 << k);
+                assert_eq!(*required, need, "{name}");
+            }
+            _ => panic!("{name}: struct and enum mixed up"),
+        }
+    }
+    for root in ["ProductsResponse", "StoreResponse", "MinimalProductsResponse", "ShippingRatesResponse", "InitiateResponse", "UpdateResponse", "ConfirmResponse", "PagesResponse", "CollectionsResponse", "CollectionResponse", "ProductResponse"] {
+        assert!(generated::SCHEMA.iter().any(|(n, _)| *n == root), "{root}");
+    }
+}
+
+#[test]
+fn unknown_schema_is_a_problem() {
+    let p = check(b"{}", "Nope").unwrap_err();
+    assert_eq!((p.path.as_str(), p.text().as_str()), ("", "no response schema named `Nope`"));
+    assert!(check(b"{}", "").is_err());
+    assert!(check(b"{}", "s").is_err());
+}
+
+#[test]
+fn messages_and_paths_are_those_of_validate_js() {
+    let mut store = serde_json::to_value(StoreResponse { store: store() }).unwrap();
+    store["store"]["id"] = json!(5);
+    assert_eq!(text(&store.to_string(), "StoreResponse").unwrap(), "at store.id: expected a string, got the number 5");
+    assert_eq!(Problem { path: "store.id".into(), message: "m".into() }.to_string(), "at store.id: m");
+
+    let mut products = serde_json::to_value(ProductsResponse { products: (0..5).map(product).collect(), pagination: None }).unwrap();
+    products["products"][3]["variants"][0]["price"] = json!(19.99);
+    let p = check_str(&products.to_string(), "ProductsResponse").unwrap_err();
+    assert_eq!(p.path, "products[3].variants[0].price");
+    assert_eq!(p.text(), "at products[3].variants[0].price: expected a string, got the number 19.99");
+    products["products"][3]["variants"][0].as_object_mut().unwrap().remove("price");
+    assert_eq!(text(&products.to_string(), "ProductsResponse").unwrap(), "at products[3].variants[0]: missing field `price`");
+
+    let cases: &[(&str, &str, &str)] = &[
+        ("StoreResponse", "{}", "at (root): missing field `store`"),
+        ("StoreResponse", "[]", "at (root): expected an object, got an array"),
+        ("StoreResponse", "null", "at (root): expected an object, got null"),
+        ("StoreResponse", "\"x\"", "at (root): expected an object, got the string \"x\""),
+        ("StoreResponse", "{\"store\": true}", "at store: expected an object, got a boolean"),
+        ("ProductsResponse", "{\"products\": {}}", "at products: expected an array, got a object"),
+        ("ProductsResponse", "{\"products\": [], \"pagination\": 1}", "at pagination: expected an object, got the number 1"),
+        ("ProductsResponse", "{\"products\": [], \"pagination\": null}", ""),
+        ("ProductsResponse", "{\"products\": [], \"pagination\": {\"total\": -1, \"limit\": 1, \"offset\": 0, \"hasMore\": true}}", "at pagination.total: expected a non-negative safe integer, got the number -1"),
+        ("ProductsResponse", "{\"products\": [], \"pagination\": {\"total\": 1, \"limit\": 4294967296, \"offset\": 0, \"hasMore\": true}}", "at pagination.limit: expected an integer in 0..=4294967295, got the number 4294967296"),
+        ("ProductsResponse", "{\"products\": [], \"pagination\": {\"total\": 1, \"limit\": 1, \"offset\": 0.5, \"hasMore\": true}}", "at pagination.offset: expected a non-negative safe integer, got the number 0.5"),
+        ("ProductsResponse", "{\"products\": [], \"pagination\": {\"total\": 1, \"limit\": 1, \"offset\": 0, \"hasMore\": 0}}", "at pagination.hasMore: expected a boolean, got the number 0"),
+        ("UpdateResponse", "{\"sessionId\": \"s\", \"amount\": 9007199254740992, \"currency\": \"usd\", \"breakdown\": {}}", "at amount: expected a safe integer, got the number 9007199254740992"),
+        ("UpdateResponse", "{\"sessionId\": \"s\", \"amount\": 1e21, \"currency\": \"usd\", \"breakdown\": {}}", "at amount: expected a safe integer, got the number 1e+21"),
+        ("UpdateResponse", "{\"sessionId\": \"s\", \"amount\": -5.0, \"currency\": \"usd\", \"breakdown\": {}}", "at breakdown: missing field `subtotal`"),
+        ("InitiateResponse", "{\"processor\": \"paypal\"}", "at processor: expected one of stripe, got the string \"paypal\""),
+        ("ConfirmResponse", "{\"success\": true, \"status\": \"succeeded\", \"clientSecret\": 1}", "at clientSecret: expected a string, got the number 1"),
+        ("ConfirmResponse", "{\"success\": true, \"status\": \"done\"}", "at status: expected one of succeeded, requires_action, requires_payment_method, processing, canceled, got the string \"done\""),
+        ("ConfirmResponse", "{\"success\": true, \"status\": null}", "at status: expected one of succeeded, requires_action, requires_payment_method, processing, canceled, got null"),
+        ("ConfirmResponse", "{\"success\": true, \"status\": \"succeeded\", \"clientSecret\": null, \"paymentIntentId\": null}", "at (root): missing field `error`"),
+        ("ConfirmResponse", "{\"success\": true, \"status\": \"succeeded\", \"clientSecret\": null, \"paymentIntentId\": null, \"error\": null, \"extra\": [1, {\"deep\": [[]]}]}", ""),
+        ("PagesResponse", "{\"pages\": [1E2]}", "at pages[0]: expected an object, got the number 100"),
+        ("PagesResponse", "{\"pages\": [-0]}", "at pages[0]: expected an object, got the number 0"),
+        ("PagesResponse", "{\"pages\": [1e400]}", "at pages[0]: expected an object, got the number Infinity"),
+        ("PagesResponse", "{\"pages\": [-1e400]}", "at pages[0]: expected an object, got the number -Infinity"),
+        ("PagesResponse", "{\"pages\": [0.000001]}", "at pages[0]: expected an object, got the number 0.000001"),
+        ("PagesResponse", "{\"pages\": [-5e-7]}", "at pages[0]: expected an object, got the number -5e-7"),
+        ("PagesResponse", "{\"pages\": [123e-20]}", "at pages[0]: expected an object, got the number 1.23e-18"),
+        ("PagesResponse", "{\"pages\": [18446744073709551615]}", "at pages[0]: expected an object, got the number 18446744073709552000"),
+        ("PagesResponse", "{\"pages\": [\"a\\u0000\\u001f\\u007f\\u2028\\ud800b\\\"\\\\\\b\\f\\n\\r\\t\\/\"]}", "at pages[0]: expected an object, got the string \"a\\u0000\\u001f\u{7f}\u{2028}\\ud800b\\\"\\\\\\b\\f\\n\\r\\t/\""),
+    ];
+    for (root, body, want) in cases {
+        assert_eq!(text(body, root).unwrap_or_default(), *want, "{root} {body}");
+    }
+}
+
+#[test]
+fn long_strings_are_cut_at_40_utf16_units() {
+    let forty = "x".repeat(40);
+    let body = |s: &str| format!("{{\"pages\": [{}]}}", serde_json::to_string(s).unwrap());
+    assert_eq!(text(&body(&forty), "PagesResponse").unwrap(), format!("at pages[0]: expected an object, got the string \"{forty}\""));
+    assert_eq!(text(&body(&format!("{forty}y")), "PagesResponse").unwrap(), format!("at pages[0]: expected an object, got the string \"{forty}…\""));
+    // A pair cut in half is a lone surrogate, as JSON.stringify writes it.
+    let crab = format!("{}\u{1F980}y", "x".repeat(39));
+    assert_eq!(text(&body(&crab), "PagesResponse").unwrap(), format!("at pages[0]: expected an object, got the string \"{}\\ud83e…\"", "x".repeat(39)));
+    let e = format!("{}é", "x".repeat(39));
+    assert_eq!(text(&body(&e), "PagesResponse").unwrap(), format!("at pages[0]: expected an object, got the string \"{e}\""));
+}
+
+#[test]
+fn map_keys_in_paths_and_for_in_order() {
+    let mut p = serde_json::to_value(ProductResponse { product: product(1) }).unwrap();
+    p["product"]["variants"][1]["attributes"] = json!({"b": 1, "a": "ok", "10": 2, "2": 3, "my key": 4});
+    // for…in: array indices first (2 before 10), then the others in order.
+    assert_eq!(text(&p.to_string(), "ProductResponse").unwrap(), "at product.variants[1].attributes.2: expected a string, got the number 3");
+    let body = p.to_string().replace("\"2\":3,", "");
+    assert_eq!(text(&body, "ProductResponse").unwrap(), "at product.variants[1].attributes.10: expected a string, got the number 2");
+    let body = p.to_string().replace("\"2\":3,", "").replace("\"10\":2,", "");
+    assert_eq!(text(&body, "ProductResponse").unwrap(), "at product.variants[1].attributes.b: expected a string, got the number 1");
+    // Not array indices: "01", "4294967295".
+    let body = p.to_string().replace("\"2\":3", "\"4294967295\":3").replace("\"10\":2", "\"01\":2");
+    assert_eq!(text(&body, "ProductResponse").unwrap(), "at product.variants[1].attributes.01: expected a string, got the number 2");
+    // Escaped and lone-surrogate keys (U+FFFD in the path).
+    p["product"]["variants"][1]["attributes"] = json!({"KEY": 1});
+    let body = p.to_string().replace("\"KEY\"", r#""\u0041\ud800""#);
+    assert_eq!(check_str(&body, "ProductResponse").unwrap_err().path, "product.variants[1].attributes.A\u{fffd}");
+}
+
+#[test]
+fn the_first_problem_is_the_first_in_schema_order() {
+    // validate.js walks members in schema order, not document order.
+    assert_eq!(text(r#"{"slug": 1, "name": 2, "id": 3}"#, "CollectionRef").unwrap(), "at id: expected a string, got the number 3");
+    assert_eq!(text(r#"{"slug": 1, "name": "n"}"#, "CollectionRef").unwrap(), "at (root): missing field `id`");
+    assert_eq!(text(r#"{"name": 2, "id": "i"}"#, "CollectionRef").unwrap(), "at name: expected a string, got the number 2");
+    // Arrays: the first element at fault.
+    assert_eq!(text(r#"{"pages": [{}, 1]}"#, "PagesResponse").unwrap(), "at pages[0]: missing field `id`");
+}
+
+#[test]
+fn duplicate_keys_count_as_json_parse_keeps_them() {
+    // The last value counts.
+    assert_eq!(text(r#"{"id": 5, "name": "n", "slug": "s", "id": "i"}"#, "CollectionRef"), None);
+    assert_eq!(text(r#"{"id": "i", "name": "n", "slug": "s", "id": 5}"#, "CollectionRef").unwrap(), "at id: expected a string, got the number 5");
+    assert_eq!(text(r#"{"id": "i", "id": 5, "name": 1, "slug": "s", "id": "j"}"#, "CollectionRef").unwrap(), "at name: expected a string, got the number 1");
+    // In a map: the first key's place, the last value.
+    let mut p = serde_json::to_value(ProductResponse { product: product(1) }).unwrap();
+    p["product"]["variants"][0]["attributes"] = json!({"a": "x", "b": "y"});
+    let body = p.to_string();
+    let dup = body.replace(r#""a":"x","b":"y""#, r#""a":1,"b":2,"a":"x""#);
+    assert_eq!(text(&dup, "ProductResponse").unwrap(), "at product.variants[0].attributes.b: expected a string, got the number 2");
+    let dup = body.replace(r#""a":"x","b":"y""#, r#""a":1,"b":"y","a":"x""#);
+    assert_eq!(text(&dup, "ProductResponse"), None);
+}
+
+#[test]
+fn escaped_member_names_and_enum_values_are_read() {
+    assert_eq!(text(r#"{"\u0069d": "i", "n\u0061me": "n", "slug": "s"}"#, "CollectionRef"), None);
+    assert_eq!(text(r#"{"\u0069d": 1, "name": "n", "slug": "s"}"#, "CollectionRef").unwrap(), "at id: expected a string, got the number 1");
+    assert_eq!(text(r#"{"processor": "str\u0069pe"}"#, "InitiateResponse").unwrap(), "at (root): missing field `sessionId`");
+    assert_eq!(text(r#"{"id\u0000": "i", "name": "n", "slug": "s"}"#, "CollectionRef").unwrap(), "at (root): missing field `id`");
+}
+
+#[test]
+fn syntax_is_that_of_json_parse() {
+    let ok = [
+        "{}", " \t\n\r{} \t\n\r", "[]", "0", "-0", "1.5e+10", "1E-2", "-0.0e0", "1e400", "\"\"", "true", "false", "null",
+        "\"\\u00e9\\uD83E\\uDD80\\ud800\\udc00x\\\"\\\\\\/\\b\\f\\n\\r\\t\"", "\"\u{7f}\u{80}é日本🦀\"", "[1,[2,[3,{\"a\":[]}]]]",
+        "{\"a\":1,\"a\":2}", "\"\\ud800\"", "\"\\udc00\\ud800\"",
+    ];
+    for body in ok {
+        assert_eq!(check_syntax(body.as_bytes()), Ok(()), "{body}");
+    }
+    let bad = [
+        "", " ", "{", "}", "[", "[1,]", "{\"a\":1,}", "{,}", "[,1]", "{\"a\" 1}", "{\"a\":}", "{a:1}", "{'a':1}", "01", "-", "+1", ".5", "1.",
+        "1.e5", "1e", "1e+", "0x10", "NaN", "Infinity", "-Infinity", "tru", "nul", "True", "\"abc", "\"\\x\"", "\"\\u12\"", "\"\\u12G4\"",
+        "\"\t\"", "\"\n\"", "\"\u{0}\"", "[1] x", "{} {}", "\u{feff}{}", "/* c */ {}", "[1 2]", "{\"a\":1 \"b\":2}", "\"\\\"", "[\"a\" , ]",
+        "\u{a0}{}", "{\"a\":1}}", "[1]]",
+    ];
+    for body in bad {
+        let p = check_syntax(body.as_bytes()).unwrap_err();
+        assert!(p.path.is_empty() && p.message.starts_with("the response body is not valid JSON (truncated?): "), "{body}: {p:?}");
+    }
+    assert_eq!(check_syntax(b"{\"a\": [1, 2").unwrap_err().text(), "the response body is not valid JSON (truncated?): unexpected end of input");
+    assert_eq!(check_syntax(b"{\"a\" 1}").unwrap_err().text(), "the response body is not valid JSON (truncated?): expected `:` at byte 5");
+    assert_eq!(check_syntax(b"[1] x").unwrap_err().text(), "the response body is not valid JSON (truncated?): unexpected data after the value at byte 4");
+    // Not UTF-8.
+    for body in [&b"\"\xff\""[..], b"\"\xc3\"", b"\"\xed\xa0\x80\"", b"\"\xc0\xaf\"", b"\"\xf4\x90\x80\x80\"", b"\"\xe2\x82", b"\xc3\xa9"] {
+        assert!(check_syntax(body).is_err(), "{body:?}");
+    }
+    // A syntax error anywhere wins over a schema problem before it.
+    assert_eq!(text("{\"store\": 5} x", "StoreResponse").unwrap(), "the response body is not valid JSON (truncated?): unexpected data after the value at byte 13");
+    assert_eq!(text("{\"store\": 5, \"x\": [}", "StoreResponse").unwrap(), "the response body is not valid JSON (truncated?): expected a value at byte 19");
+}
+
+#[test]
+fn nesting_is_capped_without_recursion() {
+    let nested = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    assert_eq!(check_syntax(nested(MAX_DEPTH as usize).as_bytes()), Ok(()));
+    let p = check_syntax(nested(MAX_DEPTH as usize + 1).as_bytes()).unwrap_err();
+    assert_eq!(p.text(), "at (root): arrays and objects nest deeper than 128 levels at byte 128");
+    // Inside an unknown member: the store object is level 2, its member value level 3.
+    let store = serde_json::to_value(StoreResponse { store: store() }).unwrap().to_string();
+    let deep = |n: usize| store.replacen("{\"store\":{", &format!("{{\"store\":{{\"x\":{},", nested(n)), 1);
+    assert_eq!(check_str(&deep(MAX_DEPTH as usize - 2), "StoreResponse"), Ok(()));
+    assert!(check_str(&deep(MAX_DEPTH as usize - 1), "StoreResponse").is_err());
+    // Far too deep, and unclosed: no stack overflow.
+    for body in ["[".repeat(1_000_000), "{\"a\":".repeat(500_000), format!("{{\"products\":{}", "[".repeat(1_000_000))] {
+        assert!(check_str(&body, "ProductsResponse").is_err());
+        assert!(check_syntax(body.as_bytes()).is_err());
+    }
+}
+
+/// `Number.isInteger` / `isSafeInteger` on the double the text parses to.
+fn int_reference(text: &str) -> Option<(bool, u64)> {
+    let x: f64 = text.parse().unwrap();
+    (x.is_finite() && x.trunc() == x && x.abs() <= 9_007_199_254_740_991.0).then(|| (text.starts_with('-'), x.abs() as u64))
+}
+
+#[test]
+fn integers_are_decided_on_the_double_json_parse_makes() {
+    let cases = [
+        "0", "-0", "0.0", "-0.0e5", "5", "5.0", "5e0", "0.5e1", "50e-1", "1e-400", "-1e-400", "4294967295", "4294967296", "4294967295.0000001",
+        "4294967295.000001", "4294967294.9999999", "9007199254740991", "9007199254740992", "9007199254740993", "9007199254740991.4",
+        "9007199254740990.5", "9007199254740991.5", "4503599627370496.5", "4503599627370497.5", "4503599627370495.5", "4503599627370495.25",
+        "2251799813685247.75", "2251799813685247.25", "2251799813685247.2500000001", "0.99999999999999994", "0.99999999999999995",
+        "0.9999999999999999444888487687421729788184165954589843750", "0.9999999999999999444888487687421729788184165954589843749",
+        "2.4703282292062327e-324", "2.4703282292062328e-324", "2.4703282292062327208828439643411068618252990130716238221279284125033775363510437593264991818081799618989828234772285886546332835517796989819938739800539093906315035659515570226392290858392449105184435931802849936536152500319370457678249219365623669863658480757001585769269903706311928279558551332927834338409351978015531246597263579574622766465272827220056374006485499977096599470454020828166226237857393450736339007967761930577506740176324673600968951340535537458516661134223766678604162159680461914467291840300530057530849048765391711386591646239524912623653881879636239373280423891018672348497668235089863388587925628302755995657524455507255189313690836254779186948667994968324049705821028513185451396213837722826145437693412532098591327667236328125e-324",
+        "2.4703282292062327208828439643411068618252990130716238221279284125033775363510437593264991818081799618989828234772285886546332835517796989819938739800539093906315035659515570226392290858392449105184435931802849936536152500319370457678249219365623669863658480757001585769269903706311928279558551332927834338409351978015531246597263579574622766465272827220056374006485499977096599470454020828166226237857393450736339007967761930577506740176324673600968951340535537458516661134223766678604162159680461914467291840300530057530849048765391711386591646239524912623653881879636239373280423891018672348497668235089863388587925628302755995657524455507255189313690836254779186948667994968324049705821028513185451396213837722826145437693412532098591327667236328126e-324",
+        "1e-323", "1e-325", "1e16", "1e15", "123456789012345.6", "0.1", "1.5", "-1.5", "1e22", "1e400", "-9007199254740991", "-9007199254740991.5",
+        "12345678901234567890123", "0e99999999999999999999", "1e-99999999999999999999", "1.0000000000000000000000000000001",
+        "3.9999999999999999999999999", "100e-2",
+    ];
+    for t in cases {
+        assert_eq!(int_value(t.as_bytes()), int_reference(t), "{t}");
+    }
+    let fits = |ty: Ty, t: &str| int_fits(&ty, int_value(t.as_bytes()));
+    assert!(fits(Ty::U32, "-0") && fits(Ty::U53, "-0") && fits(Ty::U32, "4294967295.0000001") && fits(Ty::I53, "-9007199254740991"));
+    assert!(!fits(Ty::U32, "-1") && !fits(Ty::U32, "4294967296") && !fits(Ty::U53, "-1e0") && !fits(Ty::I53, "9007199254740992"));
+    let mut tiny = [0; 1075];
+    pow5(1075, &mut tiny);
+    assert!(tiny[..323].iter().all(|&d| d == 0));
+    let tiny_digits: String = tiny[323..].iter().map(|d| char::from(b'0' + d)).collect();
+    let mut half = [0; 3];
+    pow5(3, &mut half);
+    assert_eq!(half, [1, 2, 5]); // 2^-3 = 0.125
+    assert_eq!(tiny_digits, "24703282292062327208828439643411068618252990130716238221279284125033775363510437593264991818081799618989828234772285886546332835517796989819938739800539093906315035659515570226392290858392449105184435931802849936536152500319370457678249219365623669863658480757001585769269903706311928279558551332927834338409351978015531246597263579574622766465272827220056374006485499977096599470454020828166226237857393450736339007967761930577506740176324673600968951340535537458516661134223766678604162159680461914467291840300530057530849048765391711386591646239524912623653881879636239373280423891018672348497668235089863388587925628302755995657524455507255189313690836254779186948667994968324049705821028513185451396213837722826145437693412532098591327667236328125");
+}
+
+#[test]
+fn numbers_print_as_javascript_prints_them() {
+    // Outputs of node's String(JSON.parse(x)).
+    let cases = [
+        ("5.0", "5"), ("1E2", "100"), ("-0", "0"), ("1e400", "Infinity"), ("0.000001", "0.000001"), ("1e-7", "1e-7"),
+        ("123e-20", "1.23e-18"), ("1e21", "1e+21"), ("1e20", "100000000000000000000"), ("123456789012345678901", "123456789012345680000"),
+        ("18446744073709551615", "18446744073709552000"), ("9223372036854775807", "9223372036854776000"), ("0.1", "0.1"),
+        ("1.5e300", "1.5e+300"), ("-1.5e-300", "-1.5e-300"), ("100e-2", "1"), ("0.00000123", "0.00000123"), ("-5e-7", "-5e-7"),
+        ("99999999999999999999", "100000000000000000000"), ("2.4703282292062327e-324", "0"),
+        ("11546822839530224500", "11546822839530224000"), ("18446744073709550000", "18446744073709550000"),
+        ("9007199254740993", "9007199254740992"), ("9007199254740993.5", "9007199254740994"), ("18014398509481985.1", "18014398509481984"),
+    ];
+    for (t, js) in cases {
+        assert_eq!(js_number(t.as_bytes()), js, "{t}");
+    }
+}
+
+// ---------------------------------------------------------------- property tests
+
+fn cases() -> u32 {
+    std::env::var("JSONCHECK_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300)
+}
+
+const WORDS: &[&str] = &[
+    "", "ACTIVE", "DRAFT", "dropdown", "IN_STOCK", "stripe", "succeeded", "canceled", "id", "name", "price", "products", "x", "é", "🦀", "\u{0}",
+];
+
+fn key() -> impl Strategy<Value = String> {
+    prop_oneof![prop::sample::select(WORDS).prop_map(str::to_owned), "[a-z]{0,4}", "[0-9]{1,3}", ".{0,4}"]
+}
+
+/// Any JSON value, with numbers at the edges of the integer types.
+fn json_value() -> impl Strategy<Value = Value> {
+    const EDGES: &[i64] = &[0, -1, 1, 4_294_967_295, 4_294_967_296, 9_007_199_254_740_991, 9_007_199_254_740_992, -9_007_199_254_740_991, -9_007_199_254_740_992, i64::MIN];
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-5_i64..5).prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        prop::sample::select(EDGES).prop_map(Value::from),
+        (-1000_i32..1000).prop_map(|n| Value::from(f64::from(n))), // written `5.0`
+        any::<f64>().prop_filter_map("finite", |f| f.is_finite().then(|| Value::from(f))),
+        (-1e6_f64..1e6).prop_map(Value::from),
+        ".{0,45}".prop_map(Value::from),
+        prop::sample::select(WORDS).prop_map(Value::from),
+    ];
+    leaf.prop_recursive(4, 32, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::btree_map(key(), inner, 0..5).prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// What `JSON.parse` accepts, by serde_json's own syntax check (`IgnoredAny`
+/// reads strings without rejecting lone surrogates and numbers without a
+/// range), on UTF-8, within our depth cap.
+fn syntax_oracle(b: &[u8]) -> bool {
+    fn depth(b: &[u8]) -> usize {
+        let (mut d, mut max, mut in_string, mut escaped) = (0_usize, 0, false, false);
+        for &c in b {
+            match (in_string, escaped, c) {
+                (true, true, _) => escaped = false,
+                (true, false, b'\\') => escaped = true,
+                (true, false, b'"') | (false, _, b'"') => in_string = !in_string,
+                (false, _, b'[' | b'{') => {
+                    d += 1;
+                    max = max.max(d);
+                }
+                (false, _, b']' | b'}') => d = d.saturating_sub(1),
+                _ => {}
+            }
+        }
+        max
+    }
+    core::str::from_utf8(b).is_ok() && serde_json::from_slice::<serde::de::IgnoredAny>(b).is_ok() && depth(b) <= MAX_DEPTH as usize
+}
+
+#[derive(Debug, Clone)]
+enum ByteEdit {
+    Truncate(prop::sample::Index),
+    Delete(prop::sample::Index),
+    Insert(prop::sample::Index, u8),
+    Replace(prop::sample::Index, u8),
+}
+
+fn byte_edit() -> impl Strategy<Value = ByteEdit> {
+    let byte = prop_oneof![prop::sample::select(&b"{}[],:\"\\ 0123456789eE.-+tfnulrsa\t\n\r\x00\x1f\x7f\xc3\xa9\xed\xff"[..]), any::<u8>()];
+    prop_oneof![
+        any::<prop::sample::Index>().prop_map(ByteEdit::Truncate),
+        any::<prop::sample::Index>().prop_map(ByteEdit::Delete),
+        (any::<prop::sample::Index>(), byte.clone()).prop_map(|(i, b)| ByteEdit::Insert(i, b)),
+        (any::<prop::sample::Index>(), byte).prop_map(|(i, b)| ByteEdit::Replace(i, b)),
+    ]
+}
+
+fn apply_bytes(body: &mut Vec<u8>, edits: &[ByteEdit]) {
+    for e in edits {
+        if body.is_empty() {
+            return;
+        }
+        match e {
+            ByteEdit::Truncate(i) => body.truncate(i.index(body.len())),
+            ByteEdit::Delete(i) => drop(body.remove(i.index(body.len()))),
+            ByteEdit::Insert(i, b) => body.insert(i.index(body.len() + 1), *b),
+            ByteEdit::Replace(i, b) => {
+                let i = i.index(body.len());
+                body[i] = *b;
+            }
+        }
+    }
+}
+
+/// A change to one node of a JSON tree.
+#[derive(Debug, Clone)]
+enum Edit {
+    Replace(Value),
+    Remove,
+    Add(String, Value),
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        4 => json_value().prop_map(Edit::Replace),
+        2 => Just(Edit::Remove),
+        1 => (key(), json_value()).prop_map(|(k, v)| Edit::Add(k, v)),
+    ]
+}
+
+#[derive(Debug, Clone)]
+enum Step {
+    Key(String),
+    At(usize),
+}
+
+fn node_paths(v: &Value, here: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
+    out.push(here.clone());
+    match v {
+        Value::Array(xs) => {
+            for (i, x) in xs.iter().enumerate() {
+                here.push(Step::At(i));
+                node_paths(x, here, out);
+                here.pop();
+            }
+        }
+        Value::Object(m) => {
+            for (k, x) in m {
+                here.push(Step::Key(k.clone()));
+                node_paths(x, here, out);
+                here.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn node<'v>(v: &'v mut Value, path: &[Step]) -> &'v mut Value {
+    path.iter().fold(v, |v, s| match s {
+        Step::Key(k) => &mut v[k.as_str()],
+        Step::At(i) => &mut v[*i],
+    })
+}
+
+fn apply(v: &mut Value, path: &[Step], e: Edit) {
+    match (e, path.split_last()) {
+        (Edit::Remove, Some((last, parent))) => match (node(v, parent), last) {
+            (Value::Object(m), Step::Key(k)) => drop(m.remove(k)),
+            (Value::Array(xs), Step::At(i)) => drop(xs.remove(*i)),
+            _ => unreachable!(),
+        },
+        (Edit::Add(k, x), _) => match node(v, path) {
+            Value::Object(m) => drop(m.insert(k, x)),
+            other => *other = x,
+        },
+        (Edit::Replace(x), _) => *node(v, path) = x,
+        (Edit::Remove, None) => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    /// Serialized JSON is accepted; mutated, it is accepted iff serde_json's
+    /// syntax check accepts it (and `serde_json::Value` never accepts more).
+    #[test]
+    fn syntax_agrees_with_serde_json(v in json_value(), pretty in any::<bool>(), edits in prop::collection::vec(byte_edit(), 0..4)) {
+        let mut body = if pretty { serde_json::to_vec_pretty(&v).unwrap() } else { serde_json::to_vec(&v).unwrap() };
+        prop_assert_eq!(check_syntax(&body), Ok(()));
+        apply_bytes(&mut body, &edits);
+        let ours = check_syntax(&body);
+        prop_assert_eq!(ours.is_ok(), syntax_oracle(&body), "{:?}: {:?}", String::from_utf8_lossy(&body), ours);
+        if serde_json::from_slice::<Value>(&body).is_ok() {
+            prop_assert!(ours.is_ok());
+        }
+    }
+
+    /// One node of a valid body changed: the problem (path and message) is
+    /// exactly the one validate.js reports, and the verdict is serde's on the
+    /// model type but for the documented differences.
+    #[test]
+    fn schema_agrees_with_validate_js_and_serde(which in any::<prop::sample::Index>(), at in any::<prop::sample::Index>(), e in edit(), pretty in any::<bool>()) {
+        thread_local! {
+            static SETUP: (Vec<(&'static str, Value)>, Oracle) = (fixtures(), Oracle(js_schema()));
+        }
+        SETUP.with(|(fixtures, oracle)| {
+            let (root, v) = &fixtures[which.index(fixtures.len())];
+            let mut v = v.clone();
+            let mut paths = Vec::new();
+            node_paths(&v, &mut Vec::new(), &mut paths);
+            apply(&mut v, &paths[at.index(paths.len())], e);
+            let body = if pretty { serde_json::to_vec_pretty(&v).unwrap() } else { serde_json::to_vec(&v).unwrap() };
+            let ours = check(&body, root).err().map(|p| (p.path, p.message));
+            let js = oracle.problem(&v, root);
+            prop_assert_eq!(&ours, &js, "{}", String::from_utf8_lossy(&body));
+            match (serde_decodes(root, &body), &js) {
+                (Ok(()), None) | (Err(_), Some(_)) => {}
+                // serde reads `5.0` as a float, which no integer field takes; JS numbers have no such kind.
+                (Err(e), None) => prop_assert!(e.contains("floating point"), "serde: {}", e),
+                // serde takes any u64/i64, JS only safe integers; serde also reads a unit
+                // variant from `{"NAME": null}` and a struct from the array of its members.
+                (Ok(()), Some((_, m))) => prop_assert!(
+                    m.contains("safe integer") || (m.starts_with("expected one of") && m.ends_with("a object")) || m == "expected an object, got an array",
+                    "{}", m
+                ),
+            }
+            Ok(())
+        })?;
+    }
+
+    /// Any bytes: no panic, and a valid body with random bytes spliced in neither.
+    #[test]
+    fn no_input_panics(bytes in prop::collection::vec(any::<u8>(), 0..300), which in any::<prop::sample::Index>(), edits in prop::collection::vec(byte_edit(), 1..8)) {
+        for (root, _) in generated::SCHEMA {
+            let _ = check(&bytes, root);
+        }
+        let _ = check_syntax(&bytes);
+        let fixtures = fixtures();
+        let (root, v) = &fixtures[which.index(fixtures.len())];
+        let mut body = serde_json::to_vec(v).unwrap();
+        apply_bytes(&mut body, &edits);
+        let ours = check(&body, root);
+        // Not JSON for serde: not JSON for us either.
+        if !syntax_oracle(&body) {
+            prop_assert!(ours.as_ref().is_err_and(|p| p.path.is_empty()), "{:?}", ours);
+        }
+    }
+
+    /// The exact integer decision against the double Rust's parser (correctly
+    /// rounded, as JSON.parse) makes, around every boundary.
+    #[test]
+    fn integers_agree_with_f64_parsing(
+        negative in any::<bool>(),
+        int in prop_oneof![Just(0_u64), 0_u64..10, prop::sample::select(&[4_294_967_295_u64, 4_294_967_296, 9_007_199_254_740_991, 9_007_199_254_740_992, 4_503_599_627_370_495, 4_503_599_627_370_496, 2_251_799_813_685_247, 1 << 51][..]), any::<u64>()],
+        delta in -3_i64..3,
+        frac in prop_oneof![Just(String::new()), "[0-9]{1,25}", "(0|9){10,30}[0-9]{0,3}", "5(0{0,20})[0-9]?"],
+        exp in prop_oneof![Just(None), (-30_i32..30).prop_map(Some), (-340_i32..-300).prop_map(Some)],
+    ) {
+        let int = int.saturating_add_signed(delta);
+        let mut t = format!("{}{int}", if negative { "-" } else { "" });
+        if !frac.is_empty() {
+            t = format!("{t}.{frac}");
+        }
+        if let Some(e) = exp {
+            t = format!("{t}e{e}");
+        }
+        prop_assert_eq!(int_value(t.as_bytes()), int_reference(&t), "{}", t);
+    }
+}
+
+// ---------------------------------------------------------------- benchmark
+
+/// The speed on a 500-product body, against serde_json decoding the same
+/// body into the model types. Run optimized:
+/// `cargo test --profile server -p cirrus-storefront --lib jsoncheck::tests::bench -- --ignored --nocapture`.
+#[test]
+#[ignore = "a benchmark: run it optimized, by name"]
+fn bench() {
+    use std::time::Instant;
+    let body = products_body(500);
+    if let Some(path) = std::env::var_os("JSONCHECK_BENCH_BODY") {
+        std::fs::write(path, &body).unwrap(); // the same body for a run elsewhere (wasm)
+    }
+    let mb = body.len() as f64 / 1e6;
+    let time = |f: &dyn Fn()| {
+        for _ in 0..3 {
+            f();
+        }
+        let mut runs: Vec<f64> = (0..40)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed().as_secs_f64()
+            })
+            .collect();
+        runs.sort_by(f64::total_cmp);
+        // The fastest run: the machine is shared, and the slower runs are other work.
+        runs[0]
+    };
+    let ours = time(&|| assert!(check(&body, "ProductsResponse").is_ok()));
+    let syntax = time(&|| assert!(check_syntax(&body).is_ok()));
+    let serde = time(&|| assert!(serde_json::from_slice::<ProductsResponse>(&body).is_ok()));
+    let ignored = time(&|| assert!(serde_json::from_slice::<serde::de::IgnoredAny>(&body).is_ok()));
+    let mut bad = serde_json::from_slice::<Value>(&body).unwrap();
+    bad["products"][499]["variants"][0]["stockQuantity"] = json!(-1);
+    let bad = serde_json::to_vec(&bad).unwrap();
+    let failing = time(&|| assert!(check(&bad, "ProductsResponse").is_err()));
+    let per_mb = |s: f64| s * 1e9 / mb;
+    println!("body: 500 products, {} bytes", body.len());
+    println!("jsoncheck::check (schema)        {:8.3} ms  {:9.0} ns/MB  {:7.0} MB/s", ours * 1e3, per_mb(ours), mb / ours);
+    println!("jsoncheck::check_syntax          {:8.3} ms  {:9.0} ns/MB  {:7.0} MB/s", syntax * 1e3, per_mb(syntax), mb / syntax);
+    println!("jsoncheck::check, failing at the end {:8.3} ms (both passes, the message)", failing * 1e3);
+    println!("serde_json -> ProductsResponse   {:8.3} ms  {:9.0} ns/MB  ({:.1}x jsoncheck)", serde * 1e3, per_mb(serde), serde / ours);
+    println!("serde_json -> IgnoredAny         {:8.3} ms  {:9.0} ns/MB  ({:.1}x jsoncheck)", ignored * 1e3, per_mb(ignored), ignored / ours);
+}
