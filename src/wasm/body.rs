@@ -1,5 +1,5 @@
 //! 2xx bodies: checked against the response schema of the model types in
-//! wasm memory, then built into JS objects by the engine's `JSON.parse`
+//! wasm memory ([`crate::jsoncheck`], one allocation-free pass over the bytes), then built into JS objects by the engine's `JSON.parse`
 //! (so nullable members are `null` and maps plain objects, and nothing is
 //! converted member by member across the boundary).
 
@@ -7,10 +7,6 @@ use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::model::{
-    CollectionResponse, CollectionsResponse, ConfirmResponse, InitiateResponse, MinimalProduct, PagesResponse, Product, ProductResponse,
-    ProductsResponse, ShippingRatesResponse, StoreResponse, UpdateResponse,
-};
 
 use super::http::Answer;
 
@@ -52,40 +48,40 @@ impl Schema {
         }
     }
 
-    /// Checks `text` against the model type.
-    fn check(self, text: &str) -> Result<()> {
-        use crate::decode::decode_json as d;
+    /// The response schema (generated from the model types, `src/generated/schema.rs`).
+    fn root(self) -> &'static str {
         match self {
-            Self::Products { minimal: false, pagination } => d::<ProductsResponse<Product>>(text).and_then(|r| paginated(r.pagination.is_some(), pagination)),
-            Self::Products { minimal: true, pagination } => d::<ProductsResponse<MinimalProduct>>(text).and_then(|r| paginated(r.pagination.is_some(), pagination)),
-            Self::Product => d::<ProductResponse>(text).map(drop),
-            Self::Pages => d::<PagesResponse>(text).map(drop),
-            Self::Collections => d::<CollectionsResponse>(text).map(drop),
-            Self::Collection => d::<CollectionResponse>(text).map(drop),
-            Self::Store => d::<StoreResponse>(text).map(drop),
-            Self::ShippingRates => d::<ShippingRatesResponse>(text).map(drop),
-            Self::Initiate => d::<InitiateResponse>(text).map(drop),
-            Self::Update => d::<UpdateResponse>(text).map(drop),
-            Self::Confirm => d::<ConfirmResponse>(text).map(drop),
+            Self::Products { minimal: false, .. } => "ProductsResponse",
+            Self::Products { minimal: true, .. } => "MinimalProductsResponse",
+            Self::Product => "ProductResponse",
+            Self::Pages => "PagesResponse",
+            Self::Collections => "CollectionsResponse",
+            Self::Collection => "CollectionResponse",
+            Self::Store => "StoreResponse",
+            Self::ShippingRates => "ShippingRatesResponse",
+            Self::Initiate => "InitiateResponse",
+            Self::Update => "UpdateResponse",
+            Self::Confirm => "ConfirmResponse",
         }
     }
 }
 
-fn paginated(present: bool, asked: bool) -> Result<()> {
-    if asked && !present {
-        return Err(Error::decode("at pagination: missing field `pagination` (asked for with includePagination)"));
-    }
-    Ok(())
-}
 
 /// The caller's value of a 2xx answer.
 ///
 /// # Errors
 /// `decode` naming the JSON path (the caller adds the request and status).
 pub(crate) fn decode(answer: &Answer, schema: Schema) -> Result<JsValue> {
+    // One copy of the body into wasm memory, one allocation-free pass over it.
     let text = String::from(&answer.body);
-    schema.check(&text)?;
+    crate::jsoncheck::check(text.as_bytes(), schema.root()).map_err(|p| Error::decode(p.text()))?;
+    drop(text);
     let value = json_parse(&answer.body).map_err(|_| Error::decode("the response body is not valid JSON"))?;
+    if let Schema::Products { pagination: true, .. } = schema {
+        if Reflect::get(&value, &"pagination".into()).map_or(true, |p| p.is_undefined()) {
+            return Err(Error::decode("at pagination: missing field `pagination` (asked for with includePagination)"));
+        }
+    }
     match schema.member() {
         None => Ok(value),
         Some(m) => Reflect::get(&value, &m.into()).map_err(|_| Error::decode("the response body could not be read")),
