@@ -37,7 +37,13 @@ async fn n_buyers_race_for_the_last_k_units() {
     for (i, sid) in sessions.iter().enumerate() {
         let card = if i % 2 == 0 { "4242424242424242" } else { "4000002760003184" };
         let (s2, sid) = (s.clone(), sid.clone());
-        tasks.push(tokio::spawn(async move { (card, pay(&s2, &sid, card, "rate_us_express").await) }));
+        // 3-D Secure buyers all start at once; 4242 buyers join one every 50 ms, so some
+        // 3-D Secure payments are authorized while 4242 buyers pay and either kind can win.
+        let delay = std::time::Duration::from_millis(if i % 2 == 0 { (i as u64 / 2) * 50 } else { 0 });
+        tasks.push(tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            (card, pay(&s2, &sid, card, "rate_us_express").await)
+        }));
     }
     let mut results = Vec::new();
     for t in tasks {
