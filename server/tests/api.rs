@@ -369,6 +369,7 @@ async fn the_demo_page_has_security_headers() {
     let csp = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval' http://127.0.0.1:8420; connect-src 'self'";
     std::fs::write(dir.join("index.html"), format!("<!doctype html><html><head>\n  <meta http-equiv=\"Content-Security-Policy\" content=\"{csp}\">\n</head><body></body></html>")).unwrap();
     std::fs::write(dir.join("app.js"), "console.log(1)").unwrap();
+    std::fs::write(dir.join("plain.html"), "<!doctype html><title>no policy</title>").unwrap();
     let d = dir.clone();
     let s = spawn_with(move |c| c.www_dir = Some(d)).await;
     for path in ["/", "/index.html"] {
@@ -383,6 +384,9 @@ async fn the_demo_page_has_security_headers() {
     let r = s.http.get(format!("{}/app.js", s.origin)).send().await.unwrap();
     assert_eq!(r.headers()["x-content-type-options"], "nosniff");
     assert!(r.headers()["content-security-policy"].to_str().unwrap().contains("frame-ancestors 'none'"));
+    // A page without a policy of its own is only kept out of frames.
+    let r = s.http.get(format!("{}/plain.html", s.origin)).send().await.unwrap();
+    assert_eq!(r.headers()["content-security-policy"], "frame-ancestors 'none'");
     // API answers are never sniffed either.
     assert_eq!(s.get("/store").await.headers()["x-content-type-options"], "nosniff");
     std::fs::remove_dir_all(&dir).unwrap();
