@@ -20,11 +20,13 @@ log "building the npm package (scripts/build-pkg.sh)"
 log "building the dev server"
 build_server
 
-# The storefront's API key: generated once per checkout, kept in .cirrus/ (git-ignored).
-key_file="$RUN_DIR/demo-api-key"
+# The storefront's API key is the dev server's key file beside its database
+# (.cirrus/dev.sqlite.key, mode 0600, git-ignored); the server never prints the key.
+# Made here on the first run so the page can be built with it; read from the file after.
+key_file="$RUN_DIR/dev.sqlite.key"
 if [ -z "${CIRRUS_API_KEY:-}" ]; then
-  [ -s "$key_file" ] || { new_api_key >"$key_file"; chmod 600 "$key_file"; }
-  CIRRUS_API_KEY=$(cat "$key_file")
+  [ -s "$key_file" ] || { (umask 077 && new_api_key >"$key_file"); }
+  CIRRUS_API_KEY=$(tr -d '[:space:]' <"$key_file")
 fi
 export CIRRUS_API_KEY
 

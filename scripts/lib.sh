@@ -135,13 +135,19 @@ build_server() {
 
 # start_server PORT [ENV=VALUE ...]: the dev server on loopback with a fresh
 # in-memory database (unless CIRRUS_DB is given), talking to $LOCALSTRIPE_URL.
+# CIRRUS_TEST_HOOKS=1 among the arguments becomes the server's --test-hooks flag
+# (the server ignores the variable: hooks are asked for per process, never inherited).
 start_server() {
   local port=$1; shift
   port_free "$port" || die "port $port is in use"
   log "dev server on 127.0.0.1:$port"
-  env CIRRUS_ADDR="127.0.0.1:$port" CIRRUS_DB="${CIRRUS_DB:-:memory:}" \
-      STRIPE_API_BASE="${LOCALSTRIPE_URL:-http://127.0.0.1:8420}" "$@" \
-      "$ROOT/target/server/cirrus-dev-server" >"$RUN_DIR/server-$port.log" 2>&1 &
+  local envs=() flags=() a
+  for a in "$@"; do
+    if [ "$a" = CIRRUS_TEST_HOOKS=1 ]; then flags+=(--test-hooks); else envs+=("$a"); fi
+  done
+  env -u CIRRUS_TEST_HOOKS CIRRUS_ADDR="127.0.0.1:$port" CIRRUS_DB="${CIRRUS_DB:-:memory:}" \
+      STRIPE_API_BASE="${LOCALSTRIPE_URL:-http://127.0.0.1:8420}" ${envs[@]+"${envs[@]}"} \
+      "$ROOT/target/server/cirrus-dev-server" ${flags[@]+"${flags[@]}"} >"$RUN_DIR/server-$port.log" 2>&1 &
   SERVICE_PIDS+=($!)
   wait_http "http://127.0.0.1:$port/api/v1/store" 60 || die "dev server did not start (see $RUN_DIR/server-$port.log)"
   export CIRRUS_BASE_URL="http://127.0.0.1:$port/api/v1"

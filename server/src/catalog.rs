@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use axum::extract::{Path, RawQuery, State as AxState};
+use axum::extract::{RawQuery, State as AxState};
 use axum::Json;
 use cirrus_storefront::model::{
     Collection, CollectionProduct, CollectionRef, CollectionResponse, CollectionsResponse, Image,
@@ -14,7 +14,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{parse_bool, parse_int, query_pairs};
+use crate::extract::{parse_bool, parse_int, query_pairs, Path};
 use crate::util::format_cents;
 use crate::{AppState, State};
 

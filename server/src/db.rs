@@ -56,7 +56,8 @@ CREATE TABLE IF NOT EXISTS sessions (
   id TEXT PRIMARY KEY, currency TEXT NOT NULL, items TEXT NOT NULL,
   subtotal INTEGER NOT NULL, shipping INTEGER NOT NULL, tax INTEGER NOT NULL,
   rate_id TEXT, address TEXT, payment_intent_id TEXT, token TEXT, attempt INTEGER NOT NULL DEFAULT 0,
-  completed INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL);
+  completed INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL,
+  stock_pi TEXT, outcome TEXT);
 CREATE TABLE IF NOT EXISTS orders (
   id TEXT PRIMARY KEY, session_id TEXT NOT NULL UNIQUE, payment_intent_id TEXT NOT NULL UNIQUE,
   amount INTEGER NOT NULL, currency TEXT NOT NULL, items TEXT NOT NULL, created_at TEXT NOT NULL);
@@ -78,7 +79,10 @@ pub fn open(path: &str, products: u32, hooks: bool) -> rusqlite::Result<Connecti
         }
         let c = Connection::open(path)?;
         c.pragma_update(None, "journal_mode", "WAL")?;
-        c.pragma_update(None, "synchronous", "NORMAL")?;
+        // FULL: a commit (an order, a stock decrement, a session closed after a
+        // captured payment) is on disk before the answer goes out. NORMAL in WAL
+        // mode may lose the last commits on power loss: a charge without its order.
+        c.pragma_update(None, "synchronous", "FULL")?;
         c
     };
     conn.pragma_update(None, "foreign_keys", "ON")?;
@@ -92,10 +96,39 @@ pub fn open(path: &str, products: u32, hooks: bool) -> rusqlite::Result<Connecti
         tx.execute("INSERT INTO meta (key, value) VALUES ('seeded', ?1)", [products.to_string()])?;
         tx.commit()?;
     }
-    if hooks {
+    migrate(&conn)?;
+    // The sanitizer probe exists for tests only: never written into a file database
+    // (and removed from one an older server wrote it into).
+    if hooks && path == ":memory:" {
         seed_xss_probe(&conn)?;
+    } else if path != ":memory:" {
+        remove_xss_probe(&conn)?;
     }
     Ok(conn)
+}
+
+/// Columns added after the first release, for databases created before them:
+/// `sessions.stock_pi` (the PaymentIntent whose authorization holds the
+/// session's stock) and `sessions.outcome` (`stock_gone`).
+fn migrate(conn: &Connection) -> rusqlite::Result<()> {
+    let cols: Vec<String> = conn
+        .prepare("SELECT name FROM pragma_table_info('sessions')")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for (col, ty) in [("stock_pi", "TEXT"), ("outcome", "TEXT")] {
+        if !cols.iter().any(|c| c == col) {
+            conn.execute_batch(&format!("ALTER TABLE sessions ADD COLUMN {col} {ty}"))?;
+        }
+    }
+    Ok(())
+}
+
+fn remove_xss_probe(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(
+        "DELETE FROM product_collections WHERE product_id = 'prod_xss_probe';
+         DELETE FROM variants WHERE product_id = 'prod_xss_probe';
+         DELETE FROM products WHERE id = 'prod_xss_probe';",
+    )
 }
 
 /// splitmix64: a tiny deterministic generator, so the seed is the same everywhere.

@@ -40,6 +40,24 @@ impl ApiError {
         eprintln!("internal error: {detail}");
         Self::new(ServerErrorCode::Internal, "internal server error")
     }
+    /// An error answered with `status`, its code the contract's row for that status
+    /// (`internal` for any other).
+    pub fn with_status(status: u16, message: impl Into<String>) -> Self {
+        let code = match status {
+            400 => ServerErrorCode::InvalidRequest,
+            401 => ServerErrorCode::Unauthorized,
+            404 | 405 => ServerErrorCode::NotFound,
+            409 => ServerErrorCode::Conflict,
+            413 => ServerErrorCode::PayloadTooLarge,
+            415 => ServerErrorCode::UnsupportedMediaType,
+            429 => ServerErrorCode::RateLimited,
+            502 => ServerErrorCode::ProcessorError,
+            _ => ServerErrorCode::Internal,
+        };
+        let mut e = Self::new(code, message);
+        e.status = Some(status);
+        e
+    }
     #[must_use]
     pub fn with_retry_after(mut self, secs: u64) -> Self {
         self.retry_after = Some(secs);

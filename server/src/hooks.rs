@@ -1,14 +1,14 @@
 //! Test hooks (`CIRRUS_TEST_HOOKS=1`), the generated images under `/static`,
 //! the optional www dir and the JSON 404.
 
-use axum::extract::{Path, State as AxState};
+use axum::extract::State as AxState;
 use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::json;
 
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Json;
+use crate::extract::{Json, Path};
 use crate::State;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -45,15 +45,34 @@ pub struct FaultRequest {
 
 /// Takes one use of the first fault matching `method` and `path`.
 pub fn take_fault(state: &State, method: &str, path: &str) -> Option<Fault> {
-    let mut faults = state.faults.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let i = faults.iter().position(|f| f.method == method && f.path == path)?;
-    let f = faults[i].clone();
-    if faults[i].times <= 1 {
-        faults.remove(i);
+    take_armed(&state.faults, |f| f.method == method && f.path == path, |f| &mut f.times)
+}
+
+/// Takes one use of the first armed item `matches` accepts; it disarms after its last use.
+pub fn take_armed<T: Clone>(list: &std::sync::Mutex<Vec<T>>, matches: impl Fn(&T) -> bool, times: impl Fn(&mut T) -> &mut u32) -> Option<T> {
+    let mut list = list.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let i = list.iter().position(matches)?;
+    let item = list[i].clone();
+    let left = times(&mut list[i]);
+    if *left <= 1 {
+        list.remove(i);
     } else {
-        faults[i].times -= 1;
+        *left -= 1;
     }
-    Some(f)
+    Some(item)
+}
+
+/// `times` (default 1, at least 1) and `delayMs` (default 0, at most 60 s) of a fault.
+fn fault_numbers(times: Option<u32>, delay_ms: Option<u64>) -> ApiResult<(u32, u64)> {
+    let times = times.unwrap_or(1);
+    if times == 0 {
+        return Err(ApiError::bad_request("times: must be at least 1"));
+    }
+    let delay_ms = delay_ms.unwrap_or(0);
+    if delay_ms > 60_000 {
+        return Err(ApiError::bad_request("delayMs: must be at most 60000"));
+    }
+    Ok((times, delay_ms))
 }
 
 /// `POST /__test/faults`: arms a fault. 204.
@@ -72,14 +91,7 @@ pub async fn arm_fault(AxState(state): AxState<State>, Json(r): Json<FaultReques
     if r.kind == FaultKind::Status && !(400..=599).contains(&status) {
         return Err(ApiError::bad_request("status: must be 400..=599"));
     }
-    let times = r.times.unwrap_or(1);
-    if times == 0 {
-        return Err(ApiError::bad_request("times: must be at least 1"));
-    }
-    let delay_ms = r.delay_ms.unwrap_or(0);
-    if delay_ms > 60_000 {
-        return Err(ApiError::bad_request("delayMs: must be at most 60000"));
-    }
+    let (times, delay_ms) = fault_numbers(r.times, r.delay_ms)?;
     let fault = Fault { method, path: r.path, kind: r.kind, status, times, retry_after: r.retry_after.unwrap_or(1), delay_ms };
     state.faults.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(fault);
     Ok(StatusCode::NO_CONTENT)
@@ -88,6 +100,39 @@ pub async fn arm_fault(AxState(state): AxState<State>, Json(r): Json<FaultReques
 /// `DELETE /__test/faults`: disarms every fault. 204.
 pub async fn disarm_faults(AxState(state): AxState<State>) -> StatusCode {
     state.faults.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clear();
+    StatusCode::NO_CONTENT
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ProcessorFaultRequest {
+    op: crate::stripe::Op,
+    kind: crate::stripe::ProcessorFaultKind,
+    status: Option<u16>,
+    times: Option<u32>,
+    delay_ms: Option<u64>,
+}
+
+/// `POST /__test/processor-faults`: arms a fault on the server's calls to the
+/// payment processor (`op`: create, confirm, cancel, capture, refund, retrieve,
+/// token; `kind`: status, timeout, lost, slow). 204.
+///
+/// # Errors
+/// 400 for a bad body.
+pub async fn arm_processor_fault(AxState(state): AxState<State>, Json(r): Json<ProcessorFaultRequest>) -> ApiResult<StatusCode> {
+    let status = r.status.unwrap_or(500);
+    if !(400..=599).contains(&status) {
+        return Err(ApiError::bad_request("status: must be 400..=599"));
+    }
+    let (times, delay_ms) = fault_numbers(r.times, r.delay_ms)?;
+    let fault = crate::stripe::ProcessorFault { op: r.op, kind: r.kind, status, times, delay_ms };
+    state.stripe.faults.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(fault);
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `DELETE /__test/processor-faults`: disarms every processor fault. 204.
+pub async fn disarm_processor_faults(AxState(state): AxState<State>) -> StatusCode {
+    state.stripe.faults.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clear();
     StatusCode::NO_CONTENT
 }
 
@@ -185,8 +230,46 @@ async fn serve_www(dir: &std::path::Path, path: &str) -> Option<Response> {
         "ts" => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
     };
+    let csp = if ct.starts_with("text/html") {
+        page_csp(&String::from_utf8_lossy(&bytes))
+    } else {
+        FRAME_ANCESTORS.to_string()
+    };
     let mut r = bytes.into_response();
-    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(ct));
-    r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    let h = r.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(ct));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    if let Ok(v) = HeaderValue::from_str(&csp) {
+        h.insert(header::CONTENT_SECURITY_POLICY, v);
+    }
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     Some(r)
+}
+
+const FRAME_ANCESTORS: &str = "frame-ancestors 'none'";
+
+/// The Content-Security-Policy header of a page: the policy of its
+/// `<meta http-equiv="Content-Security-Policy">` (www/build.mjs writes it) plus
+/// `frame-ancestors 'none'`, which a meta tag cannot carry. A page without a meta
+/// policy (the test pages) gets `frame-ancestors 'none'` alone: nothing else of it is
+/// restricted, so it works as written.
+fn page_csp(html: &str) -> String {
+    let meta = meta_csp(html).filter(|p| !p.is_empty() && !p.contains(['\r', '\n']));
+    match meta {
+        Some(p) if p.contains("frame-ancestors") => p,
+        Some(p) => format!("{}; {FRAME_ANCESTORS}", p.trim_end_matches([';', ' '])),
+        None => FRAME_ANCESTORS.to_string(),
+    }
+}
+
+fn meta_csp(html: &str) -> Option<String> {
+    let lower = html.to_ascii_lowercase();
+    let at = lower.find("http-equiv=\"content-security-policy\"")?;
+    let tag_start = lower[..at].rfind('<')?;
+    let tag_end = at + lower[at..].find('>')?;
+    let tag = &html[tag_start..tag_end];
+    let c = tag.to_ascii_lowercase().find("content=\"")? + "content=\"".len();
+    let end = tag[c..].find('"')?;
+    Some(tag[c..c + end].trim().to_string())
 }

@@ -63,7 +63,27 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Reads the `CIRRUS_*` and `STRIPE_*` variables; unset ones keep their defaults.
+    /// Reads the command line (`--test-hooks` is its only flag) and the
+    /// `CIRRUS_*` / `STRIPE_*` variables; unset ones keep their defaults.
+    ///
+    /// Test hooks are on only with `--test-hooks`, never from the environment
+    /// (a variable exported in a shell would reach every server started from it).
+    ///
+    /// # Errors
+    /// A message naming the argument or variable whose value is invalid.
+    pub fn from_args_and_env(args: impl IntoIterator<Item = String>) -> Result<Self, String> {
+        let mut c = Self::from_env()?;
+        for a in args {
+            match a.as_str() {
+                "--test-hooks" => c.test_hooks = true,
+                _ => return Err(format!("unknown argument {a:?} (the only flag is --test-hooks; configuration is by environment)")),
+            }
+        }
+        Ok(c)
+    }
+
+    /// Reads the `CIRRUS_*` and `STRIPE_*` variables; unset ones keep their
+    /// defaults. Never turns the test hooks on.
     ///
     /// # Errors
     /// A message naming the variable whose value is invalid.
@@ -96,7 +116,6 @@ impl Config {
         if let Some(v) = var("CIRRUS_RATE_LIMIT") {
             c.rate_limit = v.parse().map_err(|_| format!("CIRRUS_RATE_LIMIT must be a non-negative integer, got {v:?}"))?;
         }
-        c.test_hooks = var("CIRRUS_TEST_HOOKS").as_deref() == Some("1");
         if let Some(v) = var("STRIPE_API_BASE") {
             c.stripe_api_base = v.trim_end_matches('/').to_string();
         }
@@ -124,8 +143,27 @@ pub struct AppState {
     /// when an order changes the product's stock.
     pub product_json: Mutex<HashMap<String, RenderedProduct>>,
     pub stripe: stripe::Stripe,
-    /// Serializes payment confirmation, so a session is charged and recorded once.
-    pub confirm_lock: tokio::sync::Mutex<()>,
+    /// One lock per payment session (update / confirm), so a session is charged
+    /// and recorded once while other sessions go on.
+    session_locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+/// Holds a session's lock; the map entry goes when nobody else waits for it.
+pub struct SessionGuard {
+    state: State,
+    id: String,
+    guard: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
+
+impl Drop for SessionGuard {
+    fn drop(&mut self) {
+        let mut map = self.state.session_locks.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        // The map and this guard hold the only references: no one is waiting.
+        if map.get(&self.id).is_some_and(|m| Arc::strong_count(m) == 2) {
+            map.remove(&self.id);
+        }
+        self.guard.take();
+    }
 }
 
 pub type State = Arc<AppState>;
@@ -149,6 +187,16 @@ impl AppState {
             f(&mut conn)
         })
         .await?
+    }
+
+    /// Waits for and takes the lock of payment session `id`.
+    pub async fn lock_session(self: &Arc<Self>, id: &str) -> SessionGuard {
+        let m = {
+            let mut map = self.session_locks.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            Arc::clone(map.entry(id.to_string()).or_default())
+        };
+        let guard = m.lock_owned().await;
+        SessionGuard { state: Arc::clone(self), id: id.to_string(), guard: Some(guard) }
     }
 
     /// A stored server path (`/static/…`) as an absolute URL.
@@ -192,9 +240,12 @@ pub async fn start(config: Config) -> Result<Started, String> {
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    if config.test_hooks && !addr.ip().is_loopback() {
+        return Err(format!("test hooks are only served on a loopback address, not on {addr}"));
+    }
     let origin = format!("http://{addr}");
     let cfg = config.clone();
-    let (conn, key, key_source, key_file) = tokio::task::spawn_blocking(move || open_db(&cfg))
+    let (conn, key, key_source, key_file) = tokio::task::spawn_blocking(move || open_db(&cfg, addr))
         .await
         .map_err(|e| e.to_string())??;
     let key_hashes = {
@@ -217,7 +268,7 @@ pub async fn start(config: Config) -> Result<Started, String> {
         faults: Mutex::new(Vec::new()),
         product_json: Mutex::new(HashMap::new()),
         stripe,
-        confirm_lock: tokio::sync::Mutex::new(()),
+        session_locks: Mutex::new(HashMap::new()),
     });
     let app = router(state);
     let handle = tokio::spawn(async move {
@@ -230,13 +281,14 @@ pub async fn start(config: Config) -> Result<Started, String> {
 
 type Opened = (Connection, String, KeySource, Option<PathBuf>);
 
-fn open_db(config: &Config) -> Result<Opened, String> {
-    let conn = db::open(&config.db, config.seed_products, config.test_hooks)
+fn open_db(config: &Config, addr: SocketAddr) -> Result<Opened, String> {
+    let mut conn = db::open(&config.db, config.seed_products, config.test_hooks)
         .map_err(|e| format!("cannot open database {}: {e}", config.db))?;
-    let key_file = (config.db != ":memory:").then(|| PathBuf::from(format!("{}.key", config.db)));
+    let file_db = config.db != ":memory:";
+    let db_key_file = file_db.then(|| PathBuf::from(format!("{}.key", config.db)));
     let (key, source) = if let Some(k) = &config.api_key {
         (k.clone(), KeySource::Env)
-    } else if let Some(k) = key_file
+    } else if let Some(k) = db_key_file
         .as_ref()
         .and_then(|f| std::fs::read_to_string(f).ok())
         .map(|s| s.trim().to_string())
@@ -244,17 +296,31 @@ fn open_db(config: &Config) -> Result<Opened, String> {
     {
         (k, KeySource::File)
     } else {
-        let k = format!("ak_{}", util::random_hex(24));
-        if let Some(f) = &key_file {
-            write_private(f, &k).map_err(|e| format!("cannot write key file {}: {e}", f.display()))?;
-        }
-        (k, KeySource::Generated)
+        (format!("ak_{}", util::random_hex(24)), KeySource::Generated)
     };
-    conn.execute(
-        "INSERT OR IGNORE INTO api_keys (hash, prefix, created_at) VALUES (?1, ?2, ?3)",
+    // The key is never printed: it is kept in a file only its owner can read. A file
+    // database keeps its key beside it; an in-memory run with a generated key gets a
+    // file of its own in the temp directory.
+    let key_file = match (&db_key_file, source) {
+        (Some(f), _) => Some(f.clone()),
+        (None, KeySource::Generated) => Some(std::env::temp_dir().join(format!("cirrus-dev-server-{}.key", addr.port()))),
+        (None, _) => None,
+    };
+    if let Some(f) = &key_file {
+        let current = std::fs::read_to_string(f).ok().map(|s| s.trim().to_string());
+        if current.as_deref() != Some(key.as_str()) {
+            write_private(f, &key).map_err(|e| format!("cannot write key file {}: {e}", f.display()))?;
+        }
+    }
+    // Only this key is accepted: a key configured before (or generated) is revoked.
+    let tx = conn.transaction().map_err(|e| e.to_string())?;
+    tx.execute("DELETE FROM api_keys", []).map_err(|e| e.to_string())?;
+    tx.execute(
+        "INSERT INTO api_keys (hash, prefix, created_at) VALUES (?1, ?2, ?3)",
         rusqlite::params![util::sha256(&key).to_vec(), util::mask_key(&key), util::now_iso()],
     )
     .map_err(|e| e.to_string())?;
+    tx.commit().map_err(|e| e.to_string())?;
     Ok((conn, key, source, key_file))
 }
 
@@ -268,6 +334,12 @@ fn write_private(path: &std::path::Path, contents: &str) -> std::io::Result<()> 
         opts.mode(0o600);
     }
     let mut f = opts.open(path)?;
+    // `mode` applies to new files only: an existing one is made private too.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
     writeln!(f, "{contents}")
 }
 
@@ -293,6 +365,7 @@ pub fn router(state: State) -> Router {
     if state.config.test_hooks {
         app = app
             .route("/__test/faults", post(hooks::arm_fault).delete(hooks::disarm_faults))
+            .route("/__test/processor-faults", post(hooks::arm_processor_fault).delete(hooks::disarm_processor_faults))
             .route("/__test/orders", get(hooks::orders));
     }
     app.fallback(hooks::fallback)

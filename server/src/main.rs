@@ -5,7 +5,10 @@ use cirrus_dev_server::{start, Config, KeySource};
 
 #[tokio::main]
 async fn main() {
-    let config = match Config::from_env() {
+    if std::env::var_os("CIRRUS_TEST_HOOKS").is_some() {
+        eprintln!("cirrus-dev-server: CIRRUS_TEST_HOOKS in the environment is ignored; a test runner passes --test-hooks");
+    }
+    let config = match Config::from_args_and_env(std::env::args().skip(1)) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("cirrus-dev-server: {e}");
@@ -23,12 +26,15 @@ async fn main() {
     let origin = format!("http://{}", started.addr);
     println!("Cirrus V1 dev server");
     println!("  base URL : {}", started.base_url);
-    println!("  API key  : {}", started.api_key);
-    match (started.key_source, &started.key_file) {
-        (KeySource::Env, _) => println!("             (from CIRRUS_API_KEY)"),
-        (KeySource::File, Some(f)) => println!("             (kept in {})", f.display()),
-        (KeySource::Generated, Some(f)) => println!("             (generated, saved to {})", f.display()),
-        _ => println!("             (generated for this in-memory run)"),
+    // Never the full key (CONTRACT.md "Transport"): masked, plus the file that holds it.
+    let from = match started.key_source {
+        KeySource::Env => "from CIRRUS_API_KEY",
+        KeySource::File => "kept in the key file",
+        KeySource::Generated => "generated",
+    };
+    println!("  API key  : {} ({from})", cirrus_dev_server::util::mask_key(&started.api_key));
+    if let Some(f) = &started.key_file {
+        println!("  key file : {} (mode 0600)", f.display());
     }
     println!("  database : {db}");
     println!("  images   : {origin}/static/");

@@ -50,7 +50,12 @@ pub async fn edge(AxState(state): AxState<State>, req: Request, next: Next) -> R
     } else {
         next.run(req).await
     };
+    // Every error is the contract's JSON body, even one the framework produced.
+    if (resp.status().is_client_error() || resp.status().is_server_error()) && !is_json(resp.headers()) {
+        resp = framework_error(resp.status()).into_response();
+    }
     let h = resp.headers_mut();
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     if let Some(o) = origin {
         h.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, o);
         h.insert(
@@ -71,6 +76,15 @@ pub async fn edge(AxState(state): AxState<State>, req: Request, next: Next) -> R
     resp
 }
 
+fn is_json(h: &HeaderMap) -> bool {
+    h.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| v.starts_with("application/json"))
+}
+
+/// The contract error for a status some layer answered without a JSON body.
+fn framework_error(status: StatusCode) -> ApiError {
+    ApiError::with_status(status.as_u16(), format!("request rejected: {}", status.canonical_reason().unwrap_or("error").to_lowercase()))
+}
+
 /// Test hooks: applies an armed fault to a matching request.
 pub async fn faults(AxState(state): AxState<State>, req: Request, next: Next) -> Response {
     if !state.config.test_hooks || req.uri().path().starts_with("/__test/") {
@@ -80,19 +94,7 @@ pub async fn faults(AxState(state): AxState<State>, req: Request, next: Next) ->
     let Some(fault) = fault else { return next.run(req).await };
     match fault.kind {
         FaultKind::Status => {
-            let code = match fault.status {
-                400 => ServerErrorCode::InvalidRequest,
-                401 => ServerErrorCode::Unauthorized,
-                404 => ServerErrorCode::NotFound,
-                409 => ServerErrorCode::Conflict,
-                413 => ServerErrorCode::PayloadTooLarge,
-                415 => ServerErrorCode::UnsupportedMediaType,
-                429 => ServerErrorCode::RateLimited,
-                502 => ServerErrorCode::ProcessorError,
-                _ => ServerErrorCode::Internal,
-            };
-            let mut e = ApiError::new(code, format!("injected fault: status {}", fault.status));
-            e.status = Some(fault.status);
+            let mut e = ApiError::with_status(fault.status, format!("injected fault: status {}", fault.status));
             if matches!(fault.status, 429 | 503) {
                 e.retry_after = Some(fault.retry_after);
             }

@@ -1,8 +1,14 @@
 //! A minimal Stripe client (form-encoded requests, Bearer secret key) that
 //! speaks to real Stripe or to localstripe, chosen by base URL.
+//!
+//! With test hooks on, `POST /__test/processor-faults` arms faults here
+//! ([`ProcessorFault`]): a processor call answers an error status, times
+//! out before or after reaching the processor, or is slowed down.
 
+use std::sync::Mutex;
 use std::time::Duration;
 
+use serde::Deserialize;
 use serde_json::Value;
 
 /// A failed processor call.
@@ -23,11 +29,78 @@ impl std::fmt::Display for StripeError {
     }
 }
 
+/// The processor operation a call performs (what a fault is armed for).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Op {
+    /// `POST /v1/payment_intents`
+    Create,
+    /// `POST /v1/payment_intents/{id}/confirm`
+    Confirm,
+    /// `POST /v1/payment_intents/{id}/cancel`
+    Cancel,
+    /// `POST /v1/payment_intents/{id}/capture`
+    Capture,
+    /// `POST /v1/refunds`
+    Refund,
+    /// `GET /v1/payment_intents/{id}`
+    Retrieve,
+    /// `GET /v1/tokens/{id}`
+    Token,
+}
+
+impl Op {
+    fn of(post: bool, path: &str) -> Option<Self> {
+        let rest = path.strip_prefix("/v1/")?;
+        if let Some(pi) = rest.strip_prefix("payment_intents") {
+            return match (post, pi.rsplit('/').next().unwrap_or("")) {
+                (true, "") => Some(Self::Create),
+                (true, "confirm") => Some(Self::Confirm),
+                (true, "cancel") => Some(Self::Cancel),
+                (true, "capture") => Some(Self::Capture),
+                (false, _) => Some(Self::Retrieve),
+                _ => None,
+            };
+        }
+        match (post, rest.split('/').next()) {
+            (true, Some("refunds")) => Some(Self::Refund),
+            (false, Some("tokens")) => Some(Self::Token),
+            _ => None,
+        }
+    }
+}
+
+/// How an armed processor fault behaves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProcessorFaultKind {
+    /// Not sent; the processor "answers" `status` with an error object.
+    Status,
+    /// Not sent; fails as a timeout after `delayMs`.
+    Timeout,
+    /// Sent and carried out by the processor, but the answer is lost: fails as a timeout.
+    Lost,
+    /// Sent after `delayMs`, answered normally.
+    Slow,
+}
+
+/// One armed processor fault: the next `times` calls of `op` get it.
+#[derive(Debug, Clone)]
+pub struct ProcessorFault {
+    pub op: Op,
+    pub kind: ProcessorFaultKind,
+    pub status: u16,
+    pub times: u32,
+    pub delay_ms: u64,
+}
+
 /// Processor client: base URL + secret key.
 pub struct Stripe {
     http: reqwest::Client,
     base: String,
     secret: String,
+    /// Armed test faults (only ever filled through the test hooks).
+    pub faults: Mutex<Vec<ProcessorFault>>,
 }
 
 impl Stripe {
@@ -39,7 +112,12 @@ impl Stripe {
             .connect_timeout(Duration::from_secs(5))
             .build()
             .map_err(|e| format!("http client: {e}"))?;
-        Ok(Self { http, base: base.trim_end_matches('/').to_string(), secret: secret.to_string() })
+        Ok(Self { http, base: base.trim_end_matches('/').to_string(), secret: secret.to_string(), faults: Mutex::new(Vec::new()) })
+    }
+
+    fn take_fault(&self, op: Option<Op>) -> Option<ProcessorFault> {
+        let op = op?;
+        crate::hooks::take_armed(&self.faults, |f| f.op == op, |f| &mut f.times)
     }
 
     /// Sends one request; `form` is sent as `application/x-www-form-urlencoded` for POST.
@@ -47,6 +125,27 @@ impl Stripe {
     /// # Errors
     /// [`StripeError`] for transport failures and non-2xx answers.
     pub async fn call(&self, post: bool, path: &str, form: &[(&str, String)], idempotency_key: Option<&str>) -> Result<Value, StripeError> {
+        let fault = self.take_fault(Op::of(post, path));
+        if let Some(f) = &fault {
+            if f.delay_ms > 0 && f.kind != ProcessorFaultKind::Lost {
+                tokio::time::sleep(Duration::from_millis(f.delay_ms)).await;
+            }
+            match f.kind {
+                ProcessorFaultKind::Status => {
+                    return Err(StripeError::Api { status: f.status, code: None, message: format!("injected fault: status {}", f.status) })
+                }
+                ProcessorFaultKind::Timeout => return Err(StripeError::Unreachable("injected fault: timed out".into())),
+                ProcessorFaultKind::Lost | ProcessorFaultKind::Slow => {}
+            }
+        }
+        let result = self.send(post, path, form, idempotency_key).await;
+        if fault.is_some_and(|f| f.kind == ProcessorFaultKind::Lost) {
+            return Err(StripeError::Unreachable("injected fault: answer lost (timed out)".into()));
+        }
+        result
+    }
+
+    async fn send(&self, post: bool, path: &str, form: &[(&str, String)], idempotency_key: Option<&str>) -> Result<Value, StripeError> {
         let url = format!("{}{path}", self.base);
         let mut req = if post { self.http.post(&url).body(encode_form(form)) } else { self.http.get(&url) };
         req = req.bearer_auth(&self.secret);
@@ -94,11 +193,25 @@ fn enc(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::Op;
+
     #[test]
     fn form_encoding() {
         assert_eq!(
             super::encode_form(&[("metadata[session]", "cs 1&x".into()), ("amount", "100".into())]),
             "metadata%5Bsession%5D=cs%201%26x&amount=100"
         );
+    }
+
+    #[test]
+    fn operations() {
+        assert_eq!(Op::of(true, "/v1/payment_intents"), Some(Op::Create));
+        assert_eq!(Op::of(true, "/v1/payment_intents/pi_1/confirm"), Some(Op::Confirm));
+        assert_eq!(Op::of(true, "/v1/payment_intents/pi_1/cancel"), Some(Op::Cancel));
+        assert_eq!(Op::of(true, "/v1/payment_intents/pi_1/capture"), Some(Op::Capture));
+        assert_eq!(Op::of(false, "/v1/payment_intents/pi_1"), Some(Op::Retrieve));
+        assert_eq!(Op::of(false, "/v1/tokens/tok_1"), Some(Op::Token));
+        assert_eq!(Op::of(true, "/v1/refunds"), Some(Op::Refund));
+        assert_eq!(Op::of(true, "/v1/payment_intents/pi_1/_authenticate"), None);
     }
 }

@@ -49,6 +49,13 @@ async fn confirm(State(s): State<S>, Path(id): Path<String>, h: HeaderMap, body:
     Json(pi(&f))
 }
 
+async fn capture(State(s): State<S>, Path(id): Path<String>, h: HeaderMap, body: String) -> Json<Value> {
+    record(&s, format!("POST /v1/payment_intents/{id}/capture"), &h, body);
+    let mut f = s.lock().unwrap();
+    f.status = "succeeded".into();
+    Json(pi(&f))
+}
+
 async fn retrieve(State(s): State<S>, Path(id): Path<String>, h: HeaderMap) -> Json<Value> {
     record(&s, format!("GET /v1/payment_intents/{id}"), &h, String::new());
     Json(pi(&s.lock().unwrap()))
@@ -60,6 +67,7 @@ async fn confirmation_token_flow_sends_stripe_parameters() {
     let app = Router::new()
         .route("/v1/payment_intents", post(create))
         .route("/v1/payment_intents/{id}/confirm", post(confirm))
+        .route("/v1/payment_intents/{id}/capture", post(capture))
         .route("/v1/payment_intents/{id}", get(retrieve))
         .with_state(fake.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -96,21 +104,31 @@ async fn confirmation_token_flow_sends_stripe_parameters() {
         assert!(form.contains(&format!("amount={expected_amount}")), "{form}");
         assert!(form.contains("currency=usd"), "{form}");
         assert!(form.contains("automatic_payment_methods%5Benabled%5D=true"), "{form}");
+        assert!(form.contains("capture_method=manual"), "authorized only, captured once the stock is taken: {form}");
         assert!(form.contains(&format!("metadata%5Bcirrus_session%5D={sid}")), "{form}");
         assert!(!form.contains("payment_method="), "{form}");
         let (what, _, idem, form) = &f.calls[1];
         assert_eq!(what, "POST /v1/payment_intents/pi_fake1/confirm");
-        assert_eq!(idem, &format!("cirrus-{sid}-confirm-ctoken_1AbC"));
+        assert_eq!(idem, &format!("cirrus-{sid}-confirm-1"), "the attempt's key: a re-sent confirm is the same request");
         assert!(form.contains("confirmation_token=ctoken_1AbC"), "{form}");
         assert!(form.contains("return_url=https%3A%2F%2Fshop.example%2Freturn%3Fx%3D1"), "{form}");
     }
-    // The buyer finishes 3-D Secure; the second confirm only re-reads.
-    fake.lock().unwrap().status = "succeeded".into();
+    // The buyer finishes 3-D Secure (the payment is authorized); the second confirm
+    // re-reads it, takes the stock and captures it, once.
+    fake.lock().unwrap().status = "requires_capture".into();
     let done = s.post_json("/payments/confirm", &body).await;
     assert_eq!(done["status"], "succeeded");
     let f = fake.lock().unwrap();
-    assert_eq!(f.calls.len(), 3);
+    assert_eq!(f.calls.len(), 4, "{:?}", f.calls);
     assert_eq!(f.calls[2].0, "GET /v1/payment_intents/pi_fake1");
+    assert_eq!(f.calls[3].0, "POST /v1/payment_intents/pi_fake1/capture");
+    assert_eq!(f.calls[3].2, format!("cirrus-{sid}-capture-pi_fake1"));
+    drop(f);
+    // Again: only a re-read, nothing captured twice.
+    assert_eq!(s.post_json("/payments/confirm", &body).await["status"], "succeeded");
+    let f = fake.lock().unwrap();
+    assert_eq!(f.calls.len(), 5);
+    assert_eq!(f.calls[4].0, "GET /v1/payment_intents/pi_fake1");
     drop(f);
     let orders: Value = s.http.get(format!("{}/__test/orders", s.origin)).send().await.unwrap().json().await.unwrap();
     assert_eq!(orders["orders"].as_array().unwrap().len(), 1);

@@ -188,6 +188,64 @@ test("decline (4000000000000341), then 4242: exactly one successful payment", as
   await context.close();
 });
 
+/** Another buyer takes every unit of `variant` left, paying with 4242 through the API. */
+async function buyOut(product, variant) {
+  const left = await stockOf(product, variant.id);
+  const { sessionId } = await api("/payments/initiate", {
+    method: "POST",
+    body: JSON.stringify({ items: [{ variantId: variant.id, quantity: left }], currency }),
+  });
+  const tok = await fetch(`${LOCALSTRIPE}/v1/tokens`, {
+    method: "POST",
+    headers: { Authorization: "Bearer sk_test_localstripe", "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ "card[number]": CARDS.ok, "card[exp_month]": "12", "card[exp_year]": "2034", "card[cvc]": "123" }),
+  }).then((r) => r.json());
+  assert.match(tok.id, /^tok_/, "localstripe made a card token");
+  const paid = await api("/payments/confirm", {
+    method: "POST",
+    body: JSON.stringify({ sessionId, confirmationTokenId: tok.id, shippingRateId: "rate_us_express", shippingAddress: ADDRESS, returnUrl: RETURN_URL }),
+  });
+  assert.equal(paid.status, "succeeded", JSON.stringify(paid));
+  assert.equal(await stockOf(product, variant.id), 0, "the other buyer took the last units");
+}
+
+test("stock gone while paying: failed, not retryable, with the reason; nothing charged", async () => {
+  const { context, page } = await openCheckoutPage();
+  const { product, variant, sessionId } = await readyToPay(page, CARDS.ok);
+  await buyOut(product, variant);
+  const failed = ok(await page.evaluate((u) => window.t.pay(u), RETURN_URL), "pay");
+  assert.equal(failed.state, "failed", JSON.stringify(failed));
+  assert.equal(failed.retryable, false, "paying again cannot help");
+  assert.equal(failed.errorCode, "conflict");
+  assert.match(failed.message, /stock gone/, "the reason is kept");
+  const pis = await paymentIntents(sessionId);
+  assert.ok(pis.every((p) => p.status === "canceled"), `nothing left open or charged: ${JSON.stringify(pis.map((p) => p.status))}`);
+  assert.equal((await ordersOf(sessionId)).length, 0, "no order");
+  assert.equal(await stockOf(product, variant.id), 0, "never negative");
+  await context.close();
+});
+
+test("stock gone during 3-D Secure: the authorized payment is cancelled, the checkout fails for good", async () => {
+  const { context, page } = await openCheckoutPage();
+  const { product, variant, sessionId } = await readyToPay(page, CARDS.threeDs);
+  await page.evaluate((u) => window.t.payInBackground(u), RETURN_URL);
+  const complete = page.getByRole("button", { name: "Complete authentication" });
+  await complete.waitFor();
+  await buyOut(product, variant); // while the buyer is in the 3-D Secure modal
+  await complete.click();
+  const failed = ok(await page.evaluate(() => window.__paying), "pay");
+  assert.equal(failed.state, "failed", JSON.stringify(failed));
+  assert.equal(failed.retryable, false);
+  assert.equal(failed.errorCode, "conflict");
+  assert.match(failed.message, /stock gone/);
+  const pis = await paymentIntents(sessionId);
+  assert.equal(pis.length, 1, "the one authorized payment");
+  assert.equal(pis[0].status, "canceled", "cancelled, never captured");
+  assert.equal((await ordersOf(sessionId)).length, 0, "no order");
+  assert.equal(await stockOf(product, variant.id), 0);
+  await context.close();
+});
+
 test("double click on pay: the same promise, exactly one PaymentIntent", async () => {
   const { context, page } = await openCheckoutPage();
   const { sessionId, amount } = await readyToPay(page, CARDS.ok);

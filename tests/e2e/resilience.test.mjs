@@ -32,8 +32,8 @@ test('the store failing to load shows an error and recovers with Try again', asy
 // A server of our own (same binary, same page) so stopping it cannot disturb other tests.
 const PORT = Number(process.env.E2E_SPARE_PORT ?? 18798);
 function startServer() {
-  const child = spawn(join(ROOT, 'target', 'server', 'cirrus-dev-server'), [], {
-    env: { ...process.env, CIRRUS_ADDR: `127.0.0.1:${PORT}`, CIRRUS_DB: ':memory:', CIRRUS_TEST_HOOKS: '1', CIRRUS_WWW_DIR: process.env.E2E_WWW_DIR, STRIPE_API_BASE: process.env.LOCALSTRIPE_URL },
+  const child = spawn(join(ROOT, 'target', 'server', 'cirrus-dev-server'), ['--test-hooks'], {
+    env: { ...process.env, CIRRUS_ADDR: `127.0.0.1:${PORT}`, CIRRUS_DB: ':memory:', CIRRUS_WWW_DIR: process.env.E2E_WWW_DIR, STRIPE_API_BASE: process.env.LOCALSTRIPE_URL },
     stdio: 'ignore',
   });
   return child;

@@ -2,10 +2,13 @@
 //! in-memory database, and a small HTTP client around it.
 #![allow(dead_code)]
 
+pub mod pay;
+
 use cirrus_dev_server::{start, Config};
 use reqwest::{Client, Method, Response};
 use serde_json::Value;
 
+#[derive(Clone)]
 pub struct Server {
     pub base: String,
     pub origin: String,
