@@ -39,7 +39,10 @@ for stage in "$ROOT"/scripts/test.d/*.sh; do
   log "== stage $name"
   t0=$SECONDS
   out="$secrets_dir/$name.out"
-  if bash "$stage" 2>&1 | tee "$out" && check_no_secrets "$out"; then
+  ok=1
+  bash "$stage" 2>&1 | tee "$out" || ok=0
+  check_no_secrets "$out" || ok=0   # also after a failed stage: a leak is reported either way
+  if [ $ok -eq 1 ]; then
     passed=$((passed + 1)); log "== stage $name passed in $((SECONDS - t0)) s"
   else
     failed=$((failed + 1)); failures+=("$name"); log "== stage $name FAILED in $((SECONDS - t0)) s"
