@@ -40,6 +40,12 @@ function expectedTax(country, base) {
   assert.ok(b >= 0n, `negative base ${b}`);
   return (b * bps + 5000n) / 10000n;
 }
+/** "32.99" -> 3299n: USD decimals to cents, BigInt (the catalog's wire prices). */
+function cents(decimal) {
+  const m = /^(\d+)\.(\d{2})$/.exec(decimal);
+  assert.ok(m, `a USD decimal: ${decimal}`);
+  return BigInt(m[1]) * 100n + BigInt(m[2]);
+}
 /** True when base * bps / 10000 ends in exactly half a minor unit. */
 const isTie = (country, base) => (BigInt(base) * TAX_BPS[country]) % 10000n === 5000n;
 
@@ -187,10 +193,18 @@ test(`${CARTS} random carts agree with the server to the minor unit`, { timeout:
 });
 
 test('half-cent ties: a real cart per country whose exact tax ends in .5 is rounded up', { timeout: 120_000 }, async () => {
+  // Seed prices all end in .99, so whether a tie exists depends on the units in the cart
+  // (e.g. DE needs 50 or 49 units, US a whole-dollar amount): search carts of up to four
+  // lines (replayable: fixed seed) for one whose subtotal + an offered rate is a tie.
   const sdk = await loadSdk();
   const { store } = await ok('GET', '/store');
-  const { products } = await ok('GET', '/products?limit=500');
-  const lines = products.flatMap((p) => p.variants.filter((v) => v.stockQuantity > 0 && v.stockStatus === 'IN_STOCK').map((v) => ({ p, v })));
+  const products = [];
+  for (let offset = 0; ; offset += 500) {
+    const page = await ok('GET', `/products?limit=500&offset=${offset}&includePagination=true`);
+    products.push(...page.products);
+    if (!page.pagination.hasMore) break;
+  }
+  const lines = products.flatMap((p) => p.variants.filter((v) => v.stockQuantity > 0 && v.stockStatus === 'IN_STOCK').map((v) => ({ p, v, price: cents(v.price) })));
   assert.ok(lines.length >= 50, `in-stock variants (${lines.length})`);
   const address = (country) => ({ email: 'tie@example.test', firstName: 'Ada', lastName: 'Lovelace', address1: '1 Test Street', city: 'Testville', postalCode: '12345', country });
   const found = [];
@@ -200,31 +214,61 @@ test('half-cent ties: a real cart per country whose exact tax ends in .5 is roun
       assert.ok(['GB', 'FR'].includes(country), `${country}: no tie possible at ${TAX_BPS[country]} bps`);
       continue;
     }
-    const answer = await ok('POST', '/shipping-rates', { variantIds: lines.slice(0, 250).map((l) => l.v.id), country });
+    const rates = new Map();
+    for (let i = 0; i < lines.length; i += 250) {
+      const answer = await ok('POST', '/shipping-rates', { variantIds: lines.slice(i, i + 250).map((l) => l.v.id), country });
+      for (const vr of answer.variantRates) rates.set(vr.variantId, vr.rates);
+    }
+    // Rates offered for every variant of the cart whose order bounds hold the subtotal.
+    const usable = (ids, subtotal) => {
+      const [first, ...rest] = ids.map((id) => rates.get(id) ?? []);
+      return first.filter((x) => rest.every((rs) => rs.some((y) => y.id === x.id))
+        && (x.minOrderPrice === null || cents(x.minOrderPrice) <= subtotal) && (x.maxOrderPrice === null || subtotal <= cents(x.maxOrderPrice)));
+    };
+    const r = rng(0x7a11 + country.charCodeAt(0) * 256 + country.charCodeAt(1));
     let hit = null;
-    search: for (const { p, v } of lines.slice(0, 250)) {
-      const vr = answer.variantRates.find((x) => x.variantId === v.id);
-      for (let q = 1; q <= Math.min(v.stockQuantity, 10); q++) {
-        const cart = new sdk.Cart(store.defaultCurrency);
-        try {
-          cart.add(p, v.id, q);
-          for (const o of cart.shippingOptions([vr])) {
-            const base = BigInt(cart.subtotal) + BigInt(o.price);
-            if (isTie(country, base)) { hit = { p, v, q, rate: o.rate.id, base, subtotal: cart.subtotal }; break search; }
+    for (let attempt = 0; attempt < 400 && !hit; attempt++) {
+      const prefix = [];
+      for (let k = r.int(0, 3); k > 0; k--) {
+        const l = r.pick(lines);
+        if (!prefix.some((x) => x.l === l)) prefix.push({ l, q: r.int(1, l.v.stockQuantity) });
+      }
+      const sub0 = prefix.reduce((a, x) => a + x.l.price * BigInt(x.q), 0n);
+      for (const l of lines) {
+        if (hit) break;
+        if (prefix.some((x) => x.l === l)) continue;
+        const ids = [...prefix.map((x) => x.l.v.id), l.v.id];
+        for (let q = 1; q <= l.v.stockQuantity && !hit; q++) {
+          const subtotal = sub0 + l.price * BigInt(q);
+          for (const rate of usable(ids, subtotal)) {
+            if (isTie(country, subtotal + cents(rate.price))) { hit = { items: [...prefix, { l, q }], rate, subtotal }; break; }
           }
-        } finally {
-          cart.free();
         }
       }
     }
-    assert.ok(hit, `${country}: the catalog has a single-line cart whose tax is a half-cent tie`);
-    const init = await ok('POST', '/payments/initiate', { items: [{ variantId: hit.v.id, quantity: hit.q }], currency: store.defaultCurrency });
-    assert.equal(init.breakdown.subtotal, hit.subtotal);
-    const up = await ok('POST', '/payments/update', { sessionId: init.sessionId, shippingRateId: hit.rate, shippingAddress: address(country) });
-    const exact = Number(hit.base * TAX_BPS[country]) / 10000; // for the message only
-    assert.equal(BigInt(up.breakdown.tax), expectedTax(country, hit.base), `${country}: tax on ${hit.base} (exactly ${exact}) rounds half up`);
-    assert.equal(BigInt(up.breakdown.tax) * 10000n, hit.base * TAX_BPS[country] + 5000n, `${country}: a tie rounds up by exactly half a cent`);
-    found.push(`${country} ${hit.base}c -> ${up.breakdown.tax}c (${exact})`);
+    assert.ok(hit, `${country}: a cart whose tax is a half-cent tie exists in the catalog`);
+    // Priced by the SDK, sent to the server, taxed by the server; checked against the oracle.
+    const cart = new sdk.Cart(store.defaultCurrency);
+    let choice;
+    try {
+      for (const { l, q } of hit.items) cart.add(l.p, l.v.id, q);
+      assert.equal(BigInt(cart.subtotal), hit.subtotal, `${country}: the SDK's subtotal`);
+      const answer = await ok('POST', '/shipping-rates', { variantIds: hit.items.map((x) => x.l.v.id), country });
+      choice = cart.shippingOptions(answer).find((o) => o.rate.id === hit.rate.id);
+      assert.ok(choice, `${country}: the SDK offers ${hit.rate.id}`);
+    } finally {
+      cart.free();
+    }
+    const base = hit.subtotal + BigInt(choice.price);
+    const items = hit.items.map(({ l, q }) => ({ variantId: l.v.id, quantity: q }));
+    const init = await ok('POST', '/payments/initiate', { items, currency: store.defaultCurrency });
+    assert.equal(BigInt(init.breakdown.subtotal), hit.subtotal);
+    const up = await ok('POST', '/payments/update', { sessionId: init.sessionId, shippingRateId: hit.rate.id, shippingAddress: address(country) });
+    const exact = `${base * TAX_BPS[country] / 10000n}.${String(base * TAX_BPS[country] % 10000n).padStart(4, '0')}`;
+    assert.ok(isTie(country, base) && exact.endsWith('.5000'), `${country}: ${base} is a tie (${exact})`);
+    assert.equal(BigInt(up.breakdown.tax), expectedTax(country, base), `${country}: tax on ${base} (exactly ${exact} cents) rounds half up`);
+    assert.equal(BigInt(up.breakdown.tax) * 10000n, base * TAX_BPS[country] + 5000n, `${country}: a tie rounds up by exactly half a cent`);
+    found.push(`${country} ${items.length} line(s), ${base}c -> ${up.breakdown.tax}c (exactly ${exact})`);
   }
   console.log(`# ties: ${found.join('; ')}`);
   assert.equal(found.length, 4, 'ties checked for US, CA, DE and AU');
