@@ -6,9 +6,11 @@
 #   2. run a node ESM consumer and the README example against a dev server (the example
 #      must be the README's block, and its output must show every case it promises);
 #   3. bundle a browser app with esbuild and run it in headless Chromium;
-#   4. run the client matrix (tests/sdk/matrix.mjs: every fetcher × every error code against
-#      the dev server's fault hooks, retries, sharing, cache, abort, timeout) on the installed
-#      package, in node and in headless Chromium.
+#   4. run the client matrix (tests/sdk/matrix.mjs, its header lists every case: the 12
+#      fetchers × the 9 contract error codes (+ 503) injected by the dev server's fault hook,
+#      decoded and retried or not, real server errors, bad arguments, retries, sharing, cache,
+#      abort, timeout) on the installed package, in node and in headless Chromium, for the
+#      root entry and for cirrus-storefront/client: four runs.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
