@@ -14,7 +14,47 @@ RUN_DIR="$ROOT/.cirrus"          # logs, pids, databases of local runs (git-igno
 mkdir -p "$RUN_DIR"
 
 # new_api_key: a fresh, throwaway `ak_` + 48 hex key (test and demo keys are generated, never committed).
-new_api_key() { printf 'ak_%s\n' "$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"; }
+# Under scripts/test.sh every key made here is also registered in $CIRRUS_SECRETS_FILE (a 0600
+# file outside the repo), so the run can check that no key reaches a log (check_no_secrets).
+new_api_key() {
+  local k
+  k="ak_$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
+  [ -n "${CIRRUS_SECRETS_FILE:-}" ] && printf '%s\n' "$k" >>"$CIRRUS_SECRETS_FILE"
+  printf '%s\n' "$k"
+}
+
+# check_no_secrets OUTPUT_FILE: fails (non-zero, naming the places, never the key) if a key
+# registered in $CIRRUS_SECRETS_FILE appears in OUTPUT_FILE (a stage's captured stdout+stderr)
+# or in any file under .cirrus/ (server and localstripe logs, databases, built pages) or artifacts/.
+check_no_secrets() {
+  local out=$1 found=0 f
+  [ -s "${CIRRUS_SECRETS_FILE:-}" ] || { log "check_no_secrets: no registered keys (CIRRUS_SECRETS_FILE)"; return 1; }
+  if grep -qaF -f "$CIRRUS_SECRETS_FILE" "$out"; then
+    log "SECRET LEAK: an API key appears in the stage's output ($(grep -caF -f "$CIRRUS_SECRETS_FILE" "$out") line(s))"
+    found=1
+  fi
+  while IFS= read -r f; do
+    # TEMPORARY, one known finding (issue 12 item 5, branch server-hardening): the dev server
+    # prints the full key in its start banner ("  API key  : ak_…") into .cirrus/server-*.log.
+    # Only that exact line of a server log is let through, loudly; anything else fails. Delete
+    # this block (SECRETS_KNOWN_BANNER) once the server prints the key masked.
+    if [ "${SECRETS_KNOWN_BANNER:-1}" = 1 ] && [[ $(basename "$f") == server-*.log ]] \
+       && ! grep -aF -f "$CIRRUS_SECRETS_FILE" "$f" | grep -qavE '^  API key  : ak_[0-9a-f]{48}$'; then
+      log "KNOWN LEAK (issue 12 item 5, to be fixed on branch server-hardening): the server's start banner prints the full key in ${f#"$ROOT"/}"
+      continue
+    fi
+    # By design, not a log: a built storefront page's config.json (next to its index.html)
+    # carries the storefront key the browser sends (www/build.mjs). Only that file is let through.
+    if [ "$(basename "$f")" = config.json ] && [ -f "$(dirname "$f")/index.html" ] \
+       && node -e 'const c = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); process.exit(typeof c.apiKey === "string" ? 0 : 1)' "$f"; then
+      log "note: ${f#"$ROOT"/} holds the key as the page's apiKey (a built storefront page's config, served to the browser by design)"
+      continue
+    fi
+    log "SECRET LEAK: an API key appears in ${f#"$ROOT"/} ($(grep -caF -f "$CIRRUS_SECRETS_FILE" "$f") line(s))"
+    found=1
+  done < <(grep -rlaF -f "$CIRRUS_SECRETS_FILE" "$RUN_DIR" "$ROOT/artifacts" 2>/dev/null || true)
+  return $found
+}
 
 log() { printf '\033[1m[cirrus]\033[0m %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }

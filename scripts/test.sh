@@ -12,6 +12,18 @@ ensure_chromium
 ensure_python_tools
 ensure_node_modules
 
+# A generator must never bless itself here: with CIRRUS_BLESS set, the drift checks of the
+# generated files (stage 10-core) would rewrite them instead of failing.
+unset CIRRUS_BLESS
+
+# Every API key of this run (this one and the ones stages make with new_api_key) is listed
+# in a 0600 file outside the repo; after each stage, check_no_secrets fails the stage if one
+# appears in its output (captured below) or in any file under .cirrus/.
+secrets_dir=$(mktemp -d)
+trap 'rm -rf "$secrets_dir"' EXIT
+export CIRRUS_SECRETS_FILE="$secrets_dir/keys"
+: >"$CIRRUS_SECRETS_FILE"; chmod 600 "$CIRRUS_SECRETS_FILE"
+
 # A fresh, obviously-test API key for this run (ak_ + 48 hex); never committed.
 CIRRUS_API_KEY="$(new_api_key)"
 export CIRRUS_API_KEY
@@ -26,7 +38,11 @@ for stage in "$ROOT"/scripts/test.d/*.sh; do
   fi
   log "== stage $name"
   t0=$SECONDS
-  if bash "$stage"; then
+  out="$secrets_dir/$name.out"
+  ok=1
+  bash "$stage" 2>&1 | tee "$out" || ok=0
+  check_no_secrets "$out" || ok=0   # also after a failed stage: a leak is reported either way
+  if [ $ok -eq 1 ]; then
     passed=$((passed + 1)); log "== stage $name passed in $((SECONDS - t0)) s"
   else
     failed=$((failed + 1)); failures+=("$name"); log "== stage $name FAILED in $((SECONDS - t0)) s"

@@ -1715,34 +1715,64 @@ mod tests {
         }
     }
 
-    /// No input panics: every event on every sample state with odd
-    /// arguments, and stored entries cut, shuffled or retyped.
+    /// No input panics, and odd inputs are errors: every event on every sample state with
+    /// odd arguments, and stored entries cut, shuffled or retyped.
+    /// - events that read their arguments fail on every odd set (OPTIONS accepts exactly
+    ///   the one well-formed set among them);
+    /// - events that take no arguments (or only a free-text message) are accepted or refused
+    ///   by the state alone: the odd arguments change nothing;
+    /// - stored entries cut short or with a key and a value swapped are refused; a retyped
+    ///   entry is refused unless it keeps the member's type (an empty string, a `null` for a
+    ///   nullable member, `-0` for a number, `true` for a boolean) and a retyped key is always
+    ///   refused.
     #[test]
     fn odd_inputs_are_errors_never_panics() {
         let strings: [&[&str]; 5] = [&[], &[""], &["\u{0}"; 3], &["x"; 17], &["USD", "v1", "v1", "r", "1", "", ""]];
         let numbers: [&[f64]; 6] = [&[], &[f64::NAN], &[f64::INFINITY; 6], &[-1.0; 8], &[1e300, 2.0, 3.0], &[1.0, 1.0, 0.0, 0.0, 0.0]];
+        let reads_args = [INITIATED, OPTIONS, UPDATE, CHOSEN, PAY, BEGIN, CONFIRMED, 15, 16];
+        let no_args = [CAN_SHIP, RESUME, CONFIRM_FAILED, ACTION_DONE, ADAPTER_FAILED, CANCEL, UNSETTLED, FINAL];
+        assert_eq!(reads_args.len() + no_args.len(), 17, "every event 0..=16 is classified");
+        let (mut refused, mut accepted_options) = (0, 0);
         for f in samples() {
             for ev in 0..=16 {
-                for s in strings {
-                    for n in numbers {
-                        let _ = f.clone().step(ev, &sv(s), n);
+                let plain = f.clone().step(ev, &sv(&["x"]), &[]).is_ok();
+                for (si, s) in strings.iter().enumerate() {
+                    for (ni, n) in numbers.iter().enumerate() {
+                        let r = f.clone().step(ev, &sv(s), n);
+                        if let Err(e) = &r {
+                            assert!(matches!(e.code, ErrorCode::InvalidArgument | ErrorCode::InvalidState | ErrorCode::Decode), "event {ev}: {e}");
+                            refused += 1;
+                        }
+                        if reads_args.contains(&ev) {
+                            let well_formed = ev == OPTIONS && si == 4 && ni == 5;
+                            assert_eq!(r.is_ok(), well_formed, "event {ev} on {} with strings #{si}, numbers #{ni}", view(&f));
+                            accepted_options += usize::from(well_formed);
+                        } else {
+                            assert_eq!(r.is_ok(), plain, "event {ev} on {}: the arguments (#{si}, #{ni}) decided", view(&f));
+                        }
                     }
                 }
             }
             let mut e = Vec::new();
             flatten(&view(&f), "", &mut e);
             for i in 0..e.len() {
-                let _ = Flow::from_entries(&e[..i]);
+                assert!(Flow::from_entries(&e[..i]).is_err(), "cut after {i} entries of {e:?}");
                 let mut swapped = e.clone();
                 swapped.swap(i, (i + 3) % e.len());
-                let _ = Flow::from_entries(&swapped);
+                assert!(Flow::from_entries(&swapped).is_err(), "entries {i} and {} swapped: {swapped:?}", (i + 3) % e.len());
                 for v in ["", "s", "n", "n-0", "n99999999999999999999", "btrue", "onull", "x"] {
                     let mut t = e.clone();
                     t[i] = v.to_owned();
-                    let _ = Flow::from_entries(&t);
+                    if t == e || Flow::from_entries(&t).is_err() {
+                        continue;
+                    }
+                    let same_type = i % 2 == 1 && matches!((&e[i][..1], v), ("s" | "o", "s" | "onull") | ("n", "n-0") | ("b", "btrue"));
+                    assert!(same_type, "{} retyped from {:?} to {v:?} was accepted", e[i - i % 2], e[i]);
                 }
             }
         }
+        assert!(refused > 2_000, "odd inputs refused: {refused}");
+        assert_eq!(accepted_options, samples().len(), "OPTIONS accepts its one well-formed set in every state");
     }
 
     /// Field names of a `{ … }` block of TypeScript (no nested braces).

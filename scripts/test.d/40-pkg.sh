@@ -3,14 +3,17 @@
 # tarball into throwaway projects and
 #   1. type-check tests/package/consumer.ts with `tsc --strict --noEmit` (its
 #      `@ts-expect-error` lines are misuse that must not compile);
-#   2. run a node ESM consumer and the README example against a dev server;
+#   2. run a node ESM consumer and the README example against a dev server (the example
+#      must be the README's block, and its output must show every case it promises);
 #   3. bundle a browser app with esbuild and run it in headless Chromium;
 #   4. build a Vite app and a webpack 5 app (tests/package/bundlers/) for production and run
 #      them in headless Chromium: `init()` without an argument, so each bundler must emit the
 #      `.wasm` and resolve the glue's `new URL(…, import.meta.url)` itself;
-#   5. run the client matrix (tests/sdk/matrix.mjs: every fetcher × every error code against
-#      the dev server's fault hooks, retries, sharing, cache, abort, timeout) on the installed
-#      package, in node and in headless Chromium.
+#   5. run the client matrix (tests/sdk/matrix.mjs, its header lists every case: the 12
+#      fetchers × the 9 contract error codes (+ 503) injected by the dev server's fault hook,
+#      decoded and retried or not, real server errors, bad arguments, retries, sharing, cache,
+#      abort, timeout) on the installed package, in node and in headless Chromium, for the
+#      root entry and for cirrus-storefront/client: four runs.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
@@ -76,7 +79,27 @@ node -e '
   if (!m) { console.error("README.md has no readme-example block"); process.exit(1); }
   if (m[1].trim() !== file.trim()) { console.error("README.md usage block differs from tests/package/readme-example.mjs"); process.exit(1); }
 ' || die "README usage example is out of date"
-(cd "$WORK/node-esm" && node readme-example.mjs)
+readme_out=$(cd "$WORK/node-esm" && node readme-example.mjs) || die "the README example failed"
+printf '%s\n' "$readme_out"
+# Every case the example shows must have happened, exactly as its comments say (no branch of
+# it may be skipped): the lines below, in this order, and nothing else.
+README_OUT="$readme_out" node -e '
+  const lines = process.env.README_OUT.trimEnd().split("\n");
+  const want = [
+    /^12 of (\d+) products; first: .+ at \d+\.\d{2}$/,
+    /^[\w-]+: \d+\.\d{2}(, [\w-]+: \d+\.\d{2})*$/,
+    /^1 item\(s\), subtotal \$\d+\.\d{2}$/,
+    /^cheapest shipping: .+, total \$\d+\.\d{2}$/,
+    /^iterated (\d+) products$/,
+    /^not_found \(HTTP 404, request \S+\)$/,
+    /^store\(\): aborted$/,
+  ];
+  const fail = (m) => { console.error(`README example output: ${m}\n${lines.join("\n")}`); process.exit(1); };
+  if (lines.length !== want.length) fail(`${lines.length} lines, want ${want.length}`);
+  const m = lines.map((l, i) => want[i].exec(l) || fail(`line ${i + 1} does not match ${want[i]}`));
+  if (m[0][1] !== m[4][1]) fail(`allProducts iterated ${m[4][1]} products, the first page says ${m[0][1]}`);
+  if (m[5][0].includes("request null")) fail("no request id");
+' || die "the README example did not show every case it promises"
 
 log "consumer 3: esbuild browser bundle in headless Chromium"
 project "$WORK/bundler"

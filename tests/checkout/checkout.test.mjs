@@ -5,7 +5,7 @@
 // localstripe's own PaymentIntents, never against what the page says alone.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, openPage, api, testHook, pickProduct, SITE, API, API_KEY, LOCALSTRIPE } from "../e2e/harness.mjs";
+import { launch, openPage, api, testHook, pickProduct, paymentIntentsOf, SITE, API, API_KEY, LOCALSTRIPE } from "../e2e/harness.mjs";
 
 const RETURN_URL = new URL("return", SITE).href;
 const CARDS = {
@@ -35,15 +35,8 @@ after(async () => {
   await browser?.close();
 });
 
-/** localstripe's PaymentIntents of one session (the server tags them with metadata). */
-async function paymentIntents(sessionId) {
-  const res = await fetch(`${LOCALSTRIPE}/v1/payment_intents?limit=100`, {
-    headers: { Authorization: "Bearer sk_test_localstripe" },
-  });
-  assert.equal(res.status, 200, "localstripe lists payment intents");
-  const { data } = await res.json();
-  return data.filter((pi) => pi.metadata && pi.metadata.cirrus_session === sessionId);
-}
+/** localstripe's PaymentIntents of one session, every page (tests/e2e/harness.mjs). */
+const paymentIntents = paymentIntentsOf;
 
 async function ordersOf(sessionId) {
   const { orders } = await testHook("/__test/orders");

@@ -1,10 +1,11 @@
 // Cart and checkout in the browser: the cart kept over a reload, a full
 // purchase with 4242, the 3-D Secure path, and a decline followed by a
 // successful retry. Orders are checked on the server (GET /__test/orders) and
-// payments on localstripe itself.
+// payments on localstripe itself: every PaymentIntent of the order's session,
+// paged through (harness.mjs allPaymentIntents), counted and their amount checked.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LOCALSTRIPE, SITE, api, cents, chooseVariant, launch, pickProduct, shot, testHook, usd, usePage } from './harness.mjs';
+import { SITE, api, cents, chooseVariant, launch, paymentIntentsOf, pickProduct, shot, testHook, usd, usePage } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -61,18 +62,32 @@ async function ordersFor(paymentIntentId) {
   return orders.filter((o) => o.paymentIntentId === paymentIntentId);
 }
 
-async function succeededIntents() {
-  const res = await fetch(`${LOCALSTRIPE}/v1/payment_intents?limit=100`, { headers: { Authorization: 'Bearer sk_test_localstripe' } });
-  const { data } = await res.json();
-  return data.filter((pi) => pi.status === 'succeeded').length;
+/**
+ * The payment `pi` the page reported: exactly one order for it, and its session's
+ * PaymentIntents on localstripe: `count` in all, exactly one succeeded, and that one is
+ * `pi`, for the order's amount, which is the total the page showed.
+ */
+async function paidOnce(pi, total, count) {
+  assert.match(pi, /^pi_/);
+  const orders = await ordersFor(pi);
+  assert.equal(orders.length, 1, 'one order for the payment');
+  const pis = await paymentIntentsOf(orders[0].sessionId);
+  assert.equal(pis.length, count, `PaymentIntents of the session: ${JSON.stringify(pis.map((p) => [p.id, p.status, p.amount]))}`);
+  const paid = pis.filter((p) => p.status === 'succeeded');
+  assert.equal(paid.length, 1, 'exactly one successful payment');
+  assert.equal(paid[0].id, pi, 'the page reported the payment that succeeded');
+  assert.equal(paid[0].amount, orders[0].amount, 'charged the order amount');
+  assert.equal(usd(paid[0].amount), total, 'charged what the page showed');
+  return orders[0];
 }
 
 describe('cart', () => {
   test('cart lines, totals and savings follow the cart helpers, and survive a reload', async () => {
     const { products } = await api('/products?limit=200');
-    // prefer a variant with a compare-at price, to see savings
+    // a variant with a compare-at price above its price, to see savings
     const pick = products.flatMap((p) => p.options.length ? p.variants.filter((v) => v.stockQuantity >= 4).map((v) => ({ product: p, variant: v })) : [])
-      .sort((a, b) => Number(b.variant.compareAtPrice !== null) - Number(a.variant.compareAtPrice !== null))[0];
+      .find(({ variant: v }) => v.compareAtPrice !== null && cents(v.compareAtPrice) > cents(v.price));
+    assert.ok(pick, 'the seed has an in-stock variant (4+) with a compare-at price above its price');
     const { product, variant } = pick;
     const unit = cents(variant.price);
     await withPage({ width: 390, height: 844 }, async (page) => {
@@ -81,9 +96,7 @@ describe('cart', () => {
       assert.equal(await line.locator('input.line-qty').inputValue(), '2');
       assert.equal(await line.locator('[data-line-total]').textContent(), usd(unit * 2));
       assert.equal(await page.locator('#cart-drawer [data-subtotal]').textContent(), usd(unit * 2));
-      if (variant.compareAtPrice && cents(variant.compareAtPrice) > unit) {
-        assert.equal(await page.locator('#cart-drawer [data-savings]').textContent(), usd((cents(variant.compareAtPrice) - unit) * 2));
-      }
+      assert.equal(await page.locator('#cart-drawer [data-savings]').textContent(), usd((cents(variant.compareAtPrice) - unit) * 2));
       await shot(page, 'cart-390');
       await page.reload();
       await page.locator('#product-grid > li, article.product').first().waitFor();
@@ -115,18 +128,13 @@ describe('checkout', () => {
     await withPage({}, async (page) => {
       const { variant, total } = await toPayment(page, { quantity: 2 });
       await shot(page, 'checkout-1280');
-      const before = await succeededIntents();
       await fillCard(page, '4242424242424242');
       await page.locator('#pay').click();
       await page.locator('h1', { hasText: 'Thank you for your order' }).waitFor({ timeout: 30_000 });
       assert.equal(await page.locator('#order-total').textContent(), total);
       const pi = (await page.locator('#payment-ref').textContent()).trim();
-      assert.match(pi, /^pi_/);
-      const orders = await ordersFor(pi);
-      assert.equal(orders.length, 1, 'one order for the payment');
-      assert.deepEqual(orders[0].items, [{ variantId: variant.id, quantity: 2 }]);
-      assert.equal(usd(orders[0].amount), total, 'the server charged what the page showed');
-      assert.equal(await succeededIntents(), before + 1, 'exactly one successful payment');
+      const order = await paidOnce(pi, total, 1);
+      assert.deepEqual(order.items, [{ variantId: variant.id, quantity: 2 }]);
       assert.equal(await page.locator('#cart-button .badge').textContent(), '0', 'the cart is emptied');
       await shot(page, 'order-1280');
     });
@@ -144,14 +152,13 @@ describe('checkout', () => {
       await page.locator('h1', { hasText: 'Thank you for your order' }).waitFor({ timeout: 30_000 });
       assert.equal(await page.locator('#order-total').textContent(), total);
       const pi = (await page.locator('#payment-ref').textContent()).trim();
-      assert.equal((await ordersFor(pi)).length, 1);
+      await paidOnce(pi, total, 1); // the authenticated PaymentIntent, and no other
     });
   });
 
   test('a decline shows the reason, and a retry with another card succeeds', async () => {
     await withPage({}, async (page) => {
-      await toPayment(page, { skip: 2 });
-      const before = await succeededIntents();
+      const { total } = await toPayment(page, { skip: 2 });
       await fillCard(page, '4000000000000341');
       await page.locator('#pay').click();
       const alert = page.locator('#pay-error [role="alert"]');
@@ -162,9 +169,9 @@ describe('checkout', () => {
       await fillCard(page, '4242424242424242');
       await page.locator('#pay').click();
       await page.locator('h1', { hasText: 'Thank you for your order' }).waitFor({ timeout: 30_000 });
+      assert.equal(await page.locator('#order-total').textContent(), total);
       const pi = (await page.locator('#payment-ref').textContent()).trim();
-      assert.equal((await ordersFor(pi)).length, 1);
-      assert.equal(await succeededIntents(), before + 1, 'exactly one successful payment');
+      await paidOnce(pi, total, 2); // the declined attempt and the paid one
     });
   });
 });

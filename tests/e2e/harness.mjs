@@ -64,6 +64,47 @@ export async function testHook(path, init = {}) {
   return res.status === 204 ? null : res.json();
 }
 
+/**
+ * Every PaymentIntent localstripe holds, paged through with `has_more` / `starting_after`
+ * (as server/tests/payments.rs does), `pageSize` at a time. The default page is small on
+ * purpose, so the paging runs in every stage rather than only once 100 payments exist.
+ * Each id is seen once, and the count matches localstripe's `total_count`.
+ */
+export async function allPaymentIntents({ pageSize = 10 } = {}) {
+  const out = [];
+  const seen = new Set();
+  let after = null;
+  let total = null;
+  for (let pages = 1; ; pages++) {
+    assert.ok(pages <= 10_000, 'paging through PaymentIntents terminates');
+    const url = new URL('/v1/payment_intents', LOCALSTRIPE);
+    url.searchParams.set('limit', String(pageSize));
+    if (after) url.searchParams.set('starting_after', after);
+    const res = await fetch(url, { headers: { Authorization: 'Bearer sk_test_localstripe' } });
+    assert.equal(res.status, 200, `localstripe lists PaymentIntents (${url})`);
+    const page = await res.json();
+    assert.ok(Array.isArray(page.data) && typeof page.has_more === 'boolean', `a list page: ${JSON.stringify(page).slice(0, 200)}`);
+    assert.ok(page.data.length <= pageSize, 'a page holds at most `limit` items');
+    if (typeof page.total_count === 'number') total ??= page.total_count;
+    for (const pi of page.data) {
+      assert.ok(!seen.has(pi.id), `PaymentIntent ${pi.id} listed twice while paging`);
+      seen.add(pi.id);
+      out.push(pi);
+    }
+    if (!page.has_more) break;
+    assert.ok(page.data.length > 0, 'has_more with an empty page');
+    after = page.data[page.data.length - 1].id;
+  }
+  if (total !== null) assert.equal(out.length, total, 'paged through every PaymentIntent');
+  return out;
+}
+
+/** The PaymentIntents of one payment session (the server tags them with metadata.cirrus_session). */
+export async function paymentIntentsOf(sessionId) {
+  assert.ok(typeof sessionId === 'string' && sessionId.length > 0, `a session id: ${sessionId}`);
+  return (await allPaymentIntents()).filter((pi) => pi.metadata && pi.metadata.cirrus_session === sessionId);
+}
+
 /** "19.99" -> 1999 (USD, exponent 2), integers only. */
 export function cents(decimal) {
   const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(decimal);

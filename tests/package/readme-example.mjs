@@ -21,30 +21,31 @@ console.log(product.variants.map((v) => `${v.id}: ${v.price}`).join(", "));
 // Exact cart pricing in integer minor units (cents), no floating point.
 const cart = new Cart("USD");
 const variant = product.variants.find((v) => v.stockQuantity > 0);
-if (variant) {
-  cart.add(product, variant.id, 1);
-  const { subtotal, itemCount } = cart.totals;
-  console.log(`${itemCount} item(s), subtotal ${formatMoney(subtotal, "USD", "en-US")}`);
-  // The rates the whole order can use, cheapest first, with the estimated total.
-  const options = cart.shippingOptions(await client.shippingRates({ variantIds: [variant.id], country: "US" }));
-  if (options[0]) console.log(`cheapest shipping: ${options[0].rate.name}, total ${formatMoney(options[0].estimatedTotal, "USD", "en-US")}`);
-}
+if (!variant) throw new Error(`${product.name} is sold out`);
+cart.add(product, variant.id, 1);
+const { subtotal, itemCount } = cart.totals;
+console.log(`${itemCount} item(s), subtotal ${formatMoney(subtotal, "USD", "en-US")}`);
+
+// The rates the whole order can use, cheapest first, with the estimated total.
+const [cheapest] = cart.shippingOptions(await client.shippingRates({ variantIds: [variant.id], country: "US" }));
+console.log(cheapest ? `cheapest shipping: ${cheapest.rate.name}, total ${formatMoney(cheapest.estimatedTotal, "USD", "en-US")}` : "no rate ships this order to US");
 
 // Every active product, fetched page by page.
-let count = 0;
-for await (const p of client.allProducts({ pageSize: 100, minimal: true })) count += p ? 1 : 0;
-console.log(`iterated ${count} products`);
+const names = [];
+for await (const p of client.allProducts({ pageSize: 100, minimal: true })) names.push(p.name);
+console.log(`iterated ${names.length} products`);
 
 // Errors are CirrusError with a stable code.
 try {
   await client.productBySlug("no-such-product");
+  console.log("found?!");
 } catch (e) {
-  if (e instanceof CirrusError && e.code === "not_found") console.log(`not found (request ${e.requestId})`);
-  else throw e;
+  if (!(e instanceof CirrusError)) throw e;
+  console.log(`${e.code} (HTTP ${e.status}, request ${e.requestId})`); // "not_found (HTTP 404, …)"
 }
 
 // Abort or time out any call.
 const ctl = new AbortController();
 const pending = client.store(ctl.signal);
 ctl.abort();
-await pending.catch((e) => console.log(`store(): ${e.code}`)); // "aborted"
+await pending.then(() => console.log("store(): answered"), (e) => console.log(`store(): ${e.code}`)); // "aborted"

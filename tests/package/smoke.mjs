@@ -18,6 +18,7 @@ export async function smoke(lib, { baseUrl, apiKey, initArg }) {
   check("call before init throws CirrusError", early instanceof lib.CirrusError && early.code === "invalid_state", String(early));
   // Every function export (classes, their static methods, helpers) is guarded.
   const notGuarded = [];
+  const tried = [];
   const guarded = (...calls) => {
     for (const call of calls) {
       try { call(); } catch (e) { if (e instanceof lib.CirrusError && e.code === "invalid_state") return true; }
@@ -27,12 +28,14 @@ export async function smoke(lib, { baseUrl, apiKey, initArg }) {
   for (const [name, value] of Object.entries(lib)) {
     if (typeof value !== "function" || ["init", "initSync", "isReady", "CirrusError"].includes(name)) continue;
     // As a constructor, else as a function: either way a CirrusError, never a TypeError.
+    tried.push(name);
     if (!guarded(() => new value(), () => value())) notGuarded.push(name);
     for (const k of Object.getOwnPropertyNames(value)) {
       if (k === "prototype" || typeof value[k] !== "function") continue;
       if (!guarded(() => value[k]())) notGuarded.push(`${name}.${k}`);
     }
   }
+  check("the guard check saw the exports", tried.includes("CirrusClient") && tried.length >= 3, tried.join(", "));
   check("every export throws CirrusError before init", notGuarded.length === 0, notGuarded.join(", "));
 
   await lib.init(initArg);

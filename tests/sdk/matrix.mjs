@@ -1,10 +1,35 @@
 // The SDK client of the BUILT package against a dev server with test hooks
-// (CIRRUS_TEST_HOOKS=1, `/__test/faults`): every fetcher × every error code the
-// client can meet, retries (Retry-After honoured, payments never retried),
-// truncated bodies, timeouts, abort, network failure, shared in-flight GETs,
-// the TTL cache, and bad arguments rejected before any request.
-// Shared by node (matrix-node.mjs) and headless Chromium (matrix-browser.mjs);
-// `lib` is the imported package. Throws on the first failure.
+// (CIRRUS_TEST_HOOKS=1, `/__test/faults`). Shared by node (matrix-node.mjs) and
+// headless Chromium (matrix-browser.mjs); stage 40-pkg runs it four times: node and
+// Chromium, each on the root entry `cirrus-storefront` and on `cirrus-storefront/client`.
+// `lib` is the imported package. Throws on the first failure. What runs, in order:
+//  - every fetcher succeeding (products full/minimal/paginated, productBySlug, pages,
+//    collections, collectionBySlug, collection, store, shippingRates, initiatePayment,
+//    allProducts page by page);
+//  - THE ERROR MATRIX: each of the 12 fetchers (store, products, allProducts,
+//    productBySlug, pages, collections, collectionBySlug, collection, shippingRates,
+//    initiatePayment, updatePayment, confirmPayment) x each of the 9 contract codes
+//    (400 invalid_request, 401 unauthorized, 404 not_found, 409 conflict,
+//    413 payload_too_large, 415 unsupported_media_type, 429 rate_limited,
+//    502 processor_error, 500 internal; plus 503, which the contract answers as
+//    `internal`), injected by the fault hook on that fetcher's exact path: with
+//    `retries: 0` the call rejects with a CirrusError carrying that code, the status,
+//    the server's request id and message (and `retryAfter` for 429/503), after exactly
+//    one request; with the default retries, the transient statuses (429, 500, 502,
+//    503) are retried once and succeed on GETs and shippingRates, every other status
+//    and every payment call gets exactly one request and the same error;
+//  - real server errors: 401 (wrong key), 404 (unknown slug/id, slugs kept one path
+//    segment), 400 (a currency the store does not price in), 400/404 on update;
+//  - bad arguments rejected before any request; Retry-After honoured; 500/503 retried;
+//    payments never retried (not after a 5xx, a 429 or a network failure); POST bodies
+//    hold only known fields; truncated and wrong-shaped bodies are `decode`; a non-JSON
+//    error body is `http`; timeout, abort (before, during a request, while waiting to
+//    retry), network failure; shared in-flight GETs; the TTL cache; free().
+// Wall-clock: no upper bound that a loaded 2-core machine could miss. Where a call must
+// give up early (timeout, abort), the server is made to hold the answer for 30 s and the
+// bound is 10 s; lower bounds (Retry-After waited) are exact. Timing budgets are
+// benchmarks (tests/sdk/bench-decode.mjs), not assertions here. MATRIX_TIMINGS=1 (node) prints
+// the time of each case.
 export async function matrix(lib, { baseUrl, apiKey, initArg }) {
   const passed = [];
   const origin = baseUrl.replace(/\/api\/v1$/, "");
@@ -12,9 +37,12 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     if (!ok) throw new Error(`FAILED: ${name} ${detail}`);
     passed.push(name);
   };
+  const timings = [];
   const test = async (name, body) => {
+    const t0 = Date.now();
     try {
       await body();
+      timings.push(`${name.slice(0, 40)}: ${Date.now() - t0} ms`);
     } catch (e) {
       throw new Error(`${name}: ${e && e.stack ? e.stack : e}`);
     } finally {
@@ -69,6 +97,8 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     return f;
   };
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  /** How long the server holds a "slow" answer, and the generous bound for giving up before it. */
+  const HELD_MS = 30_000, GAVE_UP_MS = 10_000;
   const abortAfter = (ms) => {
     const c = new AbortController();
     setTimeout(() => c.abort(), ms);
@@ -129,8 +159,11 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     } catch (x) {
       e = x;
     }
-    assert(e instanceof lib.CirrusError && ["not_found", "invalid_request"].includes(e.code), `the server's 4xx, typed: ${e}`);
-    assert(e.status === 404 || e.status === 400, `status ${e.status}`);
+    // An unknown rate id: the contract's 404 not_found, naming the field.
+    assert(e instanceof lib.CirrusError, `a CirrusError: ${e}`);
+    eq(e.code, "not_found", `code (message: ${e.message})`);
+    eq(e.status, 404, "status");
+    assert(e.message.includes("shippingRateId"), `names shippingRateId: ${e.message}`);
   });
 
   await test("allProducts iterates every product page by page", async () => {
@@ -143,6 +176,78 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
   });
 
   // ------------------------------------------------------------------ errors
+
+  await test("the error matrix: every contract code on every fetcher", async () => {
+    const cols = await c.collections();
+    const col = cols[0];
+    const confirmBody = { sessionId: "s", confirmationTokenId: "tok_1", shippingRateId: "r", shippingAddress: address, returnUrl: "https://x.example/" };
+    // [name, method, exact path the fault matches, retried on transient statuses, call]
+    const fetchers = [
+      ["store", "GET", "/store", true, (cc) => cc.store()],
+      ["products", "GET", "/products", true, (cc) => cc.products({ limit: 2 })],
+      ["allProducts", "GET", "/products", true, async (cc) => {
+        let n = 0;
+        for await (const p of cc.allProducts({ pageSize: 200, minimal: true })) n += p.id ? 1 : 0;
+        return n;
+      }],
+      ["productBySlug", "GET", `/products/slug/${product.slug}`, true, (cc) => cc.productBySlug(product.slug)],
+      ["pages", "GET", "/pages", true, (cc) => cc.pages()],
+      ["collections", "GET", "/collections", true, (cc) => cc.collections()],
+      ["collectionBySlug", "GET", `/collections/slug/${col.slug}`, true, (cc) => cc.collectionBySlug(col.slug)],
+      ["collection", "GET", `/collections/${col.id}`, true, (cc) => cc.collection(col.id)],
+      ["shippingRates", "POST", "/shipping-rates", true, (cc) => cc.shippingRates({ variantIds: [variant], country: "US" })],
+      ["initiatePayment", "POST", "/payments/initiate", false, (cc) => cc.initiatePayment({ items: [{ variantId: variant, quantity: 1 }], currency })],
+      ["updatePayment", "POST", "/payments/update", false, (cc) => cc.updatePayment({ sessionId: "s", shippingRateId: "r", shippingAddress: address })],
+      ["confirmPayment", "POST", "/payments/confirm", false, (cc) => cc.confirmPayment(confirmBody)],
+    ];
+    const codes = [
+      [400, "invalid_request"], [401, "unauthorized"], [404, "not_found"], [409, "conflict"],
+      [413, "payload_too_large"], [415, "unsupported_media_type"], [429, "rate_limited"],
+      [502, "processor_error"], [500, "internal"], [503, "internal"],
+    ];
+    const transient = new Set([429, 500, 502, 503]);
+    let cells = 0;
+    const cellTest = async ([name, method, path, retried, call], [status, code]) => {
+      const cell = `${name} × ${status} ${code}`;
+      try {
+        const retryAfter = status === 429 ? 3 : status === 503 ? 0 : undefined;
+        // Decoding: retries off, one request, every field of the error.
+        const f = counting();
+        await arm({ method, path, kind: "status", status, ...(retryAfter === undefined ? {} : { retryAfter }) });
+        const e = await fails(call(client({ fetch: f, retries: 0 })), code);
+        eq(e.status, status, "status");
+        assert(typeof e.requestId === "string" && e.requestId.length > 0, `request id ${e.requestId}`);
+        assert(e.message.includes(`injected fault: status ${status}`), `the server's message: ${e.message}`);
+        eq(e.retryAfter, retryAfter === undefined ? null : retryAfter, "retryAfter");
+        eq(f.calls.length, 1, "requests with retries: 0");
+        eq(f.calls[0][1].method, method, "method");
+        // Policy: default retries (2). A transient status on a retried fetcher is retried
+        // (the fault answers once: the retry succeeds); anything else is one request.
+        const g = counting();
+        await arm({ method, path, kind: "status", status, retryAfter: 0 });
+        if (retried && transient.has(status)) {
+          const v = await call(client({ fetch: g }));
+          assert(v !== undefined && v !== null, "an answer after the retry");
+          eq(g.calls.length, 2, "one failure, one retry");
+        } else {
+          const e2 = await fails(call(client({ fetch: g })), code);
+          eq(e2.status, status, "status with retries");
+          eq(g.calls.length, 1, `${retried ? "a non-transient status" : "a payment"} is sent once`);
+        }
+      } catch (x) {
+        throw new Error(`${cell}: ${x.message}`);
+      }
+      cells++;
+    };
+    // The fault hook matches method + exact path, so fetchers on different paths run side by
+    // side (one code at a time); allProducts shares GET /products, so it runs after them.
+    for (const code of codes) {
+      await Promise.all(fetchers.filter((x) => x[0] !== "allProducts").map((x) => cellTest(x, code)));
+      await cellTest(fetchers.find((x) => x[0] === "allProducts"), code);
+    }
+    eq(cells, fetchers.length * codes.length, "cells");
+    eq(new Set(codes.map(([, code]) => code)).size, 9, "all nine contract codes");
+  });
 
   await test("401 unauthorized keeps status and request id, never shows the key", async () => {
     const wrong = `ak_${"0".repeat(48)}`;
@@ -347,32 +452,49 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
   });
 
   await test("slow response is timeout (and a timeout is retried)", async () => {
-    await arm({ method: "GET", path: "/store", kind: "slow", delayMs: 1500 });
+    // The server holds the answer for 30 s; a client that waited for it would take 30 s.
+    await arm({ method: "GET", path: "/store", kind: "slow", delayMs: HELD_MS });
     const t0 = Date.now();
     await fails(client({ timeoutMs: 300, retries: 0 }).store(), "timeout");
-    assert(Date.now() - t0 < 1200, "gave up at the timeout, not after the response");
+    const took = Date.now() - t0;
+    assert(took < GAVE_UP_MS, `gave up at the timeout (${took} ms), not after the ${HELD_MS} ms response`);
+    assert(took >= 250, `not before the timeout (${took} ms)`);
     await disarm();
+    // A timeout long enough for the first attempt to reach the server (and take the fault)
+    // on a loaded machine; the server holds it for 30 s, the retry is answered at once.
     const f = counting();
-    await arm({ method: "GET", path: "/store", kind: "slow", delayMs: 1500 });
-    await client({ timeoutMs: 300, retries: 1, fetch: f }).store();
+    await arm({ method: "GET", path: "/store", kind: "slow", delayMs: HELD_MS });
+    await client({ timeoutMs: 1000, retries: 1, fetch: f }).store();
     eq(f.calls.length, 2, "timed out once, then answered");
   });
 
   await test("abort signal is aborted", async () => {
-    await arm({ method: "GET", path: "/pages", kind: "slow", delayMs: 1500 });
+    await arm({ method: "GET", path: "/pages", kind: "slow", delayMs: HELD_MS });
     const t0 = Date.now();
     await fails(c.pages(abortAfter(100)), "aborted");
-    assert(Date.now() - t0 < 1000, "gave up at the abort");
+    assert(Date.now() - t0 < GAVE_UP_MS, `gave up at the abort (${Date.now() - t0} ms), not after the ${HELD_MS} ms response`);
     const ctl = new AbortController();
     ctl.abort();
     await fails(c.store(ctl.signal), "aborted");
-    await arm({ method: "POST", path: "/shipping-rates", kind: "slow", delayMs: 1500 });
+    await arm({ method: "POST", path: "/shipping-rates", kind: "slow", delayMs: HELD_MS });
+    const t2 = Date.now();
     await fails(c.shippingRates({ variantIds: [variant], country: "US" }, abortAfter(100)), "aborted");
-    // Aborting while waiting to retry.
-    await arm({ method: "GET", path: "/store", kind: "status", status: 429, retryAfter: 5 });
+    assert(Date.now() - t2 < GAVE_UP_MS, `shipping rates gave up at the abort (${Date.now() - t2} ms)`);
+    // Aborting while waiting to retry: Retry-After 30 s, the abort comes once the first
+    // attempt was answered (ordering: the 429 arrived, then the abort).
+    const answered = [];
+    const f = counting();
+    const seen = (...a) => f(...a).then((r) => (answered.push(r.status), r));
+    await arm({ method: "GET", path: "/store", kind: "status", status: 429, retryAfter: 30 });
+    const later = new AbortController();
     const t1 = Date.now();
-    await fails(client().store(abortAfter(200)), "aborted");
-    assert(Date.now() - t1 < 2000, "did not wait out Retry-After");
+    const waiting = client({ fetch: seen }).store(later.signal);
+    while (answered.length === 0) await sleep(10);
+    eq(answered[0], 429, "the first attempt was answered 429");
+    later.abort();
+    await fails(waiting, "aborted");
+    eq(f.calls.length, 1, "no second attempt after the abort");
+    assert(Date.now() - t1 < GAVE_UP_MS, `did not wait out Retry-After 30 s (${Date.now() - t1} ms)`);
   });
 
   await test("network failure is network", async () => {
@@ -415,12 +537,12 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     await fails(cc.pages(), "not_found");
     await cc.pages();
     eq(f.calls.length, 4, "a failure is not cached");
-    // The TTL expires.
+    // The TTL expires (within the TTL is the 60 s client above; here only a lower bound:
+    // after sleeping past the TTL the answer must be fetched again).
     const g = counting();
-    const short = client({ fetch: g, cacheTtlMs: 150 });
+    const short = client({ fetch: g, cacheTtlMs: 100 });
     await short.store();
-    await short.store();
-    eq(g.calls.length, 1, "within the TTL");
+    eq(g.calls.length, 1, "fetched once");
     await sleep(250);
     await short.store();
     eq(g.calls.length, 2, "after the TTL");
@@ -429,21 +551,28 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
   await test("one caller aborting leaves the shared request to the others; all leaving aborts it", async () => {
     const f = counting();
     const cc = client({ fetch: f });
-    await arm({ method: "GET", path: "/pages", kind: "slow", delayMs: 400 });
-    const quitter = cc.pages(abortAfter(50));
+    // Ordering, not timing: the server holds the answer (1 s) and the quitter aborts as soon
+    // as the shared request has been sent.
+    await arm({ method: "GET", path: "/pages", kind: "slow", delayMs: 1000 });
+    const quit = new AbortController();
+    const quitter = cc.pages(quit.signal);
     const stayer = cc.pages();
+    while (f.calls.length === 0) await sleep(5);
+    quit.abort();
     await fails(quitter, "aborted");
     assert((await stayer).length > 0, "the other caller gets the answer");
     eq(f.calls.length, 1, "one request");
-    await arm({ method: "GET", path: "/pages", kind: "slow", delayMs: 600 });
+    await arm({ method: "GET", path: "/pages", kind: "slow", delayMs: HELD_MS });
     const ctl = new AbortController();
     const both = [cc.pages(ctl.signal), cc.pages(ctl.signal)];
-    await sleep(50);
+    while (f.calls.length < 2) await sleep(5);
     ctl.abort();
     await fails(both[0], "aborted");
     await fails(both[1], "aborted");
     eq(f.calls.length, 2, "one more request");
     assert(f.calls[1][0].signal.aborted, "the request itself was aborted once everybody left");
+    // The abort may come before the server saw the request (then the fault is still armed).
+    await disarm();
     // A later caller starts afresh instead of joining the aborted request.
     assert((await cc.pages()).length > 0, "a new request");
     eq(f.calls.length, 3, "fresh request");
@@ -479,6 +608,7 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     eq(cc.cacheSize, 0, "clearCache() empties it");
   });
 
+  if (globalThis.process?.env?.MATRIX_TIMINGS) console.log(timings.join("\n"));
   check("matrix complete", passed.length >= 20, String(passed.length));
   return passed;
 }
