@@ -220,7 +220,7 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
         assert(e.message.includes(`injected fault: status ${status}`), `the server's message: ${e.message}`);
         eq(e.retryAfter, retryAfter === undefined ? null : retryAfter, "retryAfter");
         eq(f.calls.length, 1, "requests with retries: 0");
-        eq(f.calls[0][1].method, method, "method");
+        eq(f.calls[0][0].method, method, "method");
         // Policy: default retries (2). A transient status on a retried fetcher is retried
         // (the fault answers once: the retry succeeds); anything else is one request.
         const g = counting();
