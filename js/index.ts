@@ -1,6 +1,6 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 // Browser / bundler entry of cirrus-storefront.
-import { Checkout as TsCheckout } from "./checkout.js";
+import { Checkout as WasmCheckout } from "./cirrus_storefront.js";
 import {
   Cart as JsCart,
   addMoney as jsAddMoney,
@@ -23,6 +23,7 @@ export type {
   CartLine,
   CartStorageEvent,
   CartTotals,
+  CheckoutClient,
   CheckoutFailureCode,
   CheckoutListener,
   CheckoutOptions,
@@ -47,8 +48,9 @@ export type {
 // (tests/package/smoke.mjs checks that every function export is guarded).
 export const Cart = /* @__PURE__ */ guardClass(JsCart);
 export type Cart = JsCart;
-export const Checkout = /* @__PURE__ */ guardClass(TsCheckout);
-export type Checkout = TsCheckout;
+// Checkout is the Rust class itself (src/wasm/checkout.rs); guarded like the others.
+export const Checkout = /* @__PURE__ */ guardClass(WasmCheckout);
+export type Checkout = WasmCheckout;
 export const addMoney = /* @__PURE__ */ guardFn(jsAddMoney);
 export const currencyExponent = /* @__PURE__ */ guardFn(jsCurrencyExponent);
 export const formatMoney = /* @__PURE__ */ guardFn(jsFormatMoney);

@@ -15,6 +15,8 @@ mod checkout;
 pub(crate) mod client;
 pub(crate) mod error;
 pub(crate) mod interop;
+#[cfg(not(feature = "sdk-only"))]
+mod lock;
 
 #[cfg(test)]
 mod tests;

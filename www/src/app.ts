@@ -7,18 +7,8 @@ import { Api, CirrusError, describeError, initSdk, loadConfig, makeClient, type 
 import { homeView, collectionView, productView, pageView, prefetchHome } from './views/catalog';
 import { CartUi } from './views/cart';
 import { checkoutView, orderView } from './views/checkout';
+import type { Ctx } from './ctx';
 
-export interface Ctx {
-  config: DemoConfig;
-  api: Api;
-  store: Store;
-  collections: Collection[];
-  pages: Page[];
-  cart: CartUi;
-  /** Aborted when the shopper navigates away from the view. */
-  signal: AbortSignal;
-  setTitle(title: string | null, description?: string | null): void;
-}
 
 const $ = (id: string) => document.getElementById(id) as HTMLElement;
 
