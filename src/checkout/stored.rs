@@ -82,7 +82,9 @@ pub fn restore<'de, D: Deserializer<'de>>(d: D) -> Result<CheckoutState> {
     let read = serde_path_to_error::deserialize::<_, Flat>(d).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner().to_string();
-        Error::invalid_argument(if path == "." { inner } else { cat(&[&path, ": ", &inner]) })
+        // serde-wasm-bindgen's errors print as a JS `Error` ("Error: invalid type: …").
+        let inner = inner.strip_prefix("Error: ").unwrap_or(&inner);
+        Error::invalid_argument(if path == "." { inner.to_owned() } else { cat(&[&path, ": ", inner]) })
     });
     read.and_then(into_state)
         .map_err(|e| Error::invalid_argument(cat(&["stored checkout state is not valid: ", &e.message])))
