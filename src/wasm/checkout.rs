@@ -217,7 +217,38 @@ fn stored(c: &Common) -> Result<Option<CheckoutState>> {
     let Some(text) = s.get_item(&c.key).ok().flatten() else { return Ok(None) };
     let invalid = |m: &str| Error::invalid_argument(cat(&["stored checkout state is not valid: ", m]));
     let value = JSON::parse(&text).map_err(|e| invalid(&js_message(&e)))?;
-    restore(serde_wasm_bindgen::Deserializer::from(value)).map(Some)
+    let state = restore(serde_wasm_bindgen::Deserializer::from(value.clone()))?;
+    // serde-wasm-bindgen reads only the members a struct declares, so
+    // `deny_unknown_fields` never fires here: a member the state does not
+    // write back is refused by comparing the input with its re-serialization.
+    let back = to_js(&Stored::of(&state))?;
+    if let Some(path) = foreign_member(&value, &back, "") {
+        return Err(invalid(&cat(&[&path, ": unknown member"])));
+    }
+    Ok(Some(state))
+}
+
+/// The path of the first member of `input` that `known` (the same value as
+/// the SDK writes it) does not have, looking into objects and arrays.
+fn foreign_member(input: &JsValue, known: &JsValue, path: &str) -> Option<String> {
+    let at = |k: &str| if path.is_empty() { k.to_owned() } else { cat(&[path, ".", k]) };
+    if let (Some(a), Some(b)) = (input.dyn_ref::<js_sys::Array>(), known.dyn_ref::<js_sys::Array>()) {
+        return (0..a.length().min(b.length())).find_map(|i| {
+            let p = cat(&[path, "[", &crate::text::uint(u64::from(i)), "]"]);
+            foreign_member(&a.get(i), &b.get(i), &p)
+        });
+    }
+    if !(input.is_object() && known.is_object()) {
+        return None;
+    }
+    js_sys::Object::keys(input.unchecked_ref::<js_sys::Object>()).iter().find_map(|k| {
+        let k = k.as_string()?;
+        let key = JsValue::from_str(&k);
+        if !Reflect::has(known, &key).unwrap_or(false) {
+            return Some(at(&k));
+        }
+        foreign_member(&get(input, &k), &get(known, &k), &at(&k))
+    })
 }
 
 /// `{ cart }` (a `Cart`: `paymentItems()` and `currency`, a getter or a

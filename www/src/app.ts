@@ -1,6 +1,6 @@
 // The storefront shell: boot (config, wasm, client), header/nav/footer from the
 // store configuration, the router, and the per-view loading/error handling.
-import type { Collection, Page, Store } from 'cirrus-storefront';
+import type { Page, Store } from 'cirrus-storefront';
 import { h, replace, status } from './dom';
 import { parseRoute, href, type Route } from './router';
 import { Api, CirrusError, describeError, initSdk, loadConfig, makeClient, type DemoConfig } from './sdk';
