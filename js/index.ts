@@ -1,6 +1,6 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 // Browser / bundler entry of cirrus-storefront.
-import { Checkout as TsCheckout } from "./checkout.js";
+import { Checkout as WasmCheckout } from "./cirrus_storefront.js";
 // The cart and the money helpers are the wasm's own exports (src/wasm/cart.rs).
 import {
   Cart as WasmCart,
@@ -24,6 +24,7 @@ export type {
   CartLine,
   CartStorageEvent,
   CartTotals,
+  CheckoutClient,
   CheckoutFailureCode,
   CheckoutListener,
   CheckoutOptions,
@@ -48,8 +49,8 @@ export type {
 // (tests/package/smoke.mjs checks that every function export is guarded).
 export const Cart = /* @__PURE__ */ guardClass(WasmCart);
 export type Cart = WasmCart;
-export const Checkout = /* @__PURE__ */ guardClass(TsCheckout);
-export type Checkout = TsCheckout;
+export const Checkout = /* @__PURE__ */ guardClass(WasmCheckout);
+export type Checkout = WasmCheckout;
 export const addMoney = /* @__PURE__ */ guardFn(wasmAddMoney);
 export const currencyExponent = /* @__PURE__ */ guardFn(wasmCurrencyExponent);
 export const formatMoney = /* @__PURE__ */ guardFn(wasmFormatMoney);

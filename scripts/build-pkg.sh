@@ -2,7 +2,7 @@
 # Builds the npm package into pkg/:
 #   1. wasm-pack build --release --target web (wasm-opt disabled in Cargo.toml metadata)
 #   2. binaryen wasm-opt -Oz on the result (npm binaryen 132)
-#   3. tsc of the JS entry (js/*.ts, and the js/*.js + js/generated/*.js it imports) against the generated glue
+#   3. tsc of the JS entry (js/*.ts) against the generated glue
 #   4. package.json rendered from pkg-template/
 # Usage: scripts/build-pkg.sh   (idempotent; prints the sizes at the end)
 #        CIRRUS_PKG_OUT=/some/dir scripts/build-pkg.sh
@@ -40,8 +40,8 @@ cp "$RAW/cirrus_storefront.js" "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storef
 if [ -d "$RAW/snippets" ]; then cp -r "$RAW/snippets" "$OUT/"; fi   # inline_js / module imports of the other areas, if any
 # tsc compiles the entry in a staging directory next to the glue's typings.
 cp "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$STAGE/"
-cp js/*.ts js/*.js "$STAGE/"
-mkdir -p "$STAGE/generated" && cp js/generated/*.js "$STAGE/generated/"
+cp js/*.ts "$STAGE/"
+
 cp pkg-template/tsconfig.json "$STAGE/"
 log "tsc (entry points)"
 "$ROOT/node_modules/.bin/tsc" -p "$STAGE/tsconfig.json" --outDir "$OUT"
@@ -59,8 +59,8 @@ WASM_BINDGEN_MULTI_VALUE=1 wasm-pack --quiet build --release --target web --no-p
 cp "$RAWC/cirrus_storefront.js" "$RAWC/cirrus_storefront.d.ts" "$RAWC/cirrus_storefront_bg.wasm.d.ts" "$OUT/client/"
 if [ -d "$RAWC/snippets" ]; then cp -r "$RAWC/snippets" "$OUT/client/"; fi
 cp "$RAWC/cirrus_storefront.d.ts" "$RAWC/cirrus_storefront_bg.wasm.d.ts" "$STAGEC/"
-cp js/*.ts js/*.js "$STAGEC/" && cp js/client-entry.ts "$STAGEC/index.ts"
-mkdir -p "$STAGEC/generated" && cp js/generated/*.js "$STAGEC/generated/"
+cp js/*.ts "$STAGEC/" && cp js/client-entry.ts "$STAGEC/index.ts"
+
 cp pkg-template/tsconfig.json "$STAGEC/"
 "$ROOT/node_modules/.bin/tsc" -p "$STAGEC/tsconfig.json" --outDir "$OUT/client"
 

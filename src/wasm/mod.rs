@@ -17,6 +17,8 @@ pub(crate) mod client;
 mod http;
 pub(crate) mod error;
 pub(crate) mod interop;
+#[cfg(not(feature = "sdk-only"))]
+mod lock;
 
 #[cfg(test)]
 mod tests;

@@ -372,14 +372,20 @@ test("stored state: resumed exactly as stored; tampered or unreadable ones are r
   const { sessionId } = await readyToPay(page, CARDS.ok);
   const state = JSON.parse(await page.evaluate(() => window.t.stored()));
   assert.equal(state.state, "shipping_chosen");
+  assert.equal(state.version, 1, "the stored form is versioned");
   await page.reload();
   await page.waitForFunction(() => window.ready === true);
-  assert.deepEqual(ok(await page.evaluate(() => window.t.resume()), "resume"), state, "the same state comes back");
+  const { version, ...shown } = state;
+  assert.deepEqual(ok(await page.evaluate(() => window.t.resume()), "resume"), shown, "the same state comes back");
   const tampered = [
     [(s) => { s.session.amount += 1; }, /does not match/],
-    [(s) => { s.session.breakdown.total = "5.00"; }, /session\.breakdown\.total: expected a safe integer/],
-    [(s) => { s.state = "paying"; }, /missing field `attempt\.token`/],
+    [(s) => { s.session.breakdown.total = "5.00"; }, /session\.breakdown\.total: invalid type/],
+    [(s) => { s.state = "paying"; }, /missing field `attempt`/],
     [(s) => { s.session.note = "x"; }, /session\.note: unknown member/],
+    [(s) => { s.shipping.rate.extra = 1; }, /shipping\.rate\.extra: unknown member/],
+    [(s) => { s.session.items[0].x = 1; }, /session\.items\[0\]\.x: unknown member/],
+    [(s) => { s.clientSecret = "x"; }, /clientSecret: unknown member/],
+    [(s) => { s.version = 2; }, /version: unsupported version 2/],
     [(s) => { s.shipping.address.email = "x"; }, /shippingAddress\.email/],
     [(s) => { s.state = "refunded"; }, /state: unknown checkout state/],
   ];
@@ -438,6 +444,69 @@ test("typed errors: bad address fields, pay before shipping, cancel rules", asyn
   ok(await page.evaluate(() => window.t.cancel()), "cancel");
   assert.equal((await page.evaluate(() => window.t.state())).state, "cancelled");
   assert.equal((await page.evaluate(() => window.t.cancel())).error.code, "invalid_state");
+  await context.close();
+});
+
+/** Two tabs (pages) of one browser context: they share localStorage and Web Locks, not sessionStorage. */
+async function openTwoTabs({ webLocks = true } = {}) {
+  const context = await browser.newContext();
+  await context.addInitScript((cfg) => { window.__CHECKOUT_TEST = cfg; }, { baseUrl: API, apiKey: API_KEY, localstripeUrl: LOCALSTRIPE });
+  if (!webLocks) {
+    // A browser without the Web Locks API: the localStorage lease takes over.
+    await context.addInitScript(() => Object.defineProperty(Navigator.prototype, "locks", { get: () => undefined, configurable: true }));
+  }
+  const tabs = [];
+  for (let i = 0; i < 2; i++) {
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(new URL("checkout-test/page.html", SITE).href);
+    await page.waitForFunction(() => window.ready === true);
+    assert.equal(await page.evaluate(() => typeof navigator.locks), webLocks ? "object" : "undefined");
+    tabs.push(page);
+  }
+  return { context, a: tabs[0], b: tabs[1] };
+}
+
+const ANOTHER_TAB = /a checkout for this cart is in progress in another tab/;
+
+for (const webLocks of [true, false]) {
+  test(`two tabs, one cart (${webLocks ? "Web Locks" : "localStorage lease"}): the second tab cannot start while the first checks out; one order, one PaymentIntent`, async () => {
+    const { context, a, b } = await openTwoTabs({ webLocks });
+    const { variant, sessionId, amount } = await readyToPay(a, CARDS.ok);
+    const items = [{ variantId: variant.id, quantity: 1 }];
+    const second = await b.evaluate(([i, c]) => window.t.start(i, c), [items, currency]);
+    assert.equal(second.error && second.error.code, "invalid_state", JSON.stringify(second));
+    assert.match(second.error.message, ANOTHER_TAB);
+    assertSucceeded(ok(await a.evaluate((u) => window.t.pay(u), RETURN_URL), "pay in tab A"), sessionId);
+    await exactlyOnePayment(sessionId, amount);
+    assert.equal((await paymentIntents(sessionId)).length, 1, "one PaymentIntent");
+    // Tab A's checkout is over: tab B may start the next one.
+    const next = ok(await b.evaluate(([i, c]) => window.t.start(i, c), [items, currency]), "start in tab B after A paid");
+    assert.equal(next.state, "initiated");
+    assert.notEqual(next.session.sessionId, sessionId);
+    ok(await b.evaluate(() => window.t.cancel()), "cancel in tab B");
+    assert.equal((await ordersOf(next.session.sessionId)).length, 0);
+    assert.equal((await paymentIntents(next.session.sessionId)).length, 0);
+    await context.close();
+  });
+}
+
+test("two tabs: a tab that lost the lock (reload) can resume but not pay anew while the other tab checks out", async () => {
+  const { context, a, b } = await openTwoTabs();
+  const first = await readyToPay(a, CARDS.ok);
+  await a.reload(); // the page goes away: the browser frees its Web Lock
+  await a.waitForFunction(() => window.ready === true);
+  const other = await readyToPay(b, CARDS.ok);
+  const resumed = ok(await a.evaluate(() => window.t.resume()), "resume in tab A");
+  assert.equal(resumed.state, "shipping_chosen");
+  await fillCard(a, CARDS.ok);
+  const refused = await a.evaluate((u) => window.t.pay(u), RETURN_URL);
+  assert.equal(refused.error && refused.error.code, "invalid_state", JSON.stringify(refused));
+  assert.match(refused.error.message, ANOTHER_TAB);
+  assertSucceeded(ok(await b.evaluate((u) => window.t.pay(u), RETURN_URL), "pay in tab B"), other.sessionId);
+  await exactlyOnePayment(other.sessionId, other.amount);
+  assert.equal((await paymentIntents(first.sessionId)).length, 0, "tab A created no payment");
+  assert.equal((await ordersOf(first.sessionId)).length, 0);
   await context.close();
 });
 

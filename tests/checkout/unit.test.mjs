@@ -1,4 +1,4 @@
-// Checkout's orchestration (js/checkout.ts) in node against the built package
+// Checkout's orchestration (the Rust class, src/wasm/checkout.rs) in node against the built package
 // (CHECKOUT_PKG, set by scripts/test.d/60-checkout.sh), with a fake client,
 // adapter and storage that record the order of every call: the guarantees
 // that do not need a real processor, checked call by call.
@@ -78,7 +78,9 @@ test("the in-flight state is stored before the confirm is sent; then succeeded",
   assert.deepEqual(w.calls("confirm")[0][1], { sessionId: "ps_1", confirmationTokenId: "tok_1", shippingRateId: "std", shippingAddress: ADDRESS, returnUrl: URL });
   assert.deepEqual(events, ["paying", "succeeded"]);
   assert.deepEqual(w.calls("amount"), [["amount", 1500, "USD"]]);
-  assert.deepEqual(JSON.parse(w.data.get("cirrus.checkout")), c.state, "storage holds the current state");
+  const { version, ...kept } = JSON.parse(w.data.get("cirrus.checkout"));
+  assert.equal(version, 1, "the stored form is versioned");
+  assert.deepEqual(kept, c.state, "storage holds the current state");
   assert.notEqual(c.state, c.state, "a fresh object each time");
 });
 

@@ -12,12 +12,12 @@ const fail = (msg) => { console.error(`surface check: ${msg}`); process.exit(1);
 const glue = read("cirrus_storefront.d.ts").replace(/export interface InitOutput \{[\s\S]*?\n\}/, "");
 const publicFiles = { "cirrus_storefront.d.ts (minus InitOutput)": glue };
 // client-entry.d.ts is the root's copy of the client entry (the client/ subpath compiles it
-// as its index.d.ts). index/node/error are in every entry; guard and checkout only in the
-// package root, not in the `client/` subpath (the Cart class and money helpers are the
-// glue's own exports).
+// as its index.d.ts). index/node/error are in every entry; guard only in the package root,
+// not in the `client/` subpath.
 if (existsSync(join(dir, "client-entry.d.ts"))) publicFiles["client-entry.d.ts"] = read("client-entry.d.ts");
 for (const f of ["index.d.ts", "node.d.ts", "error.d.ts", "init-sync.d.ts", "ready.d.ts", "load.d.ts"]) publicFiles[f] = read(f);
-for (const f of ["guard.d.ts", "checkout.d.ts"]) if (existsSync(join(dir, f))) publicFiles[f] = read(f);
+// (Cart and Checkout are wasm classes now: their declarations are in the glue, checked above.)
+for (const f of ["guard.d.ts"]) if (existsSync(join(dir, f))) publicFiles[f] = read(f);
 else if (!dir.replace(/\/+$/, "").endsWith("/client")) fail(`${f} is missing`);
 for (const [name, text] of Object.entries(publicFiles)) {
   const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");

@@ -1,24 +1,14 @@
 // The storefront shell: boot (config, wasm, client), header/nav/footer from the
 // store configuration, the router, and the per-view loading/error handling.
-import type { Collection, Page, Store } from 'cirrus-storefront';
+import type { Page, Store } from 'cirrus-storefront';
 import { h, replace, status } from './dom';
 import { parseRoute, href, type Route } from './router';
 import { Api, CirrusError, describeError, initSdk, loadConfig, makeClient, type DemoConfig } from './sdk';
 import { homeView, collectionView, productView, pageView, prefetchHome } from './views/catalog';
 import { CartUi } from './views/cart';
 import { checkoutView, orderView } from './views/checkout';
+import type { Ctx } from './ctx';
 
-export interface Ctx {
-  config: DemoConfig;
-  api: Api;
-  store: Store;
-  collections: Collection[];
-  pages: Page[];
-  cart: CartUi;
-  /** Aborted when the shopper navigates away from the view. */
-  signal: AbortSignal;
-  setTitle(title: string | null, description?: string | null): void;
-}
 
 const $ = (id: string) => document.getElementById(id) as HTMLElement;
 

@@ -4,7 +4,7 @@
 import { Cart } from 'cirrus-storefront';
 import type { CartLine, Product, Store } from 'cirrus-storefront';
 import type { Api } from '../sdk';
-import type { Ctx } from '../app';
+import type { Ctx } from '../ctx';
 import { h, replace, status } from '../dom';
 import { href } from '../router';
 import { fmt } from '../money';

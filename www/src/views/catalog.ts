@@ -1,7 +1,7 @@
 // Catalog views: the product grid (infinite scroll + a "load more" button),
 // collections with breadcrumbs, product pages with option pickers, CMS pages.
 import type { CollectionProduct, Image, MinimalProduct } from 'cirrus-storefront';
-import type { Ctx } from '../app';
+import type { Ctx } from '../ctx';
 import { h, replace, status } from '../dom';
 import { href } from '../router';
 import { sanitize } from '../sanitize';

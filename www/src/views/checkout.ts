@@ -7,7 +7,7 @@ import { Checkout } from 'cirrus-storefront';
 import { LocalstripeAdapter } from 'cirrus-storefront/adapters/localstripe';
 import { StripeAdapter } from 'cirrus-storefront/adapters/stripe';
 import type { CheckoutState, PaymentItem, ShippingAddress, ShippingOption } from 'cirrus-storefront';
-import type { Ctx } from '../app';
+import type { Ctx } from '../ctx';
 import { h, replace, status } from '../dom';
 import { href } from '../router';
 import { fmt } from '../money';

@@ -1,0 +1,396 @@
+//! The transitions of [`CheckoutState`]: each takes the data of one step
+//! (a server answer, a token, an adapter failure) and either moves the state
+//! or is an error that changes nothing. What the caller does next is the
+//! return value ([`PayStep`], [`AfterConfirm`], a request body to send).
+
+#[allow(unused_imports)]
+use crate::prelude::*;
+use crate::text::cat;
+
+use super::state::{
+    Cancelled, CheckoutFailureCode, CheckoutSession, CheckoutState, Failed, Initiated, Paying, PaymentAttempt, RequiresAction,
+    ShippingChoice, ShippingChosen, Succeeded,
+};
+use super::validate::{check_amount, validate_address, validate_return_url};
+use crate::error::{Error, ErrorCode, Result};
+use crate::model::{
+    ConfirmRequest, ConfirmResponse, InitiateResponse, PaymentItem, PaymentStatus, ShippingAddress, ShippingRate, UpdateRequest,
+    UpdateResponse,
+};
+
+/// What `pay` has to do first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PayStep {
+    /// Ask the processor adapter for a fresh confirmation token, then
+    /// [`CheckoutState::begin_confirm`] with it.
+    CollectToken,
+    /// Confirm again with this token (a previous confirm's outcome is
+    /// unknown).
+    Reconfirm(String),
+}
+
+/// What the caller does after a confirm answer was applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AfterConfirm {
+    /// Settled: `succeeded` or `failed`.
+    Done,
+    /// Run the adapter's next action on this client secret, then
+    /// [`CheckoutState::action_finished`] and confirm again.
+    NextAction(String),
+    /// The processor is still `processing`; pay again later to re-read it.
+    Processing,
+}
+
+/// Error codes after which a confirm may be retried with the same token.
+const fn retryable(code: ErrorCode) -> bool {
+    matches!(
+        code,
+        ErrorCode::Network
+            | ErrorCode::Timeout
+            | ErrorCode::Aborted
+            | ErrorCode::Decode
+            | ErrorCode::Http
+            | ErrorCode::RateLimited
+            | ErrorCode::ProcessorError
+            | ErrorCode::Internal
+    )
+}
+
+fn failed(session: &CheckoutSession, shipping: &ShippingChoice, code: CheckoutFailureCode, message: String) -> Failed {
+    Failed {
+        session: session.clone(),
+        shipping: shipping.clone(),
+        code,
+        error_code: None,
+        message,
+        retryable: true,
+        pending: None,
+        payment_intent_id: None,
+    }
+}
+
+impl CheckoutState {
+    fn illegal(&self, action: &str) -> Error {
+        Error::invalid_state(cat(&["cannot ", action, " in checkout state `", self.name(), "`"]))
+    }
+
+    /// `idle` → `initiated` with the answer of `POST /payments/initiate`.
+    ///
+    /// # Errors
+    /// `invalid_state` unless idle; `invalid_argument` if the answer is
+    /// inconsistent (`amount != breakdown.total`) or there are no items.
+    pub fn initiated(&mut self, items: Vec<PaymentItem>, answer: InitiateResponse) -> Result<()> {
+        if !matches!(self, Self::Idle) {
+            return Err(self.illegal("initiate"));
+        }
+        if items.is_empty() {
+            return Err(Error::invalid_argument("items must not be empty"));
+        }
+        check_amount(answer.amount, &answer.breakdown)?;
+        *self = Self::Initiated(Initiated {
+            session: CheckoutSession {
+                session_id: answer.session_id,
+                processor: answer.processor,
+                publishable_key: answer.publishable_key,
+                currency: answer.currency,
+                amount: answer.amount,
+                breakdown: answer.breakdown,
+                items,
+            },
+        });
+        Ok(())
+    }
+
+    /// The session whose shipping may change now: in `initiated`,
+    /// `shipping_chosen`, and retryable `failed` while no payment exists (a
+    /// payment's amount must not change under it).
+    ///
+    /// # Errors
+    /// `invalid_state` in any other state.
+    pub fn shipping_session(&self) -> Result<&CheckoutSession> {
+        match self {
+            Self::Initiated(Initiated { session })
+            | Self::ShippingChosen(ShippingChosen { session, .. })
+            | Self::Failed(Failed { session, pending: None, payment_intent_id: None, retryable: true, .. }) => Ok(session),
+            _ => Err(self.illegal("select shipping")),
+        }
+    }
+
+    /// The `POST /payments/update` body for a shipping choice, after checking
+    /// the state ([`Self::shipping_session`]), the rate id and the address
+    /// ([`validate_address`]).
+    ///
+    /// # Errors
+    /// `invalid_state`; `invalid_argument` naming the address field or the rate.
+    pub fn update_request(&self, rate: &ShippingRate, address: &ShippingAddress) -> Result<UpdateRequest> {
+        let session = self.shipping_session()?;
+        if rate.id.trim().is_empty() {
+            return Err(Error::invalid_argument("shipping rate id must not be empty"));
+        }
+        validate_address(address)?;
+        Ok(UpdateRequest {
+            session_id: session.session_id.clone(),
+            shipping_rate_id: rate.id.clone(),
+            shipping_address: address.clone(),
+        })
+    }
+
+    /// Apply the answer of that update → `shipping_chosen` with the new amount.
+    ///
+    /// # Errors
+    /// As [`Self::update_request`]; `invalid_argument` if the answer is for
+    /// another session or its amount does not add up.
+    pub fn shipping_chosen(&mut self, rate: ShippingRate, address: ShippingAddress, answer: UpdateResponse) -> Result<()> {
+        self.update_request(&rate, &address)?;
+        let session = self.shipping_session()?;
+        if answer.session_id != session.session_id {
+            return Err(Error::invalid_argument(cat(&[
+                "update answered for session ",
+                &answer.session_id,
+                ", expected ",
+                &session.session_id,
+            ])));
+        }
+        check_amount(answer.amount, &answer.breakdown)?;
+        let mut session = session.clone();
+        session.amount = answer.amount;
+        session.breakdown = answer.breakdown;
+        session.currency = answer.currency;
+        *self = Self::ShippingChosen(ShippingChosen { session, shipping: ShippingChoice { rate, address } });
+        Ok(())
+    }
+
+    /// What `pay` must do first: collect a new token, or confirm again the
+    /// token whose outcome is unknown.
+    ///
+    /// # Errors
+    /// `invalid_state` before a shipping choice, while a confirm is in
+    /// flight or an action is pending, after success, after a final failure,
+    /// after cancel.
+    pub fn pay_step(&self) -> Result<PayStep> {
+        match self {
+            Self::ShippingChosen(_) | Self::Failed(Failed { retryable: true, pending: None, .. }) => Ok(PayStep::CollectToken),
+            Self::Failed(Failed { retryable: true, pending: Some(a), .. }) => Ok(PayStep::Reconfirm(a.token.clone())),
+            // `processing`: the answer came back; re-read with the same token.
+            Self::Paying(Paying { attempt, .. }) if !attempt.confirm_in_flight => Ok(PayStep::Reconfirm(attempt.token.clone())),
+            _ => Err(self.illegal("pay")),
+        }
+    }
+
+    /// The token a resumed checkout must confirm again (after a reload or a
+    /// 3-D Secure redirect): set in `paying` and `requires_action`, where a
+    /// payment may exist whose outcome the stored state does not know yet.
+    #[must_use]
+    pub fn resume_token(&self) -> Option<&str> {
+        match self {
+            Self::Paying(Paying { attempt, .. }) | Self::RequiresAction(RequiresAction { attempt, .. }) => Some(&attempt.token),
+            _ => None,
+        }
+    }
+
+    /// Mark a confirm as sent and build its body: → `paying` with
+    /// `confirmInFlight`. From `shipping_chosen` or retryable `failed`
+    /// without a pending attempt (a new token and `return_url`), from
+    /// retryable `failed` with one, `paying` or `requires_action` (that same
+    /// token only; the attempt keeps its return URL). The caller stores this
+    /// state before sending.
+    ///
+    /// # Errors
+    /// `invalid_state` in other states; `invalid_argument` if the token is
+    /// empty, differs from the unsettled one, or the return URL (new
+    /// attempts only) is not an absolute http(s) URL.
+    pub fn begin_confirm(&mut self, token: &str, return_url: &str) -> Result<ConfirmRequest> {
+        if token.trim().is_empty() {
+            return Err(Error::invalid_argument("confirmation token must not be empty"));
+        }
+        let (session, shipping, attempt) = match self {
+            Self::ShippingChosen(ShippingChosen { session, shipping })
+            | Self::Failed(Failed { session, shipping, retryable: true, pending: None, .. }) => {
+                validate_return_url(return_url)?;
+                let attempt = PaymentAttempt {
+                    token: token.to_owned(),
+                    return_url: return_url.to_owned(),
+                    confirm_in_flight: true,
+                    payment_intent_id: None,
+                    last_status: None,
+                };
+                (session, shipping, attempt)
+            }
+            Self::Failed(Failed { session, shipping, retryable: true, pending: Some(a), .. })
+            | Self::Paying(Paying { session, shipping, attempt: a })
+            | Self::RequiresAction(RequiresAction { session, shipping, attempt: a, .. }) => {
+                if a.token != token {
+                    return Err(Error::invalid_argument(cat(&[
+                        "a confirm with token ",
+                        &a.token,
+                        " may already have reached the server; only that token may be confirmed again",
+                    ])));
+                }
+                let mut attempt = a.clone();
+                attempt.confirm_in_flight = true;
+                (session, shipping, attempt)
+            }
+            _ => return Err(self.illegal("confirm")),
+        };
+        let request = ConfirmRequest {
+            session_id: session.session_id.clone(),
+            confirmation_token_id: attempt.token.clone(),
+            shipping_rate_id: shipping.rate.id.clone(),
+            shipping_address: shipping.address.clone(),
+            return_url: attempt.return_url.clone(),
+        };
+        *self = Self::Paying(Paying { session: session.clone(), shipping: shipping.clone(), attempt });
+        Ok(request)
+    }
+
+    /// The attempt whose confirm is in flight (taken out of flight).
+    fn landed(&self, action: &str) -> Result<(CheckoutSession, ShippingChoice, PaymentAttempt)> {
+        let Self::Paying(Paying { session, shipping, attempt }) = self else { return Err(self.illegal(action)) };
+        if !attempt.confirm_in_flight {
+            return Err(Error::invalid_state("no confirm is in flight"));
+        }
+        let mut attempt = attempt.clone();
+        attempt.confirm_in_flight = false;
+        Ok((session.clone(), shipping.clone(), attempt))
+    }
+
+    /// Apply a confirm answer (only in `paying` with a confirm in flight).
+    ///
+    /// `succeeded` → `succeeded`; `requires_action` with a client secret →
+    /// `requires_action`; `requires_payment_method` → retryable `failed`
+    /// (`declined`, or `action_failed` if this attempt already went through a
+    /// next action) and the token is released; `canceled` → final `failed`;
+    /// `processing` → stays `paying` (not in flight).
+    ///
+    /// # Errors
+    /// `invalid_state` outside an in-flight confirm; `decode` if the answer
+    /// is `requires_action` without a client secret (the state then becomes
+    /// a retryable failure that re-confirms the same token).
+    pub fn confirmed(&mut self, answer: ConfirmResponse) -> Result<AfterConfirm> {
+        let (session, shipping, mut attempt) = self.landed("apply a confirm answer")?;
+        let was_action = attempt.last_status == Some(PaymentStatus::RequiresAction);
+        attempt.last_status = Some(answer.status);
+        if answer.payment_intent_id.is_some() {
+            attempt.payment_intent_id = answer.payment_intent_id;
+        }
+        let pi = attempt.payment_intent_id.clone();
+        let (next, after) = match answer.status {
+            PaymentStatus::Succeeded => {
+                let payment_intent_id = pi.unwrap_or_default();
+                (Self::Succeeded(Succeeded { session, shipping, payment_intent_id }), AfterConfirm::Done)
+            }
+            PaymentStatus::RequiresAction => match answer.client_secret.filter(|s| !s.is_empty()) {
+                Some(secret) => (
+                    Self::RequiresAction(RequiresAction { session, shipping, attempt, client_secret: secret.clone() }),
+                    AfterConfirm::NextAction(secret),
+                ),
+                None => {
+                    let e = Error::decode("confirm answered requires_action without a clientSecret");
+                    let mut f = failed(&session, &shipping, CheckoutFailureCode::Request, e.message.clone());
+                    f.error_code = Some(ErrorCode::Decode);
+                    f.payment_intent_id = pi;
+                    f.pending = Some(attempt);
+                    *self = Self::Failed(f);
+                    return Err(e);
+                }
+            },
+            PaymentStatus::RequiresPaymentMethod => {
+                let (code, fallback) = if was_action {
+                    (CheckoutFailureCode::ActionFailed, "authentication failed; try again or use another card")
+                } else {
+                    (CheckoutFailureCode::Declined, "the card was declined; try again or use another card")
+                };
+                let message = answer.error.filter(|e| !e.trim().is_empty()).unwrap_or_else(|| fallback.to_owned());
+                let mut f = failed(&session, &shipping, code, message);
+                f.payment_intent_id = pi;
+                (Self::Failed(f), AfterConfirm::Done)
+            }
+            PaymentStatus::Canceled => {
+                let message = answer.error.unwrap_or_else(|| "the payment was canceled".to_owned());
+                let mut f = failed(&session, &shipping, CheckoutFailureCode::Canceled, message);
+                f.retryable = false;
+                f.payment_intent_id = pi;
+                (Self::Failed(f), AfterConfirm::Done)
+            }
+            PaymentStatus::Processing => (Self::Paying(Paying { session, shipping, attempt }), AfterConfirm::Processing),
+        };
+        *self = next;
+        Ok(after)
+    }
+
+    /// A confirm got no usable answer (network, timeout, server error, a
+    /// malformed body): → `failed` with `code: "request"`. The attempt stays
+    /// pending (the server may have the payment), so a retry confirms the
+    /// same token. Retryable unless the server said the request itself is
+    /// wrong (`invalid_request`, `not_found`, `conflict`, `unauthorized`, …).
+    ///
+    /// # Errors
+    /// `invalid_state` outside an in-flight confirm.
+    pub fn confirm_failed(&mut self, code: ErrorCode, message: &str) -> Result<()> {
+        let (session, shipping, attempt) = self.landed("fail a confirm")?;
+        let mut f = failed(&session, &shipping, CheckoutFailureCode::Request, message.to_owned());
+        f.error_code = Some(code);
+        f.retryable = retryable(code);
+        f.payment_intent_id.clone_from(&attempt.payment_intent_id);
+        f.pending = Some(attempt);
+        *self = Self::Failed(f);
+        Ok(())
+    }
+
+    /// The adapter finished the next action (either outcome: the following
+    /// confirm tells which). Returns the token to confirm again.
+    ///
+    /// # Errors
+    /// `invalid_state` unless `requires_action`.
+    pub fn action_finished(&self) -> Result<String> {
+        match self {
+            Self::RequiresAction(RequiresAction { attempt, .. }) => Ok(attempt.token.clone()),
+            _ => Err(self.illegal("finish a next action")),
+        }
+    }
+
+    /// The adapter could not run the next action (it threw) or could not
+    /// collect a token. In `requires_action` → retryable `failed`
+    /// (`action_failed`) keeping the attempt pending, since the payment
+    /// exists; from `shipping_chosen` / retryable `failed` without a pending
+    /// attempt → retryable `failed` (`adapter`), nothing was sent.
+    ///
+    /// # Errors
+    /// `invalid_state` in other states.
+    pub fn adapter_failed(&mut self, message: &str) -> Result<()> {
+        let message = if message.trim().is_empty() { "the payment form reported an error" } else { message }.to_owned();
+        let next = match self {
+            Self::RequiresAction(RequiresAction { session, shipping, attempt, .. }) => {
+                let mut f = failed(session, shipping, CheckoutFailureCode::ActionFailed, message);
+                f.payment_intent_id.clone_from(&attempt.payment_intent_id);
+                f.pending = Some(attempt.clone());
+                f
+            }
+            Self::ShippingChosen(ShippingChosen { session, shipping }) => failed(session, shipping, CheckoutFailureCode::Adapter, message),
+            Self::Failed(f) if f.retryable && f.pending.is_none() => {
+                f.code = CheckoutFailureCode::Adapter;
+                f.error_code = None;
+                f.message = message;
+                return Ok(());
+            }
+            _ => return Err(self.illegal("report an adapter failure")),
+        };
+        *self = Self::Failed(next);
+        Ok(())
+    }
+
+    /// Abandon the checkout → `cancelled`.
+    ///
+    /// # Errors
+    /// `invalid_state` while a payment is unsettled (it might still succeed
+    /// and must be finished, not forgotten), after success, or when already
+    /// cancelled.
+    pub fn cancel(&mut self) -> Result<()> {
+        if self.payment_unsettled() || matches!(self, Self::Succeeded(_) | Self::Cancelled(_)) {
+            return Err(self.illegal("cancel"));
+        }
+        let session_id = self.session().map(|s| s.session_id.clone());
+        *self = Self::Cancelled(Cancelled { session_id });
+        Ok(())
+    }
+}

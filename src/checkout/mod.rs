@@ -1,0 +1,47 @@
+//! The checkout (issue 5, issue 11): pure data and transitions, no I/O.
+//!
+//! ```text
+//! idle ─initiate─▶ initiated ─update─▶ shipping_chosen ─pay─▶ paying ─▶ succeeded
+//!                                 ▲        │   ▲                 │  ▲
+//!                                 └─update─┘   │                 ▼  │ (confirm again)
+//!                                              │          requires_action
+//!                                              └──retry── failed (retryable)
+//! any state before a payment exists ─cancel─▶ cancelled
+//! ```
+//!
+//! - [`state`]: [`CheckoutState`], the union JavaScript sees (tagged by
+//!   `state`), and what it holds; the TypeScript types are generated from it.
+//! - [`machine`]: the transitions; each is given the data of one step and
+//!   says what to do next ([`PayStep`], [`AfterConfirm`], a request body).
+//! - [`stored`]: the versioned stored form and its checked read-back.
+//! - [`validate`]: amounts, return URLs, addresses, stored sessions.
+//!
+//! The wasm class `Checkout` (`src/wasm/checkout.rs`) does the I/O: the
+//! client, the processor adapter, storage, listeners, the tab lock.
+//!
+//! The invariant that makes double charges impossible: once a confirm with a
+//! token may have reached the server (`confirmInFlight`, or a `failed` state
+//! whose `pending` attempt is set), every later confirm of this session uses
+//! that same token. `confirm` is idempotent on the server (CONTRACT.md), so
+//! the repeat re-reads the payment instead of creating one. Only an answer
+//! that says the payment needs a new payment method (a decline, a failed
+//! 3-D Secure) releases the token.
+//!
+//! Every transition that is not allowed in the current state is an
+//! [`crate::error::ErrorCode::InvalidState`] error naming both; nothing is a
+//! silent no-op.
+
+pub mod machine;
+pub mod state;
+pub mod stored;
+pub mod validate;
+
+pub use machine::{AfterConfirm, PayStep};
+pub use state::{
+    AdapterSession, Cancelled, CheckoutFailureCode, CheckoutSession, CheckoutState, Failed, Initiated, Paying, PaymentAttempt,
+    RequiresAction, ShippingChoice, ShippingChosen, Succeeded,
+};
+pub use validate::{validate_address, validate_return_url, MAX_ADDRESS_FIELD};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,184 @@
+//! The stored form of a checkout (kept in `sessionStorage` so a reload or a
+//! 3-D Secure redirect can resume it): the state object as JavaScript sees
+//! it plus `"version": 1`, written with serde and read back with serde.
+//!
+//! Reading back trusts nothing: every member is typed by serde (paths in
+//! errors), each state must have exactly its members (nullable ones may be
+//! absent), and the invariants a live state keeps are checked again (amounts
+//! add up, items, rate, address and return URL pass their checks, tokens are
+//! not empty, only `paying` has a confirm in flight, `requires_action` has a
+//! client secret). A tampered or stale state is refused with the reason.
+
+#[allow(unused_imports)]
+use crate::prelude::*;
+use crate::text::{cat, uint};
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+use super::state::{
+    Cancelled, CheckoutFailureCode, CheckoutSession, CheckoutState, Failed, Initiated, Paying, PaymentAttempt, RequiresAction,
+    ShippingChoice, ShippingChosen, Succeeded,
+};
+use super::validate::{validate_address, validate_return_url, validate_session};
+use crate::error::{Error, ErrorCode, Result};
+
+/// The version of the stored form this SDK writes and reads.
+pub const STORED_VERSION: u32 = 1;
+
+/// A state as it is stored: its members and `version`.
+#[derive(Serialize)]
+pub struct Stored<'a> {
+    pub version: u32,
+    #[serde(flatten)]
+    pub state: &'a CheckoutState,
+}
+
+impl<'a> Stored<'a> {
+    /// The stored form of `state` at [`STORED_VERSION`].
+    #[must_use]
+    pub const fn of(state: &'a CheckoutState) -> Self {
+        Self { version: STORED_VERSION, state }
+    }
+}
+
+/// Every member any state can have, read flat (one pass, no buffering of
+/// the whole object as an internally tagged enum would), then checked per
+/// `state` in [`into_state`].
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Flat {
+    version: Option<u32>,
+    state: Option<String>,
+    session: Option<CheckoutSession>,
+    shipping: Option<ShippingChoice>,
+    attempt: Option<PaymentAttempt>,
+    client_secret: Option<String>,
+    payment_intent_id: Option<String>,
+    code: Option<CheckoutFailureCode>,
+    error_code: Option<ErrorCode>,
+    message: Option<String>,
+    retryable: Option<bool>,
+    pending: Option<PaymentAttempt>,
+    session_id: Option<String>,
+}
+
+fn bad(path: &str, what: &str) -> Error {
+    Error::invalid_argument(cat(&[path, ": ", what]))
+}
+
+fn need<T>(v: Option<T>, name: &str) -> Result<T> {
+    v.ok_or_else(|| Error::invalid_argument(cat(&["missing field `", name, "`"])))
+}
+
+/// Read a stored state back from any serde deserializer (serde-wasm-bindgen
+/// over the parsed JSON in the browser, `serde_json::Value` in tests).
+///
+/// # Errors
+/// `invalid_argument` "stored checkout state is not valid: …", naming the
+/// member (`session.breakdown.total: invalid type: …`, `missing field
+/// `attempt``, `clientSecret: unknown member`, `state: unknown checkout
+/// state`, `version: …`).
+pub fn restore<'de, D: Deserializer<'de>>(d: D) -> Result<CheckoutState> {
+    let read = serde_path_to_error::deserialize::<_, Flat>(d).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        // serde-wasm-bindgen's errors print as a JS `Error` ("Error: invalid type: …").
+        let inner = inner.strip_prefix("Error: ").unwrap_or(&inner);
+        Error::invalid_argument(if path == "." { inner.to_owned() } else { cat(&[&path, ": ", inner]) })
+    });
+    read.and_then(into_state)
+        .map_err(|e| Error::invalid_argument(cat(&["stored checkout state is not valid: ", &e.message])))
+}
+
+fn into_state(f: Flat) -> Result<CheckoutState> {
+    match need(f.version, "version")? {
+        STORED_VERSION => {}
+        v => return Err(bad("version", &cat(&["unsupported version ", &uint(u64::from(v)), " (this SDK reads 1)"]))),
+    }
+    let Flat { state, session, shipping, attempt, client_secret, payment_intent_id, code, error_code, message, retryable, pending, session_id, .. } = f;
+    let state = need(state, "state")?;
+    // Which members the state has; any other member present is foreign.
+    let (has_shipping, has_attempt, failure) = match state.as_str() {
+        "idle" | "cancelled" | "initiated" => (false, false, false),
+        "shipping_chosen" | "succeeded" => (true, false, false),
+        "paying" | "requires_action" => (true, true, false),
+        "failed" => (true, false, true),
+        _ => return Err(bad("state", "unknown checkout state")),
+    };
+    let foreign: [(bool, bool, &str); 11] = [
+        (session.is_some(), !matches!(state.as_str(), "idle" | "cancelled"), "session"),
+        (shipping.is_some(), has_shipping, "shipping"),
+        (attempt.is_some(), has_attempt, "attempt"),
+        (client_secret.is_some(), state == "requires_action", "clientSecret"),
+        (payment_intent_id.is_some(), matches!(state.as_str(), "succeeded" | "failed"), "paymentIntentId"),
+        (code.is_some(), failure, "code"),
+        (error_code.is_some(), failure, "errorCode"),
+        (message.is_some(), failure, "message"),
+        (retryable.is_some(), failure, "retryable"),
+        (pending.is_some(), failure, "pending"),
+        (session_id.is_some(), state == "cancelled", "sessionId"),
+    ];
+    if let Some((_, _, name)) = foreign.iter().find(|(present, allowed, _)| *present && !*allowed) {
+        return Err(bad(name, "unknown member"));
+    }
+    if let Some(s) = &session {
+        validate_session(s)?;
+    }
+    if let Some(s) = &shipping {
+        if s.rate.id.trim().is_empty() {
+            return Err(bad("shipping.rate.id", "must not be empty"));
+        }
+        validate_address(&s.address)?;
+    }
+    for (a, name) in [(&attempt, "attempt"), (&pending, "pending")] {
+        if let Some(a) = a {
+            if a.token.trim().is_empty() {
+                return Err(bad(&cat(&[name, ".token"]), "must not be empty"));
+            }
+            validate_return_url(&a.return_url)?;
+            if a.confirm_in_flight && state != "paying" {
+                return Err(bad(&cat(&[name, ".confirmInFlight"]), "a confirm in flight outside `paying`"));
+            }
+        }
+    }
+    Ok(match state.as_str() {
+        "idle" => CheckoutState::Idle,
+        "initiated" => CheckoutState::Initiated(Initiated { session: need(session, "session")? }),
+        "shipping_chosen" => {
+            CheckoutState::ShippingChosen(ShippingChosen { session: need(session, "session")?, shipping: need(shipping, "shipping")? })
+        }
+        "paying" => CheckoutState::Paying(Paying {
+            session: need(session, "session")?,
+            shipping: need(shipping, "shipping")?,
+            attempt: need(attempt, "attempt")?,
+        }),
+        "requires_action" => {
+            let client_secret = need(client_secret, "clientSecret")?;
+            if client_secret.is_empty() {
+                return Err(bad("clientSecret", "must not be empty"));
+            }
+            CheckoutState::RequiresAction(RequiresAction {
+                session: need(session, "session")?,
+                shipping: need(shipping, "shipping")?,
+                attempt: need(attempt, "attempt")?,
+                client_secret,
+            })
+        }
+        "succeeded" => CheckoutState::Succeeded(Succeeded {
+            session: need(session, "session")?,
+            shipping: need(shipping, "shipping")?,
+            payment_intent_id: need(payment_intent_id, "paymentIntentId")?,
+        }),
+        "failed" => CheckoutState::Failed(Failed {
+            session: need(session, "session")?,
+            shipping: need(shipping, "shipping")?,
+            code: need(code, "code")?,
+            error_code,
+            message: need(message, "message")?,
+            retryable: need(retryable, "retryable")?,
+            pending,
+            payment_intent_id,
+        }),
+        _ => CheckoutState::Cancelled(Cancelled { session_id }),
+    })
+}

@@ -1,0 +1,310 @@
+//! Transitions: the happy path, 3-D Secure, declines, lost confirms,
+//! illegal steps, adapter failures, address and URL checks.
+
+use super::*;
+use crate::model::PaymentStatus::{Canceled, Processing, RequiresAction as Action, RequiresPaymentMethod, Succeeded as Paid};
+
+fn attempt(s: &CheckoutState) -> Option<&PaymentAttempt> {
+    match s {
+        CheckoutState::Paying(p) => Some(&p.attempt),
+        CheckoutState::RequiresAction(r) => Some(&r.attempt),
+        CheckoutState::Failed(f) => f.pending.as_ref(),
+        _ => None,
+    }
+}
+
+fn failure(s: &CheckoutState) -> &Failed {
+    match s {
+        CheckoutState::Failed(f) => f,
+        other => panic!("not failed: {other:?}"),
+    }
+}
+
+#[test]
+fn happy_path_reaches_succeeded() {
+    let mut s = initiated();
+    assert_eq!(s.name(), "initiated");
+    let body = s.update_request(&rate(), &address()).unwrap();
+    assert_eq!((body.session_id.as_str(), body.shipping_rate_id.as_str()), ("ps_1", "rate_std"));
+    s.shipping_chosen(rate(), address(), update_answer("ps_1", 800)).unwrap();
+    assert_eq!(s.session().unwrap().amount, 5298);
+    assert_eq!(s.pay_step().unwrap(), PayStep::CollectToken);
+    assert!(!s.payment_unsettled());
+    let confirm = s.begin_confirm("tok_1", URL).unwrap();
+    assert_eq!((confirm.confirmation_token_id.as_str(), confirm.return_url.as_str()), ("tok_1", URL));
+    assert_eq!(confirm.shipping_address, address());
+    let a = attempt(&s).unwrap();
+    assert!(a.confirm_in_flight);
+    assert_eq!((a.payment_intent_id.as_ref(), a.last_status), (None, None));
+    assert!(s.payment_unsettled() && !s.is_final());
+    assert_eq!(s.confirmed(answer(Paid, None, None)).unwrap(), AfterConfirm::Done);
+    let CheckoutState::Succeeded(done) = &s else { panic!("{s:?}") };
+    assert_eq!(done.payment_intent_id, "pi_1");
+    assert!(s.is_final());
+    assert_eq!(s.resume_token(), None);
+}
+
+#[test]
+fn illegal_steps_are_invalid_state_errors() {
+    let idle = CheckoutState::Idle;
+    assert_state_err(idle.pay_step(), "cannot pay in checkout state `idle`");
+    assert_state_err(idle.update_request(&rate(), &address()), "cannot select shipping in checkout state `idle`");
+    let mut i = initiated();
+    assert_state_err(i.pay_step(), "`initiated`");
+    assert_state_err(i.clone().begin_confirm("tok_1", URL), "cannot confirm");
+    assert_state_err(i.initiated(items(), return_answer()), "cannot initiate");
+    let mut s = paying("tok_1");
+    s.confirmed(answer(Paid, None, None)).unwrap();
+    let before = s.clone();
+    assert_state_err(s.update_request(&rate(), &address()), "`succeeded`");
+    assert_state_err(s.shipping_chosen(rate(), address(), update_answer("ps_1", 800)), "`succeeded`");
+    assert_state_err(s.pay_step(), "`succeeded`");
+    assert_state_err(s.cancel(), "cannot cancel");
+    assert_state_err(s.confirmed(answer(Paid, None, None)), "`succeeded`");
+    assert_eq!(s, before, "refused steps change nothing");
+    let mut c = chosen();
+    assert_state_err(c.confirmed(answer(Paid, None, None)), "`shipping_chosen`");
+    assert_state_err(c.confirm_failed(ErrorCode::Network, "x"), "`shipping_chosen`");
+    assert_state_err(c.action_finished(), "`shipping_chosen`");
+    assert_state_err(CheckoutState::Idle.adapter_failed("x"), "cannot report an adapter failure");
+}
+
+fn return_answer() -> InitiateResponse {
+    InitiateResponse {
+        processor: Processor::Stripe,
+        session_id: "ps_2".into(),
+        publishable_key: "pk".into(),
+        amount: 1,
+        currency: "USD".into(),
+        breakdown: Breakdown { subtotal: 1, shipping: 0, tax: 0, total: 1 },
+    }
+}
+
+#[test]
+fn no_second_pay_while_a_confirm_is_in_flight() {
+    let mut s = paying("tok_1");
+    assert_state_err(s.pay_step(), "`paying`");
+    // A different token can never be confirmed while tok_1 may be live.
+    assert_arg_err(s.begin_confirm("tok_2", URL), "tok_1");
+    assert_state_err(s.cancel(), "cannot cancel in checkout state `paying`");
+    assert_state_err(s.update_request(&rate(), &address()), "`paying`");
+    assert_state_err(s.action_finished(), "`paying`");
+    // Resume after a reload: the same token, once more, with its return URL.
+    assert_eq!(s.resume_token(), Some("tok_1"));
+    let body = s.begin_confirm("tok_1", "").unwrap();
+    assert_eq!(body.return_url, URL, "the attempt keeps its return URL");
+}
+
+#[test]
+fn three_d_secure_then_success() {
+    let mut s = paying("tok_1");
+    assert_eq!(s.confirmed(answer(Action, Some("pi_1_secret"), None)).unwrap(), AfterConfirm::NextAction("pi_1_secret".into()));
+    let CheckoutState::RequiresAction(r) = &s else { panic!("{s:?}") };
+    assert_eq!(r.client_secret, "pi_1_secret");
+    assert!(!r.attempt.confirm_in_flight);
+    assert_eq!((r.attempt.payment_intent_id.as_deref(), r.attempt.last_status), (Some("pi_1"), Some(Action)));
+    assert_eq!(s.resume_token(), Some("tok_1"));
+    assert!(s.payment_unsettled());
+    assert_state_err(s.pay_step(), "`requires_action`");
+    assert_state_err(s.cancel(), "`requires_action`");
+    assert_eq!(s.action_finished().unwrap(), "tok_1");
+    s.begin_confirm("tok_1", URL).unwrap();
+    s.confirmed(answer(Paid, None, None)).unwrap();
+    assert_eq!(s.name(), "succeeded");
+}
+
+#[test]
+fn failed_three_d_secure_releases_the_token() {
+    let mut s = paying("tok_1");
+    s.confirmed(answer(Action, Some("sec"), None)).unwrap();
+    s.begin_confirm("tok_1", URL).unwrap();
+    s.confirmed(answer(RequiresPaymentMethod, None, None)).unwrap();
+    let f = failure(&s);
+    assert_eq!((f.code, f.retryable, f.pending.is_none()), (CheckoutFailureCode::ActionFailed, true, true));
+    assert_eq!(f.payment_intent_id.as_deref(), Some("pi_1"));
+    assert!(f.message.contains("authentication"));
+    assert!(!s.is_final());
+    assert_eq!(s.pay_step().unwrap(), PayStep::CollectToken);
+    // A payment exists: its amount must not change under it.
+    assert_state_err(s.update_request(&rate(), &address()), "cannot select shipping");
+    s.begin_confirm("tok_new", URL).unwrap();
+    assert_eq!(attempt(&s).unwrap().token, "tok_new");
+}
+
+#[test]
+fn decline_then_retry_with_a_new_token() {
+    let mut s = paying("tok_declined");
+    s.confirmed(answer(RequiresPaymentMethod, None, Some("Your card was declined."))).unwrap();
+    assert_eq!((failure(&s).code, failure(&s).message.as_str()), (CheckoutFailureCode::Declined, "Your card was declined."));
+    let mut fallback = paying("tok_declined");
+    fallback.confirmed(answer(RequiresPaymentMethod, None, Some("  "))).unwrap();
+    assert!(failure(&fallback).message.contains("declined"));
+    assert_eq!(s.pay_step().unwrap(), PayStep::CollectToken);
+    s.begin_confirm("tok_good", URL).unwrap();
+    s.confirmed(answer(Paid, None, None)).unwrap();
+    assert_eq!(s.name(), "succeeded");
+}
+
+#[test]
+fn lost_confirm_keeps_the_token_and_retries_it() {
+    let mut s = paying("tok_1");
+    s.confirm_failed(ErrorCode::Network, "connection reset").unwrap();
+    let f = failure(&s);
+    assert_eq!((f.code, f.error_code, f.retryable), (CheckoutFailureCode::Request, Some(ErrorCode::Network), true));
+    let pending = f.pending.as_ref().unwrap();
+    assert_eq!((pending.token.as_str(), pending.confirm_in_flight), ("tok_1", false), "pending, not in flight");
+    assert!(s.payment_unsettled());
+    assert_state_err(s.cancel(), "`failed`");
+    assert_state_err(s.shipping_session(), "`failed`");
+    assert_eq!(s.resume_token(), None, "a failure is not resumed by itself");
+    assert_eq!(s.pay_step().unwrap(), PayStep::Reconfirm("tok_1".into()));
+    assert_arg_err(s.begin_confirm("tok_2", URL), "only that token");
+    s.begin_confirm("tok_1", URL).unwrap();
+    s.confirmed(answer(Paid, None, None)).unwrap();
+    assert_eq!(s.name(), "succeeded");
+}
+
+#[test]
+fn request_errors_that_cannot_heal_are_final() {
+    for (code, retryable) in [
+        (ErrorCode::Conflict, false),
+        (ErrorCode::NotFound, false),
+        (ErrorCode::InvalidRequest, false),
+        (ErrorCode::Unauthorized, false),
+        (ErrorCode::Timeout, true),
+        (ErrorCode::Internal, true),
+        (ErrorCode::RateLimited, true),
+        (ErrorCode::ProcessorError, true),
+    ] {
+        let mut s = paying("tok_1");
+        s.confirm_failed(code, "x").unwrap();
+        assert_eq!(s.is_final(), !retryable, "{code:?}");
+        assert_eq!(s.pay_step().is_ok(), retryable, "{code:?}");
+    }
+}
+
+#[test]
+fn unusable_answers_are_decode_failures_that_stay_pending() {
+    let mut s = paying("tok_1");
+    let e = s.confirmed(answer(Action, None, None)).unwrap_err();
+    assert_eq!(e.code, ErrorCode::Decode);
+    assert_eq!((failure(&s).error_code, failure(&s).code), (Some(ErrorCode::Decode), CheckoutFailureCode::Request));
+    assert_eq!(s.pay_step().unwrap(), PayStep::Reconfirm("tok_1".into()));
+}
+
+#[test]
+fn processing_is_re_read_with_the_same_token() {
+    let mut s = paying("tok_1");
+    assert_eq!(s.confirmed(answer(Processing, None, None)).unwrap(), AfterConfirm::Processing);
+    assert_eq!((s.name(), attempt(&s).unwrap().confirm_in_flight), ("paying", false));
+    assert_state_err(s.confirmed(answer(Paid, None, None)), "no confirm is in flight");
+    assert_state_err(s.confirm_failed(ErrorCode::Network, "x"), "no confirm is in flight");
+    assert_eq!(s.pay_step().unwrap(), PayStep::Reconfirm("tok_1".into()));
+}
+
+#[test]
+fn canceled_payment_is_final() {
+    let mut s = paying("tok_1");
+    s.confirmed(answer(Canceled, None, None)).unwrap();
+    assert_eq!((failure(&s).code, failure(&s).retryable), (CheckoutFailureCode::Canceled, false));
+    assert_eq!(failure(&s).message, "the payment was canceled");
+    assert!(s.is_final());
+    assert_state_err(s.begin_confirm("tok_1", URL), "cannot confirm");
+}
+
+#[test]
+fn adapter_failures() {
+    // Before any confirm: nothing sent, retry collects a new token.
+    let mut s = chosen();
+    s.adapter_failed("Your card number is incomplete.").unwrap();
+    assert_eq!((failure(&s).code, failure(&s).pending.is_none(), failure(&s).retryable), (CheckoutFailureCode::Adapter, true, true));
+    assert_eq!(s.pay_step().unwrap(), PayStep::CollectToken);
+    s.adapter_failed("again").unwrap();
+    assert_eq!(failure(&s).message, "again");
+    // Shipping may still change: no payment exists.
+    s.update_request(&rate(), &address()).unwrap();
+    s.cancel().unwrap();
+    assert_eq!(s, CheckoutState::Cancelled(Cancelled { session_id: Some("ps_1".into()) }));
+    // During a next action: the payment exists, so the attempt stays pending.
+    let mut s = paying("tok_1");
+    s.confirmed(answer(Action, Some("sec"), None)).unwrap();
+    s.adapter_failed("").unwrap();
+    assert_eq!((failure(&s).code, attempt(&s).unwrap().token.as_str()), (CheckoutFailureCode::ActionFailed, "tok_1"));
+    assert_eq!(failure(&s).message, "the payment form reported an error");
+    assert_eq!(s.pay_step().unwrap(), PayStep::Reconfirm("tok_1".into()));
+    assert_state_err(s.adapter_failed("x"), "`failed`");
+    // A failure after a declined payment keeps that payment's id.
+    let mut d = paying("tok_1");
+    d.confirmed(answer(RequiresPaymentMethod, None, None)).unwrap();
+    d.adapter_failed("incomplete").unwrap();
+    assert_eq!((failure(&d).code, failure(&d).payment_intent_id.as_deref()), (CheckoutFailureCode::Adapter, Some("pi_1")));
+}
+
+#[test]
+fn address_is_checked_field_by_field() {
+    let s = initiated();
+    type Patch = fn(&mut ShippingAddress);
+    let cases: [(Patch, &str); 12] = [
+        (|a| a.email = "  ".into(), "shippingAddress.email is required"),
+        (|a| a.first_name = String::new(), "shippingAddress.firstName is required"),
+        (|a| a.last_name = String::new(), "shippingAddress.lastName is required"),
+        (|a| a.address1 = String::new(), "shippingAddress.address1 is required"),
+        (|a| a.city = String::new(), "shippingAddress.city is required"),
+        (|a| a.postal_code = String::new(), "shippingAddress.postalCode is required"),
+        (|a| a.email = "ada.example.com".into(), "shippingAddress.email is not an e-mail"),
+        (|a| a.email = "ada @example.com".into(), "shippingAddress.email is not an e-mail"),
+        (|a| a.country = "gb".into(), "shippingAddress.country must be an uppercase"),
+        (|a| a.country = "GBR".into(), "shippingAddress.country must be an uppercase"),
+        (|a| a.city = "x".repeat(201), "shippingAddress.city is longer than 200"),
+        (|a| a.phone = Some("1\u{0}2".into()), "shippingAddress.phone contains control"),
+    ];
+    for (patch, needle) in cases {
+        let mut a = address();
+        patch(&mut a);
+        assert_arg_err(s.update_request(&rate(), &a), needle);
+    }
+    let mut blank = rate();
+    blank.id = " ".into();
+    assert_arg_err(s.update_request(&blank, &address()), "shipping rate id");
+    let mut good = address();
+    good.address2 = Some("Flat 2".into());
+    good.email = "ada+shop@mail.example.co.uk".into();
+    s.update_request(&rate(), &good).unwrap();
+}
+
+#[test]
+fn inconsistent_server_answers_are_rejected() {
+    let mut s = CheckoutState::Idle;
+    let mut bad = return_answer();
+    bad.amount = 2;
+    assert_arg_err(s.initiated(items(), bad), "does not match");
+    assert_arg_err(s.initiated(Vec::new(), return_answer()), "items must not be empty");
+    assert_eq!(s, CheckoutState::Idle);
+    let mut s = initiated();
+    let e = s.shipping_chosen(rate(), address(), update_answer("ps_2", 800)).unwrap_err();
+    assert!(e.message.contains("ps_2"), "{e}");
+    assert_arg_err(s.shipping_chosen(rate(), address(), update_answer("ps_1", 801)), "does not match");
+    assert_eq!(s.name(), "initiated");
+}
+
+#[test]
+fn return_url_and_token_are_checked() {
+    let s = chosen();
+    for bad in ["", "/relative", "ftp://x", "https://", "https:// x"] {
+        assert_arg_err(s.clone().begin_confirm("tok_1", bad), "returnUrl");
+    }
+    assert_arg_err(s.clone().begin_confirm(" ", URL), "token");
+    s.clone().begin_confirm("tok_1", "http://127.0.0.1:18793/checkout?x=1").unwrap();
+}
+
+#[test]
+fn cancel_before_payment() {
+    let mut s = CheckoutState::Idle;
+    s.cancel().unwrap();
+    assert_eq!(s, CheckoutState::Cancelled(Cancelled { session_id: None }));
+    assert_state_err(s.cancel(), "`cancelled`");
+    let mut c = chosen();
+    c.cancel().unwrap();
+    assert_state_err(c.pay_step(), "`cancelled`");
+    assert!(c.is_final());
+}

@@ -1,0 +1,150 @@
+//! Checks of what the checkout accepts: amounts that add up, return URLs,
+//! shipping addresses (before they are sent), and the session a stored state
+//! carries.
+
+#[allow(unused_imports)]
+use crate::prelude::*;
+use crate::text::{cat, int, quote, uint};
+
+use super::state::CheckoutSession;
+use crate::error::{Error, Result};
+use crate::model::{Breakdown, ShippingAddress};
+
+/// Longest accepted value of any address field (characters).
+pub const MAX_ADDRESS_FIELD: usize = 200;
+
+/// `amount == breakdown.total == subtotal + shipping + tax`, not negative.
+///
+/// # Errors
+/// `invalid_argument` "payment amount … does not match breakdown …".
+pub fn check_amount(amount: i64, b: &Breakdown) -> Result<()> {
+    let sum = b.subtotal.checked_add(b.shipping).and_then(|s| s.checked_add(b.tax));
+    if amount < 0 || b.total != amount || sum != Some(b.total) {
+        return Err(Error::invalid_argument(cat(&[
+            "payment amount ",
+            &int(amount),
+            " does not match breakdown ",
+            &int(b.subtotal),
+            " + ",
+            &int(b.shipping),
+            " + ",
+            &int(b.tax),
+            " = ",
+            &int(b.total),
+        ])));
+    }
+    Ok(())
+}
+
+/// Check a return URL: absolute `http://` or `https://` with a host.
+///
+/// # Errors
+/// `invalid_argument` naming `returnUrl`.
+pub fn validate_return_url(url: &str) -> Result<()> {
+    let rest = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://"));
+    let host = rest.map(|r| r.split(['/', '?', '#']).next().unwrap_or(""));
+    if url.len() > 2048 || url.chars().any(char::is_whitespace) || host.is_none_or(str::is_empty) {
+        return Err(Error::invalid_argument(cat(&["returnUrl must be an absolute http(s) URL, got ", &quote(&truncate(url, 80))])));
+    }
+    Ok(())
+}
+
+/// Check a shipping address before it is sent: the fields CONTRACT.md
+/// requires are present and not blank, `email` looks like an address,
+/// `country` is an uppercase ISO 3166-1 alpha-2 code, and no field is over
+/// [`MAX_ADDRESS_FIELD`] characters.
+///
+/// # Errors
+/// `invalid_argument` naming the first offending field (`shippingAddress.email`, …).
+pub fn validate_address(a: &ShippingAddress) -> Result<()> {
+    let required = [
+        ("email", &a.email),
+        ("firstName", &a.first_name),
+        ("lastName", &a.last_name),
+        ("address1", &a.address1),
+        ("city", &a.city),
+        ("postalCode", &a.postal_code),
+        ("country", &a.country),
+    ];
+    for (name, value) in required {
+        if value.trim().is_empty() {
+            return Err(Error::invalid_argument(cat(&["shippingAddress.", name, " is required"])));
+        }
+    }
+    let optional = [("address2", &a.address2), ("state", &a.state), ("phone", &a.phone)];
+    let all = required.into_iter().chain(optional.into_iter().filter_map(|(n, v)| v.as_ref().map(|v| (n, v))));
+    for (name, value) in all {
+        if crate::text::char_count(value) > MAX_ADDRESS_FIELD {
+            return Err(Error::invalid_argument(cat(&[
+                "shippingAddress.",
+                name,
+                " is longer than ",
+                &uint(MAX_ADDRESS_FIELD as u64),
+                " characters",
+            ])));
+        }
+        if value.chars().any(char::is_control) {
+            return Err(Error::invalid_argument(cat(&["shippingAddress.", name, " contains control characters"])));
+        }
+    }
+    if !email_shaped(&a.email) {
+        return Err(Error::invalid_argument(cat(&["shippingAddress.email is not an e-mail address: ", &quote(&truncate(&a.email, 80))])));
+    }
+    if !(a.country.len() == 2 && a.country.bytes().all(|b| b.is_ascii_uppercase())) {
+        return Err(Error::invalid_argument(cat(&[
+            "shippingAddress.country must be an uppercase ISO 3166-1 alpha-2 code like \"DE\", got ",
+            &quote(&truncate(&a.country, 20)),
+        ])));
+    }
+    Ok(())
+}
+
+/// `local@domain.tld`: one `@`, no whitespace, a non-empty local part, a
+/// domain of non-empty dot-separated labels with at least one dot.
+fn email_shaped(email: &str) -> bool {
+    let Some((local, domain)) = email.split_once('@') else { return false };
+    !local.is_empty()
+        && local.len() <= 64
+        && email.len() <= 254
+        && !email.chars().any(|c| c.is_whitespace() || c.is_control())
+        && !domain.contains('@')
+        && domain.contains('.')
+        && domain.split('.').all(|l| !l.is_empty() && !l.starts_with('-') && !l.ends_with('-'))
+}
+
+fn truncate(s: &str, max: usize) -> String {
+    if crate::text::char_count(s) <= max {
+        s.to_owned()
+    } else {
+        let mut t: String = s.chars().take(max).collect();
+        t.push('…');
+        t
+    }
+}
+
+fn bad(path: &str, what: &str) -> Error {
+    Error::invalid_argument(cat(&[path, ": ", what]))
+}
+
+/// The invariants of a session read back from storage: a known currency
+/// code, amounts that add up, at least one item, each with a variant id and
+/// a quantity of at least 1.
+///
+/// # Errors
+/// `invalid_argument` naming the member (`session.currency`, `session.items`, …).
+pub fn validate_session(s: &CheckoutSession) -> Result<()> {
+    if s.session_id.trim().is_empty() {
+        return Err(bad("session.sessionId", "must not be empty"));
+    }
+    if !(s.currency.len() == 3 && s.currency.bytes().all(|b| b.is_ascii_uppercase())) {
+        return Err(bad("session.currency", "not an ISO 4217 code"));
+    }
+    check_amount(s.amount, &s.breakdown)?;
+    if s.items.is_empty() {
+        return Err(bad("session.items", "must not be empty"));
+    }
+    if s.items.iter().any(|i| i.variant_id.is_empty() || i.quantity == 0) {
+        return Err(bad("session.items", "every item needs a variantId and a quantity of at least 1"));
+    }
+    Ok(())
+}

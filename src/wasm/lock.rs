@@ -1,0 +1,237 @@
+//! The cross-tab checkout lock (issue 12, item 8): the cart is shared by all
+//! tabs through localStorage, the checkout state is per tab, so without a
+//! lock two tabs could each start a session and both pay.
+//!
+//! The lock belongs to the tab (the page), named after the checkout's
+//! storage key (`cirrus.checkout.lock:<storageKey>`): `Checkout.start` and
+//! every *new* payment (a fresh token) need it; finishing a payment that may
+//! exist (resume, re-confirming the same token) never does. It is let go when
+//! the tab's checkout ends (succeeded, cancelled, failed for good), when that
+//! checkout is freed with no payment unsettled, or when the tab closes. A
+//! newer checkout in the same tab takes it over.
+//!
+//! - **Web Locks** (`navigator.locks.request(name, { ifAvailable: true })`)
+//!   where present: the browser frees the lock when the tab goes away.
+//! - Otherwise a **localStorage lease** `{ owner, until }`, renewed every
+//!   [`LEASE_MS`]/3 while held, taken over by another tab once expired. The
+//!   owner id is kept in sessionStorage so a reload of the same tab keeps its
+//!   lease.
+//! - Neither (node, storage disabled): no lock; nothing else changes.
+
+use std::cell::RefCell;
+
+use js_sys::{Function, Object, Promise, Reflect, JSON};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::error::{Error, Result};
+use crate::text::cat;
+
+/// How long a localStorage lease lasts without renewal (ms).
+pub(crate) const LEASE_MS: f64 = 15_000.0;
+
+enum Release {
+    /// The resolver of the promise the Web Lock callback returned.
+    Web(Function),
+    /// The renewal timer of a lease.
+    Lease { interval: i32, _renew: Closure<dyn FnMut()> },
+    /// No lock API: nothing is held.
+    Nothing,
+}
+
+struct Held {
+    name: String,
+    owner: u32,
+    release: Release,
+}
+
+thread_local! {
+    static HELD: RefCell<Vec<Held>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The lock's name for a checkout storage key.
+pub(crate) fn name(storage_key: &str) -> String {
+    cat(&["cirrus.checkout.lock:", storage_key])
+}
+
+fn held_elsewhere() -> Error {
+    Error::invalid_state(
+        "a checkout for this cart is in progress in another tab; finish or cancel it there (or close that tab), then try again",
+    )
+}
+
+/// Make this tab the lock's holder for checkout `owner`.
+///
+/// # Errors
+/// `invalid_state` "a checkout for this cart is in progress in another tab…"
+/// when another tab holds it.
+pub(crate) async fn acquire(name: &str, owner: u32) -> Result<()> {
+    let ours = HELD.with(|h| {
+        let mut h = h.borrow_mut();
+        h.iter_mut().find(|x| x.name == name).map(|x| x.owner = owner).is_some()
+    });
+    if ours {
+        return Ok(());
+    }
+    let release = match web_lock(name).await? {
+        Some(r) => r,
+        None => lease(name).await?,
+    };
+    HELD.with(|h| {
+        let mut h = h.borrow_mut();
+        if h.iter().any(|x| x.name == name) {
+            // Taken meanwhile by another checkout of this tab: keep that one.
+            drop_release(release, name);
+        } else {
+            h.push(Held { name: name.to_owned(), owner, release });
+        }
+    });
+    Ok(())
+}
+
+/// Let the lock go if checkout `owner` holds it.
+pub(crate) fn release(name: &str, owner: u32) {
+    let held = HELD.with(|h| {
+        let mut h = h.borrow_mut();
+        let i = h.iter().position(|x| x.name == name && x.owner == owner)?;
+        Some(h.swap_remove(i))
+    });
+    if let Some(x) = held {
+        drop_release(x.release, name);
+    }
+}
+
+fn drop_release(r: Release, name: &str) {
+    match r {
+        Release::Web(resolve) => drop(resolve.call0(&JsValue::NULL)),
+        Release::Lease { interval, _renew } => {
+            if let Some(w) = web_sys::window() {
+                w.clear_interval_with_handle(interval);
+            }
+            if let Some(s) = local_storage() {
+                if lease_of(&s, name).is_some_and(|(o, _)| o == tab_id()) {
+                    let _ = s.remove_item(name);
+                }
+            }
+        }
+        Release::Nothing => {}
+    }
+}
+
+fn get(obj: &JsValue, key: &str) -> JsValue {
+    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// The Web Lock, if the API is there: `Ok(Some(release))` when taken,
+/// `Err` when another tab holds it, `Ok(None)` without the API.
+async fn web_lock(name: &str) -> Result<Option<Release>> {
+    let Some(w) = web_sys::window() else { return Ok(None) };
+    let locks = get(&w.navigator(), "locks");
+    let Some(request) = (if locks.is_object() { get(&locks, "request").dyn_into::<Function>().ok() } else { None }) else {
+        return Ok(None);
+    };
+    let mut got = None;
+    let answer = Promise::new(&mut |resolve, _| got = Some(resolve));
+    let Some(got) = got else { return Ok(None) };
+    let give = got.clone();
+    // Called with the lock (or null when it is held elsewhere); the lock is
+    // held until the promise it returns settles, i.e. until `release` runs.
+    let callback = Closure::once_into_js(move |lock: JsValue| -> JsValue {
+        if lock.is_null() {
+            let _ = give.call1(&JsValue::NULL, &JsValue::NULL);
+            return JsValue::UNDEFINED;
+        }
+        Promise::new(&mut |release, _| drop(give.call1(&JsValue::NULL, &release))).into()
+    });
+    let options = Object::new();
+    let _ = Reflect::set(&options, &JsValue::from_str("ifAvailable"), &JsValue::TRUE);
+    let Ok(p) = request.call3(&locks, &JsValue::from_str(name), &options, &callback) else { return Ok(None) };
+    // A refused request (an opaque origin, …) resolves `answer` with its error: no Web Locks then.
+    if let Ok(catch) = get(&p, "catch").dyn_into::<Function>() {
+        let _ = catch.call1(&p, &got);
+    }
+    match JsFuture::from(answer).await {
+        Ok(v) if v.is_function() => Ok(Some(Release::Web(v.unchecked_into()))),
+        Ok(v) if v.is_null() => Err(held_elsewhere()),
+        _ => Ok(None),
+    }
+}
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// This tab's id: kept in sessionStorage (a reload keeps it), else per page.
+fn tab_id() -> String {
+    thread_local! {
+        static ID: RefCell<Option<String>> = const { RefCell::new(None) };
+    }
+    ID.with(|id| {
+        id.borrow_mut()
+            .get_or_insert_with(|| {
+                let session = web_sys::window().and_then(|w| w.session_storage().ok().flatten());
+                let key = "cirrus.checkout.tab";
+                if let Some(v) = session.as_ref().and_then(|s| s.get_item(key).ok().flatten()) {
+                    return v;
+                }
+                let fresh = cat(&["tab-", &crate::text::uint((js_sys::Math::random() * 9.0e15) as u64)]);
+                if let Some(s) = &session {
+                    let _ = s.set_item(key, &fresh);
+                }
+                fresh
+            })
+            .clone()
+    })
+}
+
+/// The lease stored under `name`: its owner and expiry.
+fn lease_of(s: &web_sys::Storage, name: &str) -> Option<(String, f64)> {
+    let v = JSON::parse(&s.get_item(name).ok()??).ok()?;
+    Some((get(&v, "owner").as_string()?, get(&v, "until").as_f64()?))
+}
+
+fn write_lease(s: &web_sys::Storage, name: &str) -> bool {
+    let v = Object::new();
+    let _ = Reflect::set(&v, &JsValue::from_str("owner"), &JsValue::from_str(&tab_id()));
+    let _ = Reflect::set(&v, &JsValue::from_str("until"), &JsValue::from_f64(js_sys::Date::now() + LEASE_MS));
+    JSON::stringify(&v).ok().and_then(|t| t.as_string()).is_some_and(|t| s.set_item(name, &t).is_ok())
+}
+
+async fn sleep(ms: i32) {
+    let Some(w) = web_sys::window() else { return };
+    let p = Promise::new(&mut |resolve, _| {
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = JsFuture::from(p).await;
+}
+
+/// The localStorage lease: refused while another tab's lease is live; taken
+/// (and checked again after a moment, in case two tabs wrote at once)
+/// otherwise, then renewed while held.
+async fn lease(name: &str) -> Result<Release> {
+    let Some(s) = local_storage() else { return Ok(Release::Nothing) };
+    let me = tab_id();
+    let live_elsewhere = |s: &web_sys::Storage| lease_of(s, name).is_some_and(|(o, until)| o != me && until > js_sys::Date::now());
+    if live_elsewhere(&s) {
+        return Err(held_elsewhere());
+    }
+    if !write_lease(&s, name) {
+        return Ok(Release::Nothing); // a full or disabled storage: no lease to hold
+    }
+    sleep(50).await;
+    if live_elsewhere(&s) {
+        return Err(held_elsewhere());
+    }
+    let (store, key) = (s.clone(), name.to_owned());
+    let renew = Closure::<dyn FnMut()>::new(move || {
+        if lease_of(&store, &key).is_none_or(|(o, _)| o == tab_id()) {
+            write_lease(&store, &key);
+        }
+    });
+    let interval = web_sys::window()
+        .and_then(|w| {
+            w.set_interval_with_callback_and_timeout_and_arguments_0(renew.as_ref().unchecked_ref(), (LEASE_MS / 3.0) as i32).ok()
+        })
+        .unwrap_or(0);
+    Ok(Release::Lease { interval, _renew: renew })
+}
