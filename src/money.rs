@@ -346,8 +346,14 @@ mod props {
 
     use super::*;
 
+    /// Cases per property: `CIRRUS_FUZZ_CASES` (default 2,000; `scripts/fuzz-sdk.sh`
+    /// runs millions). Issue 12 item 11: money parsing and formatting round trip.
+    fn cases() -> u32 {
+        std::env::var("CIRRUS_FUZZ_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(2_000)
+    }
+
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #![proptest_config(ProptestConfig::with_cases(cases()))]
 
         /// format then parse gives back every i64, for every exponent of the table.
         #[test]

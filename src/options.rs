@@ -83,6 +83,18 @@ fn is_loopback(host: &str) -> bool {
         && parts.iter().all(|p| !p.is_empty() && p.len() <= 3 && p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u16>().is_ok_and(|n| n <= 255))
 }
 
+/// A host the URL parsers of browsers read as written: `[` IPv6 `]`, or
+/// dot-separated labels of ASCII letters, digits and `-` (no empty label).
+/// (Anything else, such as `128[.0.0.1` or `.shop.example`, found by the
+/// fuzz test against the WHATWG parser, is refused; IDNs are given in
+/// punycode.)
+fn valid_host(host: &str) -> bool {
+    if let Some(v6) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        return !v6.is_empty() && v6.contains(':') && v6.bytes().all(|b| b.is_ascii_hexdigit() || b == b':' || b == b'.');
+    }
+    !host.is_empty() && host.split('.').all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+}
+
 /// Checks a base URL and returns it without a trailing slash.
 ///
 /// # Errors
@@ -116,7 +128,7 @@ pub fn check_base_url(url: &str) -> Result<String> {
         authority.split(':').next().unwrap_or("")
     };
     let port = authority.get(host.len()..).unwrap_or("");
-    if host.is_empty() || !(port.is_empty() || port.strip_prefix(':').is_some_and(|p| p.parse::<u16>().is_ok())) {
+    if !valid_host(host) || !(port.is_empty() || port.strip_prefix(':').is_some_and(|p| p.parse::<u16>().is_ok())) {
         return Err(bad("has no valid host[:port]"));
     }
     match scheme {
@@ -214,6 +226,11 @@ mod tests {
             "https://shop.example/api/v1?x=1",
             "https://shop.example:99999/api/v1",
             "https:///api/v1",
+            // Found by tests/sdk/fuzz-base-url.mjs: hosts WHATWG URL refuses.
+            "https://128[.0.0.1/api/v1/",
+            "https://.128.0.0.1/api/v1",
+            "https://shop..example/api/v1",
+            "https://[zz]/api/v1",
         ] {
             let e = opts(bad).validate().unwrap_err();
             assert_eq!(e.code, ErrorCode::InvalidArgument, "{bad}");

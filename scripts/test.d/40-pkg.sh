@@ -132,6 +132,8 @@ node tests/sdk/matrix-browser.mjs "$INSTALLED" "$CIRRUS_BASE_URL" "$CIRRUS_API_K
 log "cirrus-storefront/client (catalog-only subpath, its own smaller wasm): the same matrix, node and Chromium"
 node tests/sdk/matrix-node.mjs "$INSTALLED/client"
 node tests/sdk/matrix-browser.mjs "$INSTALLED/client" "$CIRRUS_BASE_URL" "$CIRRUS_API_KEY"
+log "fuzz: the baseUrl check against node's WHATWG URL parser (tests/sdk/fuzz-base-url.mjs)"
+CIRRUS_FUZZ_CASES="${CIRRUS_FUZZ_CASES:-5000}" node tests/sdk/fuzz-base-url.mjs "$INSTALLED"
 (cd "$WORK/node-esm" && node --input-type=module -e '
   import { statSync } from "node:fs";
   import { createRequire } from "node:module";

@@ -153,3 +153,86 @@ fn odd_stored_input_is_an_error_never_a_panic() {
         assert!(read(o).is_err());
     }
 }
+
+/// Fuzz (issue 12 item 11): arbitrary JSON and mutated stored states never
+/// panic, and a state that is read back is stored again as the same value
+/// (save → restore is the identity on what restore accepts). Cases:
+/// `CIRRUS_FUZZ_CASES` (default 2,000; `scripts/fuzz-sdk.sh` runs millions).
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn json_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+            "[a-z_A-Z0-9 .:@-]{0,12}".prop_map(Value::from),
+            prop_oneof![Just("idle"), Just("initiated"), Just("shipping_chosen"), Just("paying"), Just("requires_action"), Just("succeeded"), Just("failed"), Just("cancelled")]
+                .prop_map(Value::from),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::btree_map("[a-zA-Z]{1,16}", inner, 0..6).prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// Every path to a leaf or member of `v`, as keys / indexes.
+    fn paths(v: &Value, at: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+        out.push(at.clone());
+        match v {
+            Value::Object(m) => m.iter().for_each(|(k, x)| {
+                at.push(k.clone());
+                paths(x, at, out);
+                at.pop();
+            }),
+            Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| {
+                at.push(i.to_string());
+                paths(x, at, out);
+                at.pop();
+            }),
+            _ => {}
+        }
+    }
+
+    fn cases() -> u32 {
+        std::env::var("CIRRUS_FUZZ_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(2_000)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+        #[test]
+        fn arbitrary_json_never_panics_and_what_is_read_round_trips(v in json_value()) {
+            if let Ok(s) = read(&v) {
+                prop_assert_eq!(read(&stored(&s)).unwrap(), s);
+            }
+        }
+
+        #[test]
+        fn mutated_stored_states_never_panic_and_round_trip(which in any::<prop::sample::Index>(), at in any::<prop::sample::Index>(), with in json_value(), drop in any::<bool>()) {
+            let all = samples();
+            let base = stored(&all[which.index(all.len())]);
+            let mut ps = Vec::new();
+            paths(&base, &mut Vec::new(), &mut ps);
+            let path = &ps[at.index(ps.len())];
+            let mut v = base.clone();
+            if let Some((last, parents)) = path.split_last() {
+                let parent = parents.iter().fold(&mut v, |o, k| if let Ok(i) = k.parse::<usize>() { &mut o[i] } else { &mut o[k.as_str()] });
+                match (parent, drop) {
+                    (Value::Object(m), true) => { m.remove(last); }
+                    (Value::Object(m), false) => { m.insert(last.clone(), with); }
+                    (Value::Array(a), _) => { if let Ok(i) = last.parse::<usize>() { a[i] = with; } }
+                    _ => {}
+                }
+            }
+            match read(&v) {
+                Ok(s) => prop_assert_eq!(read(&stored(&s)).unwrap(), s),
+                Err(e) => prop_assert!(e.message.starts_with("stored checkout state is not valid: "), "{}", e.message),
+            }
+        }
+    }
+}
