@@ -83,16 +83,22 @@ fn is_loopback(host: &str) -> bool {
         && parts.iter().all(|p| !p.is_empty() && p.len() <= 3 && p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u16>().is_ok_and(|n| n <= 255))
 }
 
-/// A host the URL parsers of browsers read as written: `[` IPv6 `]`, or
-/// dot-separated labels of ASCII letters, digits and `-` (no empty label).
+/// A host the URL parsers of browsers read as written: `[` IPv6 `]`, a
+/// dotted-quad IPv4 address, or dot-separated labels of ASCII letters,
+/// digits and `-` (no empty label) whose last label is not a number.
 /// (Anything else, such as `128[.0.0.1` or `.shop.example`, found by the
 /// fuzz test against the WHATWG parser, is refused; IDNs are given in
 /// punycode.)
 fn valid_host(host: &str) -> bool {
     if let Some(v6) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-        return !v6.is_empty() && v6.contains(':') && v6.bytes().all(|b| b.is_ascii_hexdigit() || b == b':' || b == b'.');
+        return v6.parse::<core::net::Ipv6Addr>().is_ok();
     }
-    !host.is_empty() && host.split('.').all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+    let labels_ok = !host.is_empty() && host.split('.').all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'));
+    // WHATWG reads a host whose last label is a number as IPv4 (`1.2.3` and
+    // `0x7f.1` included): only a plain dotted quad is taken as one.
+    let last = host.rsplit('.').next().unwrap_or("");
+    let numeric = !last.is_empty() && (last.bytes().all(|b| b.is_ascii_digit()) || last.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("0x")));
+    labels_ok && (!numeric || host.parse::<core::net::Ipv4Addr>().is_ok())
 }
 
 /// Checks a base URL and returns it without a trailing slash.
@@ -231,6 +237,13 @@ mod tests {
             "https://.128.0.0.1/api/v1",
             "https://shop..example/api/v1",
             "https://[zz]/api/v1",
+            "https://127.0.%0.1/x/api/v1",
+            "https://12.7.0.0.1/api/v1/",
+            "https://1.2.3/api/v1",
+            "https://010.0.0.1/api/v1",
+            "https://shop.0x7f/api/v1",
+            "https://[1:2]/api/v1",
+            "https://[::[ffff:127.0.0.1]/api/v1",
         ] {
             let e = opts(bad).validate().unwrap_err();
             assert_eq!(e.code, ErrorCode::InvalidArgument, "{bad}");

@@ -24,6 +24,8 @@ fi
 rm -rf target/cart-pkg && cp -r pkg target/cart-pkg
 [ -f target/cart-pkg/index.js ] && [ -f target/cart-pkg/node.js ] || die "pkg/ is incomplete (is a build running?)"
 export CART_PKG_DIR="$ROOT/target/cart-pkg"
+# The static server of the browser tests, shifted like every other port (CIRRUS_PORT_OFFSET).
+export CART_STATIC_PORT="${CART_STATIC_PORT:-$(P 18802)}"
 
 log "cart: TypeScript consumer (tsc --strict; @ts-expect-error lines must not compile)"
 mkdir -p target/cart-consumer
