@@ -128,6 +128,18 @@ fn into_state(f: Flat) -> Result<CheckoutState> {
         if s.rate.id.trim().is_empty() {
             return Err(bad("shipping.rate.id", "must not be empty"));
         }
+        // The rate's amounts are decimals in the session's currency (an empty or
+        // altered one would price the order wrongly after a resume).
+        let exponent = session.as_ref().and_then(|x| crate::money::Currency::from_code(&x.currency).ok()).map_or(2, |c| c.exponent());
+        for (v, path) in [
+            (Some(&s.rate.price), "shipping.rate.price"),
+            (s.rate.min_order_price.as_ref(), "shipping.rate.minOrderPrice"),
+            (s.rate.max_order_price.as_ref(), "shipping.rate.maxOrderPrice"),
+        ] {
+            if let Some(v) = v {
+                crate::money::parse_decimal(v, exponent).map_err(|_| bad(path, "not a decimal amount"))?;
+            }
+        }
         validate_address(&s.address)?;
     }
     for (a, name) in [(&attempt, "attempt"), (&pending, "pending")] {
