@@ -110,7 +110,7 @@ fn check_object<T: DeserializeOwned>(value: &JsValue, what: &str, strict: bool) 
 ///
 /// # Errors
 /// `invalid_argument` as [`from_js`].
-#[allow(dead_code)] // kept for the cart and checkout classes
+#[cfg_attr(feature = "sdk-only", allow(dead_code))] // used by the cart
 pub(crate) fn required<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T> {
     if value.is_undefined() || value.is_null() {
         return Err(Error::invalid_argument([what, " is required"].concat()));

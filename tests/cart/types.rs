@@ -13,7 +13,10 @@ use cirrus_storefront::cart::{
     CartChange, CartLine, CartTotals, LineRemoved, PriceChange, RefreshReport, RestoreProblem, RestoreProblemKind, StockChange,
 };
 use cirrus_storefront::shipping::ShippingOption;
-use serde_reflection::{ContainerFormat, Format, Tracer, TracerConfig, VariantFormat};
+use serde_reflection::{Tracer, TracerConfig};
+
+#[path = "../common/tsgen.rs"]
+mod tsgen;
 
 const OUT: &str = "js/generated/cart-types.ts";
 
@@ -45,20 +48,6 @@ fn samples() -> Vec<CartChange> {
     ]
 }
 
-fn ts_type(f: &Format) -> String {
-    match f {
-        Format::TypeName(n) => n.clone(),
-        Format::Bool => "boolean".into(),
-        Format::Str => "string".into(),
-        // Amounts are i64 minor units checked <= 2^53 - 1; counts are u32/u64.
-        Format::U32 | Format::U64 | Format::I64 => "number".into(),
-        Format::Option(inner) => format!("{} | null", ts_type(inner)),
-        Format::Seq(inner) => format!("{}[]", ts_type(inner)),
-        Format::Map { value, .. } => format!("Record<string, {}>", ts_type(value)),
-        other => panic!("no TypeScript for {other:?}"),
-    }
-}
-
 fn generate() -> String {
     let mut t = Tracer::new(TracerConfig::default());
     t.trace_simple_type::<RestoreProblemKind>().unwrap();
@@ -85,26 +74,7 @@ fn generate() -> String {
         if sdk_types.contains(&format!("export interface {name} ")) || sdk_types.contains(&format!("export type {name} ")) {
             continue;
         }
-        match c {
-            ContainerFormat::Enum(variants) => {
-                let vals: Vec<String> = variants
-                    .values()
-                    .map(|v| {
-                        assert!(matches!(v.value, VariantFormat::Unit), "{name}: only unit enums");
-                        format!("\"{}\"", v.name)
-                    })
-                    .collect();
-                writeln!(out, "export type {name} = {};", vals.join(" | ")).unwrap();
-            }
-            ContainerFormat::Struct(fields) => {
-                writeln!(out, "export interface {name} {{").unwrap();
-                for f in fields {
-                    writeln!(out, "  {}: {};", f.name, ts_type(&f.value)).unwrap();
-                }
-                out.push_str("}\n");
-            }
-            other => panic!("{name}: unsupported container {other:?}"),
-        }
+        tsgen::declare(&mut out, name, c);
     }
     let kinds: Vec<String> =
         samples().iter().map(change_kind).map(|(k, payload)| format!("({{ kind: \"{k}\" }} & {payload})")).collect();
@@ -126,13 +96,7 @@ fn generate() -> String {
 
 #[test]
 fn generated_cart_types_are_up_to_date() {
-    let content = generate();
-    if std::env::var_os("CIRRUS_BLESS").is_some() {
-        std::fs::write(OUT, &content).unwrap();
-        return;
-    }
-    let committed = std::fs::read_to_string(OUT).unwrap_or_default();
-    assert!(committed == content, "{OUT} is stale: run `CIRRUS_BLESS=1 cargo test --test cart_types`");
+    tsgen::up_to_date(OUT, &generate(), "cart_types");
 }
 
 #[test]

@@ -15,7 +15,10 @@ use cirrus_storefront::checkout::*;
 use cirrus_storefront::error::ErrorCode;
 use cirrus_storefront::model::{PaymentStatus, Processor};
 use serde::de::DeserializeOwned;
-use serde_reflection::{ContainerFormat, Format, Registry, Tracer, TracerConfig, VariantFormat};
+use serde_reflection::{Registry, Tracer, TracerConfig};
+
+#[path = "../common/tsgen.rs"]
+mod tsgen;
 
 const OUT: &str = "js/generated/checkout.ts";
 
@@ -61,22 +64,8 @@ fn trace() -> (Registry, Vec<CheckoutState>) {
     (t.registry().expect("complete trace"), states)
 }
 
-fn ts_type(f: &Format) -> String {
-    match f {
-        Format::TypeName(n) => n.clone(),
-        Format::Bool => "boolean".into(),
-        Format::Str => "string".into(),
-        // Amounts are i64 minor units checked <= 2^53 - 1; counts are u32.
-        Format::U32 | Format::U64 | Format::I64 => "number".into(),
-        Format::Option(inner) => format!("{} | null", ts_type(inner)),
-        Format::Seq(inner) => format!("{}[]", ts_type(inner)),
-        other => panic!("no TypeScript for {other:?}"),
-    }
-}
-
 fn members(reg: &Registry, name: &str) -> Vec<String> {
-    let Some(ContainerFormat::Struct(fields)) = reg.get(name) else { panic!("{name} is not a struct") };
-    fields.iter().map(|f| format!("{}: {}", f.name, ts_type(&f.value))).collect()
+    tsgen::members(reg.get(name).unwrap_or_else(|| panic!("{name} was not traced")), name)
 }
 
 fn generate() -> String {
@@ -86,26 +75,7 @@ fn generate() -> String {
          // Do not edit: run `CIRRUS_BLESS=1 cargo test --test checkout_types`.\n",
     );
     for name in OWN {
-        match reg.get(*name).unwrap_or_else(|| panic!("{name} was not traced")) {
-            ContainerFormat::Enum(variants) => {
-                let vals: Vec<String> = variants
-                    .values()
-                    .map(|v| {
-                        assert!(matches!(v.value, VariantFormat::Unit), "{name}: only unit enums");
-                        format!("\"{}\"", v.name)
-                    })
-                    .collect();
-                writeln!(out, "export type {name} = {};", vals.join(" | ")).unwrap();
-            }
-            ContainerFormat::Struct(_) => {
-                writeln!(out, "export interface {name} {{").unwrap();
-                for m in members(&reg, name) {
-                    writeln!(out, "  {m};").unwrap();
-                }
-                out.push_str("}\n");
-            }
-            other => panic!("{name}: unsupported {other:?}"),
-        }
+        tsgen::declare(&mut out, name, reg.get(*name).unwrap_or_else(|| panic!("{name} was not traced")));
     }
     out.push_str("/** The checkout, discriminated by `state`. */\nexport type CheckoutState =\n");
     for s in &states {
@@ -124,11 +94,5 @@ fn generate() -> String {
 
 #[test]
 fn generated_checkout_types_are_current() {
-    let want = generate();
-    if std::env::var_os("CIRRUS_BLESS").is_some() {
-        std::fs::write(OUT, &want).unwrap();
-        return;
-    }
-    let have = std::fs::read_to_string(OUT).unwrap_or_default();
-    assert!(have == want, "{OUT} is stale: run `CIRRUS_BLESS=1 cargo test --test checkout_types`\n--- want\n{want}");
+    tsgen::up_to_date(OUT, &generate(), "checkout_types");
 }
