@@ -25,14 +25,14 @@ new_secret() {
 # new_api_key: a fresh, throwaway `ak_` + 48 hex API key.
 new_api_key() { new_secret ak_ 24; }
 
-# check_no_secrets OUTPUT_FILE: fails (non-zero, naming the places, never the key) if a key
+# check_no_secrets OUTPUT_FILE: fails (non-zero, naming the places, never the secret) if a secret
 # registered in $CIRRUS_SECRETS_FILE appears in OUTPUT_FILE (a stage's captured stdout+stderr)
 # or in any file under .cirrus/ (server and localstripe logs, databases, built pages) or artifacts/.
 check_no_secrets() {
   local out=$1 found=0 f
   [ -s "${CIRRUS_SECRETS_FILE:-}" ] || { log "check_no_secrets: no registered keys (CIRRUS_SECRETS_FILE)"; return 1; }
   if grep -qaF -f "$CIRRUS_SECRETS_FILE" "$out"; then
-    log "SECRET LEAK: an API key appears in the stage's output ($(grep -caF -f "$CIRRUS_SECRETS_FILE" "$out") line(s))"
+    log "SECRET LEAK: a secret of the run (API key or webhook secret) appears in the stage's output ($(grep -caF -f "$CIRRUS_SECRETS_FILE" "$out") line(s))"
     found=1
   fi
   while IFS= read -r f; do
@@ -43,7 +43,7 @@ check_no_secrets() {
       log "note: ${f#"$ROOT"/} holds the key as the page's apiKey (a built storefront page's config, served to the browser by design)"
       continue
     fi
-    log "SECRET LEAK: an API key appears in ${f#"$ROOT"/} ($(grep -caF -f "$CIRRUS_SECRETS_FILE" "$f") line(s))"
+    log "SECRET LEAK: a secret of the run (API key or webhook secret) appears in ${f#"$ROOT"/} ($(grep -caF -f "$CIRRUS_SECRETS_FILE" "$f") line(s))"
     found=1
   done < <(grep -rlaF -f "$CIRRUS_SECRETS_FILE" "$RUN_DIR" "$ROOT/artifacts" 2>/dev/null || true)
   return $found
