@@ -177,8 +177,12 @@ async fn the_start_up_sweep_settles_what_happened_while_down() {
     // 3: declined: nothing to settle, the sweep records it and writes nothing.
     let declined = initiate(&a, &v, 1).await["sessionId"].as_str().unwrap().to_string();
     assert_eq!(confirm(&a, &declined, &card_token("4000000000000341").await).await.1["status"], "requires_payment_method");
+    // 4: a payment the processor does not know (as after localstripe restarted).
+    let gone = initiate(&a, &v, 1).await["sessionId"].as_str().unwrap().to_string();
     first.handle.abort();
     let _ = first.handle.await;
+    let sql = rusqlite::Connection::open(&db).unwrap();
+    sql.execute("UPDATE sessions SET payment_intent_id = 'pi_unknownToLocalstripe' WHERE id = ?1", [&gone]).unwrap();
     authenticate(r["paymentIntentId"].as_str().unwrap(), r["clientSecret"].as_str().unwrap(), true).await;
     let before = (captured_charges(&lost).await, captured_charges(&authorized).await);
     assert_eq!(before, (1, 0), "one charged without an order, one authorized without a capture");
@@ -195,6 +199,9 @@ async fn the_start_up_sweep_settles_what_happened_while_down() {
     assert_eq!((orders_lost, captured_charges(&lost).await), (1, 1));
     assert_eq!((orders_authorized, captured_charges(&authorized).await), (1, 1));
     assert_eq!(orders_of(&b, &declined).await, 0);
+    let pi_status = |sid: &str| sql.query_row("SELECT pi_status FROM sessions WHERE id = ?1", [sid], |r| r.get::<_, Option<String>>(0)).unwrap();
+    assert_eq!(pi_status(&declined).as_deref(), Some("requires_payment_method"), "recorded");
+    assert_eq!(pi_status(&gone).as_deref(), Some("missing"), "recorded, not asked again");
     second.handle.abort();
     // A third start finds nothing left to read back, and writes nothing twice.
     tokio::time::sleep(Duration::from_millis(200)).await;

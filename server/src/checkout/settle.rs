@@ -5,9 +5,10 @@ use cirrus_storefront::model::{ConfirmResponse, PaymentItem, PaymentStatus, Serv
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::Value;
 
-use super::processor::{call_keyed, cancel_verified, processor_error, result_of, retrieve, status, stock_gone, Verified};
+use super::processor::{call_keyed, cancel_verified, processor_error, result_of, status, stock_gone, Verified};
 use super::record::{load_session, Session};
 use crate::error::{ApiError, ApiResult};
+use crate::stripe::StripeError;
 use crate::util::{now_iso, random_hex};
 use crate::State;
 
@@ -203,7 +204,12 @@ pub enum Settled {
     AlreadyDone,
     /// No such session here, or `pi_id` is not its current payment: ignored.
     NotOurs,
+    /// The processor does not know the payment (404): recorded as `missing`.
+    Missing,
 }
+
+/// `sessions.pi_status` of a payment the processor answered 404 for.
+const MISSING: &str = "missing";
 
 /// Settles payment `pi_id` of session `session_id` without a confirm: what the
 /// processor's webhook and the start-up sweep call. Takes the session's lock,
@@ -227,12 +233,22 @@ pub async fn settle_event(state: &State, session_id: &str, pi_id: &str) -> ApiRe
     if session.completed {
         return Ok(Settled::AlreadyDone);
     }
-    let pi = retrieve(state, pi_id).await?;
+    let pi = match state.stripe.call(false, &format!("/v1/payment_intents/{pi_id}"), &[], None).await {
+        Ok(pi) => pi,
+        // The processor does not know it (localstripe restarted, another account's key): nothing
+        // can be charged or captured with this key; recorded, so the sweep stops asking.
+        Err(StripeError::Api { status: 404, .. }) => {
+            record_status(state, &session, pi_id, MISSING).await?;
+            return Ok(Settled::Missing);
+        }
+        Err(e) => return Err(processor_error(&e)),
+    };
     let settled = settle(state, &session, pi).await?;
     Ok(Settled::Read(settled.status))
 }
 
-/// The start-up sweep: every open session with a payment not known cancelled is
+/// The start-up sweep: every open session with a payment not known cancelled (or
+/// unknown to the processor) is
 /// read back and settled (webhooks missed while the server was down). Runs in
 /// the background; each session is settled under its lock, as a webhook would.
 /// Returns (sessions read back, orders written).
@@ -241,10 +257,10 @@ pub async fn reconcile(state: State) -> (usize, usize) {
         .db(|c| {
             let mut stmt = c.prepare(
                 "SELECT id, payment_intent_id FROM sessions
-                 WHERE completed = 0 AND payment_intent_id IS NOT NULL AND coalesce(pi_status, '') <> 'canceled'
+                 WHERE completed = 0 AND payment_intent_id IS NOT NULL AND coalesce(pi_status, '') NOT IN ('canceled', ?1)
                  ORDER BY created_at, id",
             )?;
-            let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+            let rows = stmt.query_map([MISSING], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
             Ok(rows.collect::<Result<Vec<_>, _>>()?)
         })
         .await;
@@ -262,6 +278,7 @@ pub async fn reconcile(state: State) -> (usize, usize) {
                 ordered += usize::from(st == PaymentStatus::Succeeded);
                 eprintln!("reconcile: session {sid} payment {pi_id}: {st:?}");
             }
+            Ok(Settled::Missing) => eprintln!("reconcile: session {sid} payment {pi_id}: unknown to the processor, not asked again"),
             Ok(_) => {}
             Err(e) => eprintln!("reconcile: session {sid} payment {pi_id}: {} ({:?})", e.message, e.code),
         }
