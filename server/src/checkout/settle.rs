@@ -12,7 +12,6 @@ use crate::stripe::StripeError;
 use crate::util::{now_iso, random_hex};
 use crate::State;
 
-
 /// The outcome of taking a session's stock for a payment.
 enum Stock {
     Taken,
