@@ -11,7 +11,6 @@ use crate::error::{ApiError, ApiResult};
 use crate::stripe::StripeError;
 use crate::State;
 
-
 /// A processor failure in the contract's words (502 `processor_error`); the
 /// library's or the processor's own text goes to the log only.
 pub(super) fn processor_error(e: &StripeError) -> ApiError {
@@ -152,7 +151,6 @@ pub(super) async fn cancel_verified(state: &State, session: &Session, pi_id: &st
         _ => Ok(Verified::Moved(pi)),
     }
 }
-
 
 #[cfg(test)]
 mod tests {

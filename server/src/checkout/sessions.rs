@@ -15,7 +15,6 @@ use crate::extract::Json;
 use crate::util::{now_iso, random_hex};
 use crate::State;
 
-
 /// `POST /payments/initiate`
 ///
 /// # Errors
