@@ -98,14 +98,21 @@ export function setup(lib, { baseUrl, apiKey, initArg }) {
   return { lib, baseUrl, apiKey, initArg, fails, throws, arm, disarm, client, address };
 }
 
-/** Runs one case (the fault hook disarmed after it, whatever happened). */
+/** Runs one case, then disarms the fault hook whatever happened (the case's own failure wins). */
 export async function runCase(t, [name, body]) {
   if (name !== CASES[0][0] && !t.c) throw new Error(`the first case ("${CASES[0][0]}") did not set up the client`);
+  let failure;
   try {
     await body(t);
-  } finally {
-    await t.disarm();
+  } catch (e) {
+    failure = e;
   }
+  try {
+    await t.disarm();
+  } catch (e) {
+    failure ??= new Error(`disarming the fault hook: ${e}`);
+  }
+  if (failure) throw failure;
 }
 
 /** Runs every case in order; `{ name, ok, ms, error? }` for each (for the browser page). */
