@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Speed: decoding + validating a 500-product GET /products body in headless
-# Chromium vs a bare JSON.parse of the same body (median of 30), through the
-# package as shipped (scripts/build-pkg.sh).
-# Usage: scripts/bench-decode.sh
+# Speed: `client.products({ limit: 500 })` (fetch to validated objects) against what a
+# JavaScript SDK pays on the same in-memory stub, `Response.json()`, in headless Chromium,
+# through the package as shipped (scripts/build-pkg.sh). The variants are interleaved round
+# by round; medians with p25–p75 and min–max, and the ratio (tests/sdk/bench-decode.mjs).
+# Usage: CIRRUS_PORT_OFFSET=N scripts/bench-decode.sh [ROUNDS]   (default 41)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -21,4 +22,4 @@ curl -sf -H "Authorization: Bearer $CIRRUS_API_KEY" "$CIRRUS_BASE_URL/products?l
 stop_services || true   # (lib.sh: `wait` on a killed pid returns 143)
 log "building the package (scripts/build-pkg.sh)"
 CIRRUS_PKG_OUT="$OUT/pkg" bash "$ROOT/scripts/build-pkg.sh" >"$OUT/build.log" 2>&1 || { tail -20 "$OUT/build.log"; die "build failed"; }
-node tests/sdk/bench-decode.mjs "$OUT/pkg" "$OUT/products-500.json"
+node tests/sdk/bench-decode.mjs "$OUT/pkg" "$OUT/products-500.json" "${1:-41}"

@@ -37,6 +37,8 @@ log "wasm-opt -Oz"
 # The glue ships as wasm-bindgen wrote it. (Text rewrites of it and minified import/export
 # names were measured at -1.5 KB gz in all and rejected: BENCHMARKS.md, SDK size.)
 cp "$RAW/cirrus_storefront.js" "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$OUT/"
+# The hand-written JS-only interfaces the glue's cart and checkout types import (js/generated/).
+cp js/interfaces.d.ts "$OUT/"
 if [ -d "$RAW/snippets" ]; then cp -r "$RAW/snippets" "$OUT/"; fi   # inline_js / module imports of the other areas, if any
 # tsc compiles the entry in a staging directory next to the glue's typings.
 cp "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$STAGE/"

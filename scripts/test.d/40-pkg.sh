@@ -9,7 +9,8 @@
 #   4. build a Vite app and a webpack 5 app (tests/package/bundlers/) for production and run
 #      them in headless Chromium: `init()` without an argument, so each bundler must emit the
 #      `.wasm` and resolve the glue's `new URL(…, import.meta.url)` itself;
-#   5. run the client matrix (tests/sdk/matrix.mjs, its header lists every case: the 12
+#   5. run the client matrix (tests/sdk/matrix.mjs: a table of 24 named cases, every one run
+#      and reported, node:test in node, a per-case report from Chromium; it covers the 12
 #      fetchers × the 9 contract error codes (+ 503) injected by the dev server's fault hook,
 #      decoded and retried or not, real server errors, bad arguments, retries, sharing, cache,
 #      abort, timeout) on the installed package, in node and in headless Chromium, for the
@@ -126,11 +127,11 @@ done
 
 INSTALLED="$WORK/node-esm/node_modules/cirrus-storefront"
 log "client matrix, node (tests/sdk/matrix.mjs)"
-node tests/sdk/matrix-node.mjs "$INSTALLED"
+node --test-reporter=spec tests/sdk/matrix-node.mjs "$INSTALLED"
 log "client matrix, headless Chromium"
 node tests/sdk/matrix-browser.mjs "$INSTALLED" "$CIRRUS_BASE_URL" "$CIRRUS_API_KEY"
 log "cirrus-storefront/client (catalog-only subpath, its own smaller wasm): the same matrix, node and Chromium"
-node tests/sdk/matrix-node.mjs "$INSTALLED/client"
+node --test-reporter=spec tests/sdk/matrix-node.mjs "$INSTALLED/client"
 node tests/sdk/matrix-browser.mjs "$INSTALLED/client" "$CIRRUS_BASE_URL" "$CIRRUS_API_KEY"
 log "fuzz: the baseUrl check against node's WHATWG URL parser (tests/sdk/fuzz-base-url.mjs)"
 CIRRUS_FUZZ_CASES="${CIRRUS_FUZZ_CASES:-5000}" node tests/sdk/fuzz-base-url.mjs "$INSTALLED"

@@ -29,7 +29,7 @@ use crate::shipping;
 use crate::text::cat;
 
 /// The TypeScript types of the cart surface, generated from the Rust types by
-/// tests/cart/types.rs.
+/// tests/typegen/ (the JS-only options come from js/interfaces.d.ts).
 #[wasm_bindgen(typescript_custom_section)]
 const CART_TYPES: &str = include_str!("../../js/generated/cart-types.ts");
 

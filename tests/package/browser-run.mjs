@@ -14,9 +14,10 @@ const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/ja
 /**
  * Runs a page in headless Chromium and returns the process exit code (0 when the page
  * reported ok). `resolve(path)` maps a URL path to a file path, to `{ type, body }`, or to
- * null (404); `query` becomes the page's search parameters; `label` names what passed.
+ * null (404); `query` becomes the page's search parameters; `label` names what passed;
+ * `report(result)`, when given, is called with what the page reported (pass or fail).
  */
-export async function runInChromium(resolve, { query = {}, label, timeoutMs = 60_000 }) {
+export async function runInChromium(resolve, { query = {}, label, timeoutMs = 60_000, report }) {
   const server = createServer(async (req, res) => {
     try {
       const r = resolve(new URL(req.url, "http://x").pathname);
@@ -42,6 +43,7 @@ export async function runInChromium(resolve, { query = {}, label, timeoutMs = 60
     await page.goto(`http://127.0.0.1:${server.address().port}/?${new URLSearchParams(query)}`);
     await page.waitForFunction(() => window.__result, null, { timeout: timeoutMs });
     const result = await page.evaluate(() => window.__result);
+    report?.(result);
     if (result.ok) {
       console.log(`${label}: ${result.passed.length} passed${result.note ? ` (${result.note})` : ""}`);
       code = 0;

@@ -1,8 +1,13 @@
 // The SDK client of the BUILT package against a dev server with test hooks
-// (CIRRUS_TEST_HOOKS=1, `/__test/faults`). Shared by node (matrix-node.mjs) and
-// headless Chromium (matrix-browser.mjs); stage 40-pkg runs it four times: node and
-// Chromium, each on the root entry `cirrus-storefront` and on `cirrus-storefront/client`.
-// `lib` is the imported package. Throws on the first failure. What runs, in order:
+// (CIRRUS_TEST_HOOKS=1, `/__test/faults`), as a table of named cases: `CASES` is a list of
+// [name, body]; every body takes the context `setup()` made (the first case fills in the
+// product, variant and currency the others use). Two runners drive the same table, every case
+// reported and every case run (a failure does not stop the others):
+//  - node: tests/sdk/matrix-node.mjs, one node:test test per case;
+//  - headless Chromium: tests/sdk/matrix-browser.mjs, `runAll()` in the page, each case's
+//    result printed, any failure failing the run.
+// Stage 40-pkg runs both on the root entry `cirrus-storefront` and on `cirrus-storefront/client`.
+// What the cases cover:
 //  - every fetcher succeeding (products full/minimal/paginated, productBySlug, pages,
 //    collections, collectionBySlug, collection, store, shippingRates, initiatePayment,
 //    allProducts page by page);
@@ -28,32 +33,33 @@
 // Wall-clock: no upper bound that a loaded 2-core machine could miss. Where a call must
 // give up early (timeout, abort), the server is made to hold the answer for 30 s and the
 // bound is 10 s; lower bounds (Retry-After waited) are exact. Timing budgets are
-// benchmarks (tests/sdk/bench-decode.mjs), not assertions here. MATRIX_TIMINGS=1 (node) prints
-// the time of each case.
-export async function matrix(lib, { baseUrl, apiKey, initArg }) {
-  const passed = [];
+// benchmarks (tests/sdk/bench-decode.mjs), not assertions here.
+
+export const assert = (ok, what) => {
+  if (!ok) throw new Error(`assertion failed: ${what}`);
+};
+export const eq = (a, b, what) => assert(a === b, `${what}: ${JSON.stringify(a)} !== ${JSON.stringify(b)}`);
+/** A fetch that counts its calls and keeps their arguments. */
+const counting = () => {
+  const f = (...a) => {
+    f.calls.push(a);
+    return fetch(...a);
+  };
+  f.calls = [];
+  return f;
+};
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** How long the server holds a "slow" answer, and the generous bound for giving up before it. */
+const HELD_MS = 30_000, GAVE_UP_MS = 10_000;
+const abortAfter = (ms) => {
+  const c = new AbortController();
+  setTimeout(() => c.abort(), ms);
+  return c.signal;
+};
+
+/** The context every case takes: the library, the server, helpers bound to them. */
+export function setup(lib, { baseUrl, apiKey, initArg }) {
   const origin = baseUrl.replace(/\/api\/v1$/, "");
-  const check = (name, ok, detail = "") => {
-    if (!ok) throw new Error(`FAILED: ${name} ${detail}`);
-    passed.push(name);
-  };
-  const timings = [];
-  const test = async (name, body) => {
-    const t0 = Date.now();
-    try {
-      await body();
-      timings.push(`${name.slice(0, 40)}: ${Date.now() - t0} ms`);
-    } catch (e) {
-      throw new Error(`${name}: ${e && e.stack ? e.stack : e}`);
-    } finally {
-      await disarm();
-    }
-    passed.push(name);
-  };
-  const assert = (ok, what) => {
-    if (!ok) throw new Error(`assertion failed: ${what}`);
-  };
-  const eq = (a, b, what) => assert(a === b, `${what}: ${JSON.stringify(a)} !== ${JSON.stringify(b)}`);
   /** Awaits a rejection: a CirrusError (an Error) with `code`. */
   const fails = async (p, code) => {
     let v;
@@ -84,39 +90,62 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     });
     if (r.status !== 204) throw new Error(`arming the fault failed: ${r.status}`);
   };
-  async function disarm() {
+  const disarm = async () => {
     await fetch(`${origin}/__test/faults`, { method: "DELETE" });
-  }
-  /** A fetch that counts its calls and keeps their arguments. */
-  const counting = () => {
-    const f = (...a) => {
-      f.calls.push(a);
-      return fetch(...a);
-    };
-    f.calls = [];
-    return f;
-  };
-  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-  /** How long the server holds a "slow" answer, and the generous bound for giving up before it. */
-  const HELD_MS = 30_000, GAVE_UP_MS = 10_000;
-  const abortAfter = (ms) => {
-    const c = new AbortController();
-    setTimeout(() => c.abort(), ms);
-    return c.signal;
   };
   const client = (extra = {}) => new lib.CirrusClient({ baseUrl, apiKey, ...extra });
-
-  await lib.init(initArg);
-  const c = client();
-  const first = await c.products({ limit: 1 });
-  const product = first.products[0];
-  const variant = product.variants[0].id;
-  const currency = (await c.store()).defaultCurrency;
   const address = { email: "a@b.example", firstName: "A", lastName: "B", address1: "1 Road", city: "Town", postalCode: "12345", country: "US" };
+  return { lib, baseUrl, apiKey, initArg, fails, throws, arm, disarm, client, address };
+}
+
+/** Runs one case, then disarms the fault hook whatever happened (the case's own failure wins). */
+export async function runCase(t, [name, body]) {
+  if (name !== CASES[0][0] && !t.c) throw new Error(`the first case ("${CASES[0][0]}") did not set up the client`);
+  let failure;
+  try {
+    await body(t);
+  } catch (e) {
+    failure = e;
+  }
+  try {
+    await t.disarm();
+  } catch (e) {
+    failure ??= new Error(`disarming the fault hook: ${e}`);
+  }
+  if (failure) throw failure;
+}
+
+/** Runs every case in order; `{ name, ok, ms, error? }` for each (for the browser page). */
+export async function runAll(lib, options) {
+  const t = setup(lib, options);
+  const results = [];
+  for (const k of CASES) {
+    const t0 = Date.now();
+    try {
+      await runCase(t, k);
+      results.push({ name: k[0], ok: true, ms: Date.now() - t0 });
+    } catch (e) {
+      results.push({ name: k[0], ok: false, ms: Date.now() - t0, error: String((e && e.stack) || e) });
+    }
+  }
+  return results;
+}
+
+export const CASES = [
+  ["init(), then the first answers the other cases use", async (t) => {
+    await t.lib.init(t.initArg);
+    t.c = t.client();
+    const first = await t.c.products({ limit: 1 });
+    t.product = first.products[0];
+    t.variant = t.product.variants[0].id;
+    t.currency = (await t.c.store()).defaultCurrency;
+    eq(typeof t.variant, "string", "a variant id");
+    eq(t.currency.length, 3, "a currency code");
+  }],
 
   // ------------------------------------------------------------------ fetchers
 
-  await test("products: full, minimal, paginated, offset", async () => {
+  ["products: full, minimal, paginated, offset", async ({ c, product }) => {
     const page = await c.products({ limit: 5, includePagination: true });
     eq(page.products.length, 5, "limit");
     const p = page.products[0];
@@ -132,9 +161,9 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     const three = await c.products({ limit: 3 });
     eq(m.id, three.products[2].id, "offset 2 is the third product");
     eq((await c.products()).products.length > 0, true, "no options");
-  });
+  }],
 
-  await test("productBySlug, pages, collections, collectionBySlug, collection(id), store", async () => {
+  ["productBySlug, pages, collections, collectionBySlug, collection(id), store", async ({ c, product }) => {
     eq((await c.productBySlug(product.slug)).slug, product.slug, "productBySlug");
     const pages = await c.pages();
     assert(pages.length > 0 && "content" in pages[0], "pages");
@@ -145,9 +174,9 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     eq(byId.slug, cols[0].slug, "collection(id)");
     assert(byId.breadcrumb.length >= 1, "breadcrumb");
     eq((await c.store()).defaultCurrency.length, 3, "store");
-  });
+  }],
 
-  await test("shippingRates, initiatePayment, updatePayment's server error", async () => {
+  ["shippingRates, initiatePayment, updatePayment's server error", async ({ lib, c, variant, currency, address }) => {
     const rates = await c.shippingRates({ variantIds: [variant], country: "US" });
     eq(rates[0].variantId, variant, "shippingRates");
     const session = await c.initiatePayment({ items: [{ variantId: variant, quantity: 1 }], currency });
@@ -164,20 +193,20 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     eq(e.code, "not_found", `code (message: ${e.message})`);
     eq(e.status, 404, "status");
     assert(e.message.includes("shippingRateId"), `names shippingRateId: ${e.message}`);
-  });
+  }],
 
-  await test("allProducts iterates every product page by page", async () => {
+  ["allProducts iterates every product page by page", async ({ c, client }) => {
     const total = (await c.products({ limit: 1, includePagination: true })).pagination.total;
     const f = counting();
     let n = 0;
     for await (const p of client({ fetch: f }).allProducts({ pageSize: 50, minimal: true })) n += p.id ? 1 : 0;
     eq(n, total, "count");
     eq(f.calls.length, Math.ceil(total / 50), "one request per page");
-  });
+  }],
 
   // ------------------------------------------------------------------ errors
 
-  await test("the error matrix: every contract code on every fetcher", async () => {
+  ["the error matrix: every contract code on every fetcher", async ({ c, client, product, variant, currency, address, arm, fails }) => {
     const cols = await c.collections();
     const col = cols[0];
     const confirmBody = { sessionId: "s", confirmationTokenId: "tok_1", shippingRateId: "r", shippingAddress: address, returnUrl: "https://x.example/" };
@@ -206,7 +235,9 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
       [502, "processor_error"], [500, "internal"], [503, "internal"],
     ];
     const transient = new Set([429, 500, 502, 503]);
+    // Every cell runs; the case fails listing every failed cell.
     let cells = 0;
+    const failed = [];
     const cellTest = async ([name, method, path, retried, call], [status, code]) => {
       const cell = `${name} × ${status} ${code}`;
       try {
@@ -235,7 +266,8 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
           eq(g.calls.length, 1, `${retried ? "a non-transient status" : "a payment"} is sent once`);
         }
       } catch (x) {
-        throw new Error(`${cell}: ${x.message}`);
+        failed.push(`${cell}: ${x.message}`);
+        return;
       }
       cells++;
     };
@@ -245,35 +277,36 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
       await Promise.all(fetchers.filter((x) => x[0] !== "allProducts").map((x) => cellTest(x, code)));
       await cellTest(fetchers.find((x) => x[0] === "allProducts"), code);
     }
+    assert(failed.length === 0, `${failed.length} cell(s) failed:\n  ${failed.join("\n  ")}`);
     eq(cells, fetchers.length * codes.length, "cells");
     eq(new Set(codes.map(([, code]) => code)).size, 9, "all nine contract codes");
-  });
+  }],
 
-  await test("401 unauthorized keeps status and request id, never shows the key", async () => {
+  ["401 unauthorized keeps status and request id, never shows the key", async ({ client, apiKey, fails }) => {
     const wrong = `ak_${"0".repeat(48)}`;
     const e = await fails(client({ apiKey: wrong }).store(), "unauthorized");
     eq(e.status, 401, "status");
     assert(typeof e.requestId === "string" && e.requestId.length > 0, "request id kept");
     assert(!e.message.includes(wrong), "the key never shows");
-  });
+  }],
 
-  await test("404 not_found, and slugs stay one path segment", async () => {
+  ["404 not_found, and slugs stay one path segment", async ({ c, product, fails }) => {
     const e = await fails(c.productBySlug("no-such-product"), "not_found");
     eq(e.status, 404, "status");
     // Without encoding, "../../store" would reach GET /store (200).
     await fails(c.productBySlug("../../store"), "not_found");
     await fails(c.collection("a/b?c#d"), "not_found");
     await fails(c.collectionBySlug("no-such-collection"), "not_found");
-  });
+  }],
 
-  await test("400 invalid_request from the server", async () => {
+  ["400 invalid_request from the server", async ({ c, client, variant, currency, fails }) => {
     // Well-formed for the client, wrong for this store (its currency is not XXX).
     const e = await fails(c.initiatePayment({ items: [{ variantId: variant, quantity: 1 }], currency: "XXX" }), "invalid_request");
     eq(e.status, 400, "status");
     assert(/currency/.test(e.message), e.message);
-  });
+  }],
 
-  await test("bad arguments are rejected before any request", async () => {
+  ["bad arguments are rejected before any request", async ({ lib, client, currency, address, baseUrl, apiKey, fails, throws }) => {
     const f = counting();
     const cc = client({ fetch: f });
     for (const [args, needle] of [
@@ -357,9 +390,9 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
       assert(e.message.includes(needle), `${JSON.stringify(extra)}: ${e.message}`);
     }
     throws(() => new lib.CirrusClient(), "invalid_argument");
-  });
+  }],
 
-  await test("429 then success honours Retry-After; retries: 0 surfaces it", async () => {
+  ["429 then success honours Retry-After; retries: 0 surfaces it", async ({ c, client, arm, fails }) => {
     await arm({ method: "GET", path: "/store", kind: "status", status: 429, retryAfter: 1 });
     const t0 = Date.now();
     await c.store();
@@ -369,9 +402,9 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     const e = await fails(client({ retries: 0 }).store(), "rate_limited");
     eq(e.retryAfter, 7, "retryAfter");
     eq(e.status, 429, "status");
-  });
+  }],
 
-  await test("500 then success (one retry); shipping rates retried too", async () => {
+  ["500 then success (one retry); shipping rates retried too", async ({ client, variant, arm, fails }) => {
     const f = counting();
     const cc = client({ fetch: f });
     await arm({ method: "GET", path: "/pages", kind: "status", status: 500 });
@@ -385,9 +418,9 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     const e = await fails(client({ fetch: f, retries: 1 }).store(), "internal");
     eq(e.status, 500, "status");
     eq(f.calls.length, 6, "two attempts");
-  });
+  }],
 
-  await test("payments are never retried: one POST per call", async () => {
+  ["payments are never retried: one POST per call", async ({ client, variant, currency, address, baseUrl, arm, fails }) => {
     const f = counting();
     const cc = client({ fetch: f });
     await arm({ method: "POST", path: "/payments/initiate", kind: "status", status: 500 });
@@ -403,9 +436,9 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     eq(f.calls.length, 3, "confirm sent exactly once");
     await fails(client({ baseUrl: "http://127.0.0.1:9/api/v1", fetch: f }).confirmPayment(confirm), "network");
     eq(f.calls.length, 4, "not even after a network failure");
-  });
+  }],
 
-  await test("a POST body holds the fields the API knows, nothing else", async () => {
+  ["a POST body holds the fields the API knows, nothing else", async ({ client, variant, baseUrl, apiKey, fails }) => {
     // options.fetch is called with the Request the client built (one argument); its body
     // is read here before the real fetch consumes it.
     const seen = [];
@@ -427,17 +460,17 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     // A fetch that resolves to something that is not a Response is a network error, never a crash.
     await fails(client({ fetch: async () => "not a response", retries: 0 }).store(), "network");
     await fails(client({ fetch: () => { throw new TypeError("sync failure"); }, retries: 0 }).store(), "network");
-  });
+  }],
 
-  await test("truncated body is decode naming the request and status", async () => {
+  ["truncated body is decode naming the request and status", async ({ c, arm, fails }) => {
     await arm({ method: "GET", path: "/collections", kind: "truncated" });
     const e = await fails(c.collections(), "decode");
     assert(e.message.includes("JSON") && e.message.includes("/collections"), e.message);
     eq(e.status, 200, "status");
     assert(typeof e.requestId === "string", "request id");
-  });
+  }],
 
-  await test("a body of the wrong shape is decode naming the JSON path", async () => {
+  ["a body of the wrong shape is decode naming the JSON path", async ({ client, fails }) => {
     const fake = async () => new Response(JSON.stringify({ store: { id: 5 } }), { status: 200, headers: { "x-request-id": "req_fake" } });
     const e = await fails(client({ fetch: fake }).store(), "decode");
     assert(e.message.includes("store.id") && e.message.includes("/store"), e.message);
@@ -449,9 +482,9 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     const e3 = await fails(client({ fetch: html, retries: 0 }).store(), "http");
     eq(e3.status, 502, "status");
     eq(e3.requestId, "req_proxy", "request id");
-  });
+  }],
 
-  await test("slow response is timeout (and a timeout is retried)", async () => {
+  ["slow response is timeout (and a timeout is retried)", async ({ client, arm, disarm, fails }) => {
     // The server holds the answer for 30 s; a client that waited for it would take 30 s.
     await arm({ method: "GET", path: "/store", kind: "slow", delayMs: HELD_MS });
     const t0 = Date.now();
@@ -466,9 +499,9 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     await arm({ method: "GET", path: "/store", kind: "slow", delayMs: HELD_MS });
     await client({ timeoutMs: 1000, retries: 1, fetch: f }).store();
     eq(f.calls.length, 2, "timed out once, then answered");
-  });
+  }],
 
-  await test("abort signal is aborted", async () => {
+  ["abort signal is aborted", async ({ c, client, variant, arm, fails }) => {
     await arm({ method: "GET", path: "/pages", kind: "slow", delayMs: HELD_MS });
     const t0 = Date.now();
     await fails(c.pages(abortAfter(100)), "aborted");
@@ -495,9 +528,9 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     await fails(waiting, "aborted");
     eq(f.calls.length, 1, "no second attempt after the abort");
     assert(Date.now() - t1 < GAVE_UP_MS, `did not wait out Retry-After 30 s (${Date.now() - t1} ms)`);
-  });
+  }],
 
-  await test("network failure is network", async () => {
+  ["network failure is network", async ({ client, baseUrl, fails }) => {
     const e = await fails(client({ baseUrl: "http://127.0.0.1:9/api/v1", retries: 0 }).store(), "network");
     eq(e.status, null, "no status");
     const f = counting();
@@ -505,11 +538,11 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     down.calls = f.calls;
     await fails(client({ fetch: down, retries: 1 }).store(), "network");
     eq(f.calls.length, 2, "a network failure is retried");
-  });
+  }],
 
   // ------------------------------------------------------------------ sharing and cache
 
-  await test("identical GETs in flight share one request", async () => {
+  ["identical GETs in flight share one request", async ({ client }) => {
     const f = counting();
     const cc = client({ fetch: f });
     const [a, b] = await Promise.all([cc.store(), cc.store()]);
@@ -519,9 +552,9 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     eq(f.calls.length, 2, "no cache without cacheTtlMs");
     await Promise.all([cc.products({ limit: 2 }), cc.products({ limit: 3 }), cc.products({ limit: 2 })]);
     eq(f.calls.length, 4, "different queries are different requests");
-  });
+  }],
 
-  await test("cache TTL and clearCache", async () => {
+  ["cache TTL and clearCache", async ({ client, arm, fails }) => {
     const f = counting();
     const cc = client({ fetch: f, cacheTtlMs: 60_000 });
     const [a, b] = await Promise.all([cc.store(), cc.store()]);
@@ -546,9 +579,9 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     await sleep(250);
     await short.store();
     eq(g.calls.length, 2, "after the TTL");
-  });
+  }],
 
-  await test("one caller aborting leaves the shared request to the others; all leaving aborts it", async () => {
+  ["one caller aborting leaves the shared request to the others; all leaving aborts it", async ({ client, arm, disarm, fails }) => {
     const f = counting();
     const cc = client({ fetch: f });
     // Ordering, not timing: the server holds the answer (1 s) and the quitter aborts as soon
@@ -576,9 +609,9 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     // A later caller starts afresh instead of joining the aborted request.
     assert((await cc.pages()).length > 0, "a new request");
     eq(f.calls.length, 3, "fresh request");
-  });
+  }],
 
-  await test("clearCache() is harmless; free() releases one client, not the others", async () => {
+  ["clearCache() is harmless; free() releases one client, not the others", async ({ client, currency }) => {
     const cc = client();
     cc.clearCache();
     eq((await cc.store()).defaultCurrency, currency, "still works after clearCache()");
@@ -592,9 +625,9 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     }
     assert(threw, "a freed client refuses calls with an Error");
     eq((await other.store()).defaultCurrency, currency, "other clients keep working");
-  });
+  }],
 
-  await test("the cache is bounded: paging with a TTL keeps at most 256 answers", async () => {
+  ["the cache is bounded: paging with a TTL keeps at most 256 answers", async ({ client }) => {
     // An in-memory fetch: 300 requests would meet the dev server's rate limit.
     const f = async (...a) => (f.calls.push(a), new Response('{"products":[]}', { status: 200 }));
     f.calls = [];
@@ -606,9 +639,5 @@ export async function matrix(lib, { baseUrl, apiKey, initArg }) {
     eq(f.calls.length, 300, "the newest answers are still cached");
     cc.clearCache();
     eq(cc.cacheSize, 0, "clearCache() empties it");
-  });
-
-  if (globalThis.process?.env?.MATRIX_TIMINGS) console.log(timings.join("\n"));
-  check("matrix complete", passed.length >= 20, String(passed.length));
-  return passed;
-}
+  }],
+];

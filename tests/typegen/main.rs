@@ -1,0 +1,82 @@
+//! The one type generator: every generated file comes from the Rust types
+//! through serde-reflection and the one `ts_type` (`ts.rs`):
+//! - `sdk.rs`: `js/generated/types.ts`, `js/generated/schema.js`, `src/generated/schema.rs`;
+//! - `cart.rs`: `js/generated/cart-types.ts`;
+//! - `checkout.rs`: `js/generated/checkout.ts`.
+//!
+//! The shapes that only exist in JavaScript (functions, `Storage`, client-like
+//! objects) are not serde types: they are hand-written in `js/interfaces.d.ts`,
+//! which the generated files import (scripts/build-pkg.sh ships it next to the glue).
+//!
+//! `generated_files_are_up_to_date` fails when a committed file differs from
+//! what the types give; `CIRRUS_BLESS=1 cargo test --test typegen` rewrites them all.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod cart;
+mod checkout;
+mod sdk;
+mod ts;
+
+use serde_reflection::Format;
+
+#[test]
+fn generated_files_are_up_to_date() {
+    let wire = sdk::trace();
+    ts::up_to_date(&[
+        ("js/generated/types.ts", sdk::gen_ts(&wire)),
+        ("js/generated/schema.js", sdk::gen_schema(&wire)),
+        ("src/generated/schema.rs", sdk::gen_rust_schema(&wire)),
+        ("js/generated/cart-types.ts", cart::generate(&wire)),
+        ("js/generated/checkout.ts", checkout::generate()),
+    ]);
+}
+
+#[test]
+fn nullable_fields_are_null_not_undefined_and_money_is_typed() {
+    let ts = sdk::gen_ts(&sdk::trace());
+    assert!(ts.contains("  compareAtPrice: string | null;\n"), "{ts}");
+    assert!(ts.contains("  metaTitle: string | null;\n"));
+    assert!(ts.contains("  pagination?: Pagination;\n"));
+    assert!(ts.contains("  address2?: string | null;\n"), "inputs may omit optional fields");
+    assert!(ts.contains("export type ProductStatus = \"ACTIVE\" | \"DRAFT\" | \"ARCHIVED\";"));
+    assert!(ts.contains("\"invalid_argument\" |"), "error codes are a union");
+    assert!(ts.contains("  /** A `fetch` implementation (SSR, tests); default `globalThis.fetch`. */\n  fetch?: typeof globalThis.fetch;\n}\n"));
+    assert!(!ts.contains("any") && !ts.contains("undefined"));
+}
+
+#[test]
+fn an_array_of_nullable_elements_is_parenthesised() {
+    let nullable = Format::Option(Box::new(Format::TypeName("Image".into())));
+    assert_eq!(ts::ts_type(&Format::Seq(Box::new(nullable.clone()))), "(Image | null)[]");
+    assert_eq!(ts::ts_type(&Format::Option(Box::new(Format::Seq(Box::new(Format::Str))))), "string[] | null");
+    assert_eq!(ts::member("x", &nullable, ts::Presence::MayBeMissing), "x?: Image");
+}
+
+#[test]
+fn cart_change_kinds_and_report_fields_match_serde() {
+    use cirrus_storefront::cart::RefreshReport;
+    for c in cart::samples() {
+        let v = serde_json::to_value(&c).unwrap();
+        assert_eq!(v["kind"], cart::change_kind(&c).0, "{v}");
+    }
+    let report = RefreshReport { changes: cart::samples(), unchecked: vec![] };
+    let v = serde_json::to_value(&report).unwrap();
+    let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["changes", "unchecked"]);
+}
+
+#[test]
+fn cart_nullable_amounts_are_null_in_types() {
+    let ts = cart::generate(&sdk::trace());
+    assert!(ts.contains("  compareAtPrice: number | null;"), "{ts}");
+    assert!(ts.contains("  image: Image | null;"), "{ts}");
+    assert!(ts.contains("export type RestoreProblemKind = \"corrupt\" | \"unknown_version\""), "{ts}");
+    assert!(!ts.contains("export interface Image "), "wire types are declared once, in types.ts");
+}
+
+#[test]
+fn checkout_states_are_a_union_tagged_by_state() {
+    let ts = checkout::generate();
+    assert!(ts.contains("  | { state: \"idle\" }\n"), "{ts}");
+    assert!(ts.contains("import type { CheckoutClient, CheckoutListener, CheckoutOptions, PayOptions, ProcessorAdapter, StartCheckoutOptions } from \"./interfaces.js\";"), "{ts}");
+}

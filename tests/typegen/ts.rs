@@ -1,0 +1,118 @@
+//! TypeScript of traced serde formats, shared by every generated file: the one
+//! `ts_type`, the declaration of a traced container, and the drift check.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde_reflection::{ContainerFormat, Format, Named, VariantFormat};
+
+/// The TypeScript type of a traced field. Amounts are i64 minor units checked
+/// <= 2^53 - 1 and counts are u32/u64: all `number`. An array of nullable
+/// elements is `(T | null)[]` (`T | null[]` would be "T, or an array of nulls").
+pub fn ts_type(f: &Format) -> String {
+    match f {
+        Format::TypeName(n) => n.clone(),
+        Format::Bool => "boolean".into(),
+        Format::Str | Format::Char => "string".into(),
+        Format::U8 | Format::U16 | Format::U32 | Format::U64 | Format::I8 | Format::I16 | Format::I32 | Format::I64 | Format::F32 | Format::F64 => {
+            "number".into()
+        }
+        Format::Option(inner) => format!("{} | null", ts_type(inner)),
+        Format::Seq(inner) => match **inner {
+            Format::Option(_) => format!("({})[]", ts_type(inner)),
+            _ => format!("{}[]", ts_type(inner)),
+        },
+        Format::Map { value, .. } => format!("Record<string, {}>", ts_type(value)),
+        other => panic!("no TypeScript for {other:?}"),
+    }
+}
+
+/// The values of a unit-only enum (only those cross the boundary).
+pub fn enum_values(variants: &BTreeMap<u32, Named<VariantFormat>>) -> Vec<String> {
+    variants
+        .values()
+        .map(|v| {
+            assert!(matches!(v.value, VariantFormat::Unit), "only unit enums cross the boundary ({})", v.name);
+            v.name.clone()
+        })
+        .collect()
+}
+
+/// How a struct member is declared.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Presence {
+    /// `name: T` (an `Option` is `T | null`: present, maybe null).
+    Required,
+    /// `name?: T` for an `Option<T>` the server leaves out unless asked.
+    MayBeMissing,
+    /// An argument's member: an `Option<T>` is `name?: T | null`, a defaulted bool `name?: boolean`.
+    Input,
+}
+
+/// `name: type` of a traced struct member.
+pub fn member(name: &str, f: &Format, presence: Presence) -> String {
+    match (f, presence) {
+        (Format::Option(inner), Presence::MayBeMissing) => format!("{name}?: {}", ts_type(inner)),
+        (Format::Option(inner), Presence::Input) => format!("{name}?: {} | null", ts_type(inner)),
+        (Format::Bool, Presence::Input) => format!("{name}?: boolean"),
+        (t, _) => format!("{name}: {}", ts_type(t)),
+    }
+}
+
+/// `name: type` of every member of a traced struct, all [`Presence::Required`].
+pub fn members(c: &ContainerFormat, name: &str) -> Vec<String> {
+    let ContainerFormat::Struct(fields) = c else { panic!("{name} is not a struct") };
+    fields.iter().map(|f| member(&f.name, &f.value, Presence::Required)).collect()
+}
+
+/// Appends the declaration of `name`: a string-literal union for a unit enum,
+/// an interface for a struct (`presence` says how each member is declared).
+pub fn declare(out: &mut String, name: &str, c: &ContainerFormat, presence: &dyn Fn(&str, &Format) -> Presence) {
+    match c {
+        ContainerFormat::Enum(variants) => {
+            let vals: Vec<String> = enum_values(variants).iter().map(|v| format!("\"{v}\"")).collect();
+            writeln!(out, "export type {name} = {};", vals.join(" | ")).unwrap();
+        }
+        ContainerFormat::Struct(fields) => {
+            writeln!(out, "export interface {name} {{").unwrap();
+            for f in fields {
+                writeln!(out, "  {};", member(&f.name, &f.value, presence(&f.name, &f.value))).unwrap();
+            }
+            out.push_str("}\n");
+        }
+        other => panic!("{name}: unsupported container {other:?}"),
+    }
+}
+
+/// Every member required (output types of the cart and the checkout).
+pub fn required(_: &str, _: &Format) -> Presence {
+    Presence::Required
+}
+
+/// The line a generated file uses to take hand-written interfaces from
+/// `js/interfaces.d.ts` (shipped next to the glue by scripts/build-pkg.sh) into
+/// the glue's scope, and to export them from it.
+pub fn use_interfaces(out: &mut String, names: &[&str]) {
+    let list = names.join(", ");
+    writeln!(out, "import type {{ {list} }} from \"./interfaces.js\";\nexport type {{ {list} }};").unwrap();
+}
+
+/// The drift check: each `(path, content)` must be what is committed; with
+/// `CIRRUS_BLESS` set the files are written instead. Names every stale file.
+pub fn up_to_date(files: &[(&str, String)]) {
+    let bless = std::env::var_os("CIRRUS_BLESS").is_some();
+    let mut stale = Vec::new();
+    for (path, content) in files {
+        let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+        if bless {
+            std::fs::write(&full, content).unwrap_or_else(|e| panic!("writing {path}: {e}"));
+        } else if std::fs::read_to_string(&full).unwrap_or_default() != *content {
+            stale.push(*path);
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "out of date with the Rust types: {}; run `CIRRUS_BLESS=1 cargo test --test typegen`",
+        stale.join(", ")
+    );
+}
