@@ -1,7 +1,8 @@
 //! Test data for the storefront helpers: a store, and products built from
 //! option lists and variant tuples.
 
-use crate::model::{DisplayStyle, Image, OptionValue, Product, ProductOption, ProductStatus, StockStatus, Variant};
+use super::input::{OptionValue, Product, ProductOption};
+use crate::model::{Image, StockStatus, Variant};
 use crate::prelude::*;
 
 use super::StoreSettings;
@@ -37,34 +38,26 @@ pub(crate) fn variant(id: &str, attrs: &[(&str, &str)], stock: u32) -> Variant {
 pub(crate) fn product(options: &[(&str, &[&str])], variants: Vec<Variant>) -> Product {
     Product {
         id: "prod_1".into(),
-        store_id: "store_1".into(),
         name: "Trail Tee".into(),
         slug: "trail-tee".into(),
-        status: ProductStatus::Active,
         description: "<p>A soft tee &amp; more.</p>".into(),
         meta_title: None,
         meta_description: None,
         images: vec![Image { url: "/static/products/trail-tee-1.svg".into(), alt: "Trail Tee, front".into() }],
-        tags: vec![],
-        created_at: "2025-01-01T00:00:00Z".into(),
-        updated_at: "2025-01-01T00:00:00Z".into(),
         options: options
             .iter()
             .zip(0u32..)
             .map(|((name, values), pos)| ProductOption {
-                id: ["opt_", name].concat(),
                 name: (*name).to_owned(),
-                display_style: DisplayStyle::Dropdown,
                 position: pos,
                 values: values
                     .iter()
                     .zip(0u32..)
-                    .map(|(v, p)| OptionValue { id: ["val_", v].concat(), value: (*v).to_owned(), position: p })
+                    .map(|(v, p)| OptionValue { value: (*v).to_owned(), position: p })
                     .collect(),
             })
             .collect(),
         variants,
-        collections: vec![],
     }
 }
 

@@ -18,6 +18,7 @@ use crate::prelude::*;
 
 use serde::{Deserialize, Serialize};
 
+pub mod input;
 pub mod routes;
 pub mod seo;
 pub mod variants;

@@ -7,7 +7,8 @@ use proptest::prelude::*;
 use super::fixtures::{product, store, variant};
 use super::variants::in_stock;
 use super::*;
-use crate::model::{Image, Product};
+use super::input::Product;
+use crate::model::Image;
 
 const OPTION_NAMES: [&str; 3] = ["Size", "Color", "Material"];
 const VALUES: [&str; 4] = ["a", "b", "c", "d"];
@@ -158,10 +159,7 @@ proptest! {
         p.description.clone_from(&text);
         p.meta_title = Some(text.clone());
         p.images = vec![Image { url: url.clone(), alt: text.clone() }];
-        let page = crate::model::Page {
-            id: sku.clone(), title: name.clone(), slug: "p".into(), content: text.clone(), page_type: "page".into(),
-            frontend_id: "p".into(), meta_title: String::new(), meta_description: text.clone(), created_at: String::new(), updated_at: String::new(),
-        };
+        let page = input::Page { title: name.clone(), slug: "p".into(), content: text.clone(), meta_title: String::new(), meta_description: text.clone() };
         let mut st2 = st.clone();
         st2.name.clone_from(&text);
         st2.logo_url.clone_from(&url);

@@ -20,7 +20,8 @@ use super::routes::{absolute_url, canonical_url, origin, store_path, StoreResour
 use super::variants::in_stock;
 use super::StoreSettings;
 use crate::error::{Error, Result};
-use crate::model::{Collection, Image, Page, Product};
+use super::input::{Collection, Page, Product};
+use crate::model::Image;
 use crate::text::{cat, char_count, quote, uint};
 
 /// Longest title, in characters.

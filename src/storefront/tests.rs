@@ -7,7 +7,8 @@ use super::routes::absolute_url;
 use super::seo::{cap, plain_text, DESCRIPTION_MAX};
 use super::*;
 use crate::error::ErrorCode;
-use crate::model::{Collection, CollectionRef, Image, Page};
+use super::input::{self, Collection, Page};
+use crate::model::{CollectionRef, Image};
 
 fn sel(pairs: &[(&str, &str)]) -> OptionSelection {
     pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
@@ -286,8 +287,6 @@ fn collection_seo_has_a_breadcrumb_list() {
         meta_title: String::new(),
         meta_description: String::new(),
         image: Some(Image { url: "/static/collections/tees.svg".into(), alt: "Tees".into() }),
-        parent: Some("col_apparel".into()),
-        products: vec![],
         breadcrumb: vec![crumb("apparel", "Apparel & Co"), crumb("tees", "Tees")],
     };
     let m = collection_seo(&store(), &c).unwrap();
@@ -317,16 +316,11 @@ fn home_and_page_seo() {
     let m = home_seo(&st2).unwrap();
     assert_eq!((m.title.as_str(), m.description.as_str()), ("Cirrus Outfitters", "Cirrus Outfitters"));
     let page = Page {
-        id: "page_1".into(),
         title: "About us".into(),
         slug: "about".into(),
         content: format!("<h1>About</h1><p>{}</p>", "We make gear. ".repeat(30)),
-        page_type: "page".into(),
-        frontend_id: "about".into(),
         meta_title: String::new(),
         meta_description: String::new(),
-        created_at: String::new(),
-        updated_at: String::new(),
     };
     let m = page_seo(&st, &page).unwrap();
     assert_eq!(m.title, "About us | Cirrus Outfitters");
@@ -341,4 +335,37 @@ fn by_position_keeps_ties_in_order() {
     let items = [(1, 'a'), (0, 'b'), (1, 'c'), (0, 'd'), (2, 'e')];
     let got: String = variants::by_position(&items, |x| x.0).into_iter().map(|x| x.1).collect();
     assert_eq!(got, "bdace");
+}
+
+#[test]
+fn wire_resources_decode_as_the_inputs() {
+    // A whole wire Product / Collection / Page (every member) reads as what the helpers take.
+    let product = serde_json::json!({
+        "id": "p1", "storeId": "s1", "name": "Tee", "slug": "tee", "status": "ACTIVE", "description": "<p>x</p>",
+        "metaTitle": null, "metaDescription": "d", "images": [{ "url": "/a.svg", "alt": "a" }], "tags": ["t"],
+        "createdAt": "2025-01-01T00:00:00Z", "updatedAt": "2025-01-01T00:00:00Z",
+        "options": [{ "id": "o1", "name": "Size", "displayStyle": "dropdown", "position": 0, "values": [{ "id": "ov1", "value": "S", "position": 0 }] }],
+        "variants": [{ "id": "v1", "price": "1.00", "compareAtPrice": null, "stockQuantity": 1, "stockStatus": "IN_STOCK", "image": null, "attributes": { "Size": "S" } }],
+        "collections": [{ "id": "c1", "name": "C", "slug": "c" }]
+    });
+    let wire: crate::model::Product = serde_json::from_value(product.clone()).unwrap();
+    let p: input::Product = serde_json::from_value(product).unwrap();
+    assert_eq!((p.meta_title, p.meta_description.as_deref(), p.variants), (None, Some("d"), wire.variants));
+    assert_eq!(p.options[0].values[0].value, "S");
+    let collection = serde_json::json!({
+        "id": "c1", "name": "C", "slug": "c", "description": "", "metaTitle": "", "metaDescription": "", "image": null,
+        "parent": null, "products": [{ "id": "p1", "name": "Tee", "slug": "tee", "images": [], "tags": [], "price": "1.00", "compareAtPrice": null }],
+        "breadcrumb": [{ "id": "c1", "name": "C", "slug": "c" }]
+    });
+    let _: crate::model::Collection = serde_json::from_value(collection.clone()).unwrap();
+    assert_eq!(serde_json::from_value::<Collection>(collection).unwrap().breadcrumb.len(), 1);
+    let page = serde_json::json!({
+        "id": "pg", "title": "About", "slug": "about", "content": "<p>x</p>", "pageType": "page", "frontendId": "about",
+        "metaTitle": "", "metaDescription": "", "createdAt": "", "updatedAt": ""
+    });
+    let _: crate::model::Page = serde_json::from_value(page.clone()).unwrap();
+    assert_eq!(serde_json::from_value::<Page>(page).unwrap().title, "About");
+    // A nullable member must still be there.
+    let e = serde_json::from_value::<Collection>(serde_json::json!({ "id": "c", "name": "", "slug": "c", "description": "", "metaTitle": "", "metaDescription": "", "breadcrumb": [] })).unwrap_err();
+    assert!(e.to_string().contains("missing field `image`"), "{e}");
 }

@@ -16,7 +16,8 @@ use crate::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::model::{Product, StockStatus, Variant};
+use super::input::Product;
+use crate::model::{StockStatus, Variant};
 use crate::text::{cat, quote};
 
 /// Option name to option value, e.g. `{"Size": "M", "Color": "Red"}`.

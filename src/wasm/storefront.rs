@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 
 use super::interop::{from_js, required, to_js};
 use crate::error::Result;
-use crate::model::{Collection, Page, Product};
+use crate::storefront::input::{Collection, Page, Product};
 use crate::storefront::{self, routes::ResourceKind, OptionSelection, StoreResource, StoreSettings};
 
 #[wasm_bindgen(typescript_custom_section)]
