@@ -30,7 +30,7 @@ fn store(value: JsValue) -> Result<StoreSettings> {
     required(value, "store")
 }
 
-fn resource(value: JsValue) -> Result<StoreResource> {
+fn resource_of(value: JsValue) -> Result<StoreResource> {
     let r: ResourceArg = required(value, "resource")?;
     StoreResource::from_parts(r.kind, r.slug)
 }
@@ -72,10 +72,10 @@ pub fn variant_selection(
 #[wasm_bindgen(js_name = storePath)]
 pub fn store_path(
     #[wasm_bindgen(js_name = store, unchecked_param_type = "StoreSettings")] settings: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "StoreResource")] resource_arg: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "StoreResource")] resource: JsValue,
 ) -> Result<String> {
     let settings = store(settings)?;
-    storefront::store_path(&settings, &resource(resource_arg)?)
+    storefront::store_path(&settings, &resource_of(resource)?)
 }
 
 /// Which resource `path` (or an absolute URL) names, or `null`.
