@@ -143,6 +143,21 @@ proptest! {
         }
     }
 
+    /// No text makes a helper panic: paths, URLs, domains, routes and HTML of any characters.
+    #[test]
+    fn no_input_panics(s in "\\PC{0,40}|(<|&#|&|%|/|\\?|#|:|\\[|\\]|\\PC){0,40}") {
+        let mut st = store();
+        let _ = resolve_path(&st, &s).unwrap();
+        let _ = canonical_url(&st, &s);
+        let _ = routes::absolute_url(&st, &s);
+        let _ = seo::cap(&seo::plain_text(&s), 5);
+        st.frontend_domain.clone_from(&s);
+        let _ = home_seo(&st);
+        st.route_pages.clone_from(&s);
+        let _ = resolve_path(&st, "/pages/x");
+        let _ = store_path(&st, &StoreResource::Page { slug: s.clone() });
+    }
+
     /// Whatever the texts, JSON-LD parses as JSON, never contains `<` (so never
     /// `</script`), `>`, `&`, U+2028 or U+2029, and titles and descriptions
     /// keep their caps.
