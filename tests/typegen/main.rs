@@ -2,7 +2,8 @@
 //! through serde-reflection and the one `ts_type` (`ts.rs`):
 //! - `sdk.rs`: `js/generated/types.ts`, `js/generated/schema.js`, `src/generated/schema.rs`;
 //! - `cart.rs`: `js/generated/cart-types.ts`;
-//! - `checkout.rs`: `js/generated/checkout.ts`.
+//! - `checkout.rs`: `js/generated/checkout.ts`;
+//! - `storefront.rs`: `js/generated/storefront.ts`.
 //!
 //! The shapes that only exist in JavaScript (functions, `Storage`, client-like
 //! objects) are not serde types: they are hand-written in `js/interfaces.d.ts`,
@@ -15,6 +16,7 @@
 mod cart;
 mod checkout;
 mod sdk;
+mod storefront;
 mod ts;
 
 use serde_reflection::Format;
@@ -28,6 +30,7 @@ fn generated_files_are_up_to_date() {
         ("src/generated/schema.rs", sdk::gen_rust_schema(&wire)),
         ("js/generated/cart-types.ts", cart::generate(&wire)),
         ("js/generated/checkout.ts", checkout::generate()),
+        ("js/generated/storefront.ts", storefront::generate(&wire)),
     ]);
 }
 
@@ -79,4 +82,24 @@ fn checkout_states_are_a_union_tagged_by_state() {
     let ts = checkout::generate();
     assert!(ts.contains("  | { state: \"idle\" }\n"), "{ts}");
     assert!(ts.contains("import type { CheckoutClient, CheckoutListener, CheckoutOptions, PayOptions, ProcessorAdapter, StartCheckoutOptions } from \"./interfaces.js\";"), "{ts}");
+}
+
+#[test]
+fn store_resource_kinds_match_serde() {
+    for r in storefront::samples() {
+        let v = serde_json::to_value(&r).unwrap();
+        let (kind, slug) = storefront::resource_kind(&r);
+        assert_eq!(v["kind"], kind, "{v}");
+        let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+        assert_eq!(keys, if slug { vec!["kind", "slug"] } else { vec!["kind"] }, "{v}");
+    }
+}
+
+#[test]
+fn storefront_types_spell_the_wire_names() {
+    let ts = storefront::generate(&sdk::trace());
+    assert!(ts.contains("  type: string;"), "OpenGraph.type: {ts}");
+    assert!(ts.contains("  selectedVariant: Variant | null;"), "{ts}");
+    assert!(ts.contains("  selection: Record<string, string>;"), "{ts}");
+    assert!(!ts.contains("export interface Variant "), "Variant comes from types.ts: {ts}");
 }

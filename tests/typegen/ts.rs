@@ -100,7 +100,7 @@ pub fn use_interfaces(out: &mut String, names: &[&str]) {
 /// The drift check: each `(path, content)` must be what is committed; with
 /// `CIRRUS_BLESS` set the files are written instead. Names every stale file.
 pub fn up_to_date(files: &[(&str, String)]) {
-    let bless = std::env::var_os("CIRRUS_BLESS").is_some();
+    let bless = std::env::var_os("CIRRUS_BLESS").is_some_and(|v| !v.is_empty()); // `CIRRUS_BLESS=` checks
     let mut stale = Vec::new();
     for (path, content) in files {
         let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
