@@ -68,6 +68,7 @@ use crate::text::{cat, uint};
 
 #[path = "generated/schema.rs"]
 mod generated;
+pub use generated::Root;
 
 #[cfg(test)]
 mod tests;
@@ -110,28 +111,22 @@ impl core::fmt::Display for Problem {
 
 impl core::error::Error for Problem {}
 
-/// Checks `body` against the response schema `root` (`"ProductsResponse"`,
-/// `"StoreResponse"`, … or any type they hold, such as `"Product"`).
+/// Checks `body` against the response schema `root` (`Root::ProductsResponse`,
+/// `Root::StoreResponse`, … or any type they hold, such as `Root::Product`).
 ///
 /// # Errors
 /// The first [`Problem`] as `js/validate.js` would report it: a syntax error
 /// (which wins over any schema problem, as `JSON.parse` runs first), nesting
-/// deeper than [`MAX_DEPTH`], a schema problem with its JSON path, or an
-/// unknown `root`.
-pub fn check(body: &[u8], root: &str) -> Result<(), Problem> {
-    match generated::SCHEMA.iter().position(|(name, _)| *name == root) {
-        // The table has far fewer than 65536 entries (`Ref` holds a u16).
-        #[allow(clippy::cast_possible_truncation)]
-        Some(k) => check_type(body, &Ty::Ref(k as u16)),
-        None => Err(Problem { path: String::new(), message: cat(&["no response schema named `", root, "`"]) }),
-    }
+/// deeper than [`MAX_DEPTH`], or a schema problem with its JSON path.
+pub fn check(body: &[u8], root: Root) -> Result<(), Problem> {
+    check_type(body, &Ty::Ref(root as u16))
 }
 
 /// [`check`] for a body already in a `&str`.
 ///
 /// # Errors
 /// As [`check`].
-pub fn check_str(body: &str, root: &str) -> Result<(), Problem> {
+pub fn check_str(body: &str, root: Root) -> Result<(), Problem> {
     check(body.as_bytes(), root)
 }
 

@@ -8,7 +8,7 @@
 //!
 //! Module ownership (see `docs/ARCHITECTURE.md`):
 //! - [`model`]: wire types shared with the dev server in `server/`.
-//! - [`error`], [`options`], [`request`], [`decode`], [`retry`]: the client core.
+//! - [`error`], [`options`], [`endpoint`], [`decode`], [`retry`]: the client core.
 //! - [`jsoncheck`]: a response body checked against the generated schemas, without allocating.
 //! - [`money`], [`cart`], [`shipping`]: exact pricing.
 //! - [`checkout`]: the checkout state machine.
@@ -30,12 +30,12 @@ mod prelude {
 pub mod cart;
 pub mod checkout;
 pub mod decode;
+pub mod endpoint;
 pub mod error;
 pub mod jsoncheck;
 pub mod model;
 pub mod money;
 pub mod options;
-pub mod request;
 pub mod retry;
 pub mod shipping;
 pub mod text;
