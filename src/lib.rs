@@ -15,8 +15,8 @@
 
 extern crate alloc;
 
-/// What every module of the crate uses from `alloc` (kept from the crate's
-/// no_std days: the core itself needs nothing from std but `alloc`).
+/// What the checkout's modules import from `alloc` (kept from the crate's
+/// no_std days; the other modules use std's prelude).
 #[allow(unused_imports)]
 mod prelude {
     pub(crate) use alloc::borrow::ToOwned;
