@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/:
 #   1. wasm-pack build --release --target web (wasm-opt disabled in Cargo.toml metadata)
-#   2. binaryen wasm-opt -Oz on the result (npm binaryen 132)
+#   2. binaryen wasm-opt on the result (npm binaryen 132; flags in WASM_OPT below)
 #   3. tsc of the JS entry (js/*.ts) against the generated glue
 #   4. package.json rendered from pkg-template/
 # Usage: scripts/build-pkg.sh   (idempotent; prints the sizes at the end)
@@ -26,13 +26,18 @@ log "wasm-pack build --release --target web"
 # stack slot per export (~300 B less JS gzip; node >= 16 and every current browser).
 WASM_BINDGEN_MULTI_VALUE=1 wasm-pack --quiet build --release --target web --no-pack --out-dir "$RAW" --out-name cirrus_storefront >/dev/null
 
-log "wasm-opt -Oz"
 # binaryen from npm (root devDependency, version 132): Debian's binaryen 108 rewrites
 # wasm-bindgen's externref table as anyref, which node 20 then refuses at init.
 # rustc's target_features section is stripped, so name the features it emits.
-"$ROOT/node_modules/.bin/wasm-opt" --enable-bulk-memory --enable-bulk-memory-opt --enable-sign-ext \
-  --enable-mutable-globals --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue \
-  -Oz "$RAW/cirrus_storefront_bg.wasm" -o "$OUT/cirrus_storefront_bg.wasm"
+# The passes: -Os without binaryen's inlining (rustc already inlined what pays; binaryen's
+# inlining grows the gzip), then again until nothing changes. Gzip decides, never raw bytes:
+# -Oz gives fewer raw bytes and more gzip (BENCHMARKS.md, SDK "Size").
+WASM_OPT=("$ROOT/node_modules/.bin/wasm-opt" --enable-bulk-memory --enable-bulk-memory-opt --enable-sign-ext
+  --enable-mutable-globals --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue
+  -Os --converge --strip-debug --strip-producers --one-caller-inline-max-function-size 0
+  --always-inline-max-function-size 0 --flexible-inline-max-function-size 0)
+log "wasm-opt -Os (no binaryen inlining)"
+"${WASM_OPT[@]}" "$RAW/cirrus_storefront_bg.wasm" -o "$OUT/cirrus_storefront_bg.wasm"
 
 # The glue ships as wasm-bindgen wrote it. (Text rewrites of it and minified import/export
 # names were measured at -1.5 KB gz in all and rejected: BENCHMARKS.md, SDK size.)
@@ -55,9 +60,7 @@ log "client-only subpath: wasm-pack --features sdk-only"
 RAWC="$BUILD/raw-client" STAGEC="$BUILD/stage-client"
 rm -rf "$RAWC" "$STAGEC" && mkdir -p "$STAGEC" "$OUT/client"
 WASM_BINDGEN_MULTI_VALUE=1 wasm-pack --quiet build --release --target web --no-pack --out-dir "$RAWC" --out-name cirrus_storefront -- --features sdk-only >/dev/null
-"$ROOT/node_modules/.bin/wasm-opt" --enable-bulk-memory --enable-bulk-memory-opt --enable-sign-ext \
-  --enable-mutable-globals --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue \
-  -Oz "$RAWC/cirrus_storefront_bg.wasm" -o "$OUT/client/cirrus_storefront_bg.wasm"
+"${WASM_OPT[@]}" "$RAWC/cirrus_storefront_bg.wasm" -o "$OUT/client/cirrus_storefront_bg.wasm"
 cp "$RAWC/cirrus_storefront.js" "$RAWC/cirrus_storefront.d.ts" "$RAWC/cirrus_storefront_bg.wasm.d.ts" "$OUT/client/"
 if [ -d "$RAWC/snippets" ]; then cp -r "$RAWC/snippets" "$OUT/client/"; fi
 cp "$RAWC/cirrus_storefront.d.ts" "$RAWC/cirrus_storefront_bg.wasm.d.ts" "$STAGEC/"

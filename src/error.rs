@@ -2,9 +2,6 @@
 //! `CirrusError` carrying [`ErrorCode`] as a string-literal union, the HTTP
 //! status and the server's `x-request-id`.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
-
 use core::fmt;
 
 use serde::{Deserialize, Serialize};

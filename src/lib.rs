@@ -8,7 +8,7 @@
 //!
 //! Module ownership (see `docs/ARCHITECTURE.md`):
 //! - [`model`]: wire types shared with the dev server in `server/`.
-//! - [`error`], [`options`], [`request`], [`decode`], [`retry`]: the client core.
+//! - [`error`], [`options`], [`endpoint`], [`decode`], [`retry`]: the client core.
 //! - [`jsoncheck`]: a response body checked against the generated schemas, without allocating.
 //! - [`money`], [`cart`], [`shipping`]: exact pricing.
 //! - [`checkout`]: the checkout state machine.
@@ -16,8 +16,8 @@
 
 extern crate alloc;
 
-/// What every module of the crate uses from `alloc` (kept from the crate's
-/// no_std days: the core itself needs nothing from std but `alloc`).
+/// What the checkout's modules import from `alloc` (kept from the crate's
+/// no_std days; the other modules use std's prelude).
 #[allow(unused_imports)]
 mod prelude {
     pub(crate) use alloc::borrow::ToOwned;
@@ -31,12 +31,12 @@ mod prelude {
 pub mod cart;
 pub mod checkout;
 pub mod decode;
+pub mod endpoint;
 pub mod error;
 pub mod jsoncheck;
 pub mod model;
 pub mod money;
 pub mod options;
-pub mod request;
 pub mod retry;
 pub mod shipping;
 pub mod storefront;

@@ -10,9 +10,7 @@
 //! Prices are decimal strings as on the wire; [`crate::money`] turns them into
 //! exact integer minor units.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
-
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 

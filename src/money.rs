@@ -7,8 +7,6 @@
 //! a wrap. Locale display formatting happens at the JS boundary
 //! (`Intl.NumberFormat`); the core only produces the exact decimal string.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
 use crate::text::{cat, int, quote, uint};
 
 use core::fmt;

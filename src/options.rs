@@ -1,8 +1,6 @@
 //! Client options, validated once when a client is made, so a bad base URL or a
 //! malformed API key fails before any request.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
 use crate::text::{cat, uint};
 
 use serde::Deserialize;

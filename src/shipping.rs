@@ -9,8 +9,6 @@
 //! price, then fastest delivery (`deliveryTimeframeMax`, then `…Min`), then id,
 //! so the order is total and stable. Tax comes from the server.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
 use crate::text::cat;
 
 use serde::{Deserialize, Serialize};

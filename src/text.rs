@@ -2,9 +2,6 @@
 //! with `format!` (which pulls `core::fmt`'s machinery, its vtables and
 //! Unicode tables into the binary), it concatenates with these.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
-
 /// The pieces joined: `cat(&["limit ", &uint(3)]) == "limit 3"`.
 #[must_use]
 pub fn cat(parts: &[&str]) -> String {

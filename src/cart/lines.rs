@@ -1,7 +1,7 @@
 //! A cart line, the catalog data it is priced from, and the totals.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
+use std::collections::BTreeMap;
+
 use crate::text::cat;
 
 use serde::{Deserialize, Serialize};

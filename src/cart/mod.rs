@@ -19,8 +19,6 @@
 //! Adding a variant that is already in the cart keeps the line's price and uses
 //! the fresh stock for the cap; prices change only through `refresh`.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
 use crate::text::{cat, uint};
 
 use crate::error::{Error, ErrorCode, Result};

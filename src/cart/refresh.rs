@@ -2,8 +2,7 @@
 //! what changed for the buyer; [`Cart::check`] reports without applying, so a
 //! storefront can show "prices changed" and let the buyer accept.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 

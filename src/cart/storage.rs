@@ -8,8 +8,6 @@
 //! [`SavedReader`]: `serde_json` natively, the JS engine's `JSON.parse` and
 //! serde-wasm-bindgen in the wasm (no JSON parser in the binary).
 
-#[allow(unused_imports)]
-use crate::prelude::*;
 use crate::text::{cat, uint};
 
 use serde::{Deserialize, Serialize};

@@ -1,5 +1,7 @@
 //! Unit tests of the cart core (the property tests are in `props.rs`).
 
+use std::collections::BTreeMap;
+
 use super::*;
 use crate::error::ErrorCode;
 use crate::model::{Image, PaymentItem, Product, ProductStatus, StockStatus, Variant};

@@ -1,11 +1,13 @@
-//! 2xx bodies: checked against the response schema of the model types in
-//! wasm memory ([`crate::jsoncheck`], one allocation-free pass over the bytes), then built into JS objects by the engine's `JSON.parse`
-//! (so nullable members are `null` and maps plain objects, and nothing is
-//! converted member by member across the boundary).
+//! 2xx bodies: checked against the response schema of their endpoint in wasm
+//! memory ([`crate::jsoncheck`], one allocation-free pass over the bytes),
+//! then built into JS objects by the engine's `JSON.parse` (so nullable
+//! members are `null` and maps plain objects, and nothing is converted member
+//! by member across the boundary).
 
 use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
+use crate::endpoint::Call;
 use crate::error::{Error, Result};
 
 use super::http::Answer;
@@ -18,71 +20,20 @@ extern "C" {
     fn json_parse(text: &js_sys::JsString) -> Result<JsValue, JsValue>;
 }
 
-/// Which response a body must be, and the member the caller gets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Schema {
-    /// `GET /products`; `pagination` is required when asked for.
-    Products { minimal: bool, pagination: bool },
-    Product,
-    Pages,
-    Collections,
-    Collection,
-    Store,
-    ShippingRates,
-    Initiate,
-    Update,
-    Confirm,
-}
-
-impl Schema {
-    /// The member of the body the caller gets (`None`: the whole body).
-    fn member(self) -> Option<&'static str> {
-        match self {
-            Self::Product => Some("product"),
-            Self::Pages => Some("pages"),
-            Self::Collections => Some("collections"),
-            Self::Collection => Some("collection"),
-            Self::Store => Some("store"),
-            Self::ShippingRates => Some("variantRates"),
-            Self::Products { .. } | Self::Initiate | Self::Update | Self::Confirm => None,
-        }
-    }
-
-    /// The response schema (generated from the model types, `src/generated/schema.rs`).
-    fn root(self) -> &'static str {
-        match self {
-            Self::Products { minimal: false, .. } => "ProductsResponse",
-            Self::Products { minimal: true, .. } => "MinimalProductsResponse",
-            Self::Product => "ProductResponse",
-            Self::Pages => "PagesResponse",
-            Self::Collections => "CollectionsResponse",
-            Self::Collection => "CollectionResponse",
-            Self::Store => "StoreResponse",
-            Self::ShippingRates => "ShippingRatesResponse",
-            Self::Initiate => "InitiateResponse",
-            Self::Update => "UpdateResponse",
-            Self::Confirm => "ConfirmResponse",
-        }
-    }
-}
-
-
-/// The caller's value of a 2xx answer.
+/// The caller's value of a 2xx answer to `call`.
 ///
 /// # Errors
 /// `decode` naming the JSON path (the caller adds the request and status).
-pub(crate) fn decode(answer: &Answer, schema: Schema) -> Result<JsValue> {
+pub(crate) fn decode(answer: &Answer, call: &Call) -> Result<JsValue> {
     // One copy of the body into wasm memory, one allocation-free pass over it.
     let text = String::from(&answer.body);
-    crate::jsoncheck::check(text.as_bytes(), schema.root()).map_err(|p| Error::decode(p.text()))?;
+    crate::jsoncheck::check(text.as_bytes(), call.response).map_err(|p| Error::decode(p.text()))?;
     drop(text);
     let value = json_parse(&answer.body).map_err(|_| Error::decode("the response body is not valid JSON"))?;
-    if let Schema::Products { pagination: true, .. } = schema {
-        if Reflect::get(&value, &"pagination".into()).map_or(true, |p| p.is_undefined()) {
-            return Err(Error::decode("at pagination: missing field `pagination` (asked for with includePagination)"));
-        }
+    if call.pagination && Reflect::get(&value, &"pagination".into()).map_or(true, |p| p.is_undefined()) {
+        return Err(Error::decode("at pagination: missing field `pagination` (asked for with includePagination)"));
     }
-    match schema.member() {
+    match call.endpoint.member {
         None => Ok(value),
         Some(m) => Reflect::get(&value, &m.into()).map_err(|_| Error::decode("the response body could not be read")),
     }

@@ -1,10 +1,13 @@
 //! `CirrusClient`: the typed catalog fetchers and the payment calls, a Rust
 //! class that does its own I/O.
 //!
-//! Arguments are decoded once by serde-wasm-bindgen ([`super::interop`]) and
-//! checked by the core's rules ([`crate::request`], [`crate::options`]), so a
-//! bad argument is an `invalid_argument` before any request. Requests go out
-//! through [`super::http`] (gloo-net, timeout, abort, retries). Identical GETs
+//! Each exported method decodes its arguments synchronously, once, by
+//! serde-wasm-bindgen ([`super::interop`]), checks them by the core's rules
+//! into a [`Call`] of its [`crate::endpoint::Op`] (path, method, retry policy,
+//! response schema), and hands that to one shared non-generic async body
+//! ([`Inner::run`]), so a bad argument is an `invalid_argument` (a rejected
+//! promise) before any request. Requests go out through [`super::http`]
+//! (gloo-net, timeout, abort, retries). Identical GETs
 //! in flight share one request; with `cacheTtlMs` answers are cached (bounded:
 //! at most [`MAX_CACHED`] answers, expired ones swept). A 2xx body is checked
 //! against the response schema of the model types in wasm memory
@@ -15,23 +18,24 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use gloo_net::http::Method;
 use js_sys::{Function, Promise, Reflect};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use web_sys::{AbortController, AbortSignal};
 
+use crate::endpoint::{Body, Call, Op, ProductsQuery};
 use crate::error::{Error, Result};
-use crate::model::{ConfirmRequest, InitiateRequest, ShippingAddress, ShippingRatesRequest, UpdateRequest};
+use crate::model::{ConfirmRequest, InitiateRequest, ShippingRatesRequest, UpdateRequest};
 use crate::options::ClientOptions;
-use crate::request::{self, ProductsQuery};
 use crate::text::{cat, uint};
 
-use super::body::{self, Schema};
+use super::body;
 use super::http::{self, Transport};
-use super::interop::{from_js, options_from_js, to_js};
+use super::interop::{arg_from_js, to_js};
+use crate::jsoncheck::Root;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = include_str!("../../js/generated/types.ts");
@@ -157,10 +161,6 @@ fn json(body: &impl serde::Serialize) -> Result<String> {
         .ok_or_else(|| Error::invalid_argument("the request body could not be encoded"))
 }
 
-fn check_address(a: &ShippingAddress) -> Result<()> {
-    crate::checkout::validate_address(a)
-}
-
 #[wasm_bindgen]
 impl CirrusClient {
     /// Makes a client. Options are checked here: `baseUrl` (ends with `/api/v1`, https
@@ -172,7 +172,7 @@ impl CirrusClient {
     /// `invalid_argument` for a bad option.
     #[wasm_bindgen(constructor)]
     pub fn new(#[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue) -> Result<CirrusClient, JsValue> {
-        let o: Options = options_from_js(options, "options")?;
+        let o: Options = arg_from_js(options, "options", Some(Root::ClientOptions), true)?;
         let fetch = if o.fetch.is_undefined() || o.fetch.is_null() {
             None
         } else if o.fetch.is_function() {
@@ -190,129 +190,110 @@ impl CirrusClient {
 
     /// `GET /products` (typed by its options in the `.d.ts`, see `ProductsResult`).
     #[wasm_bindgen(skip_typescript)]
-    pub async fn products(&self, options: JsValue, signal: Option<JsValue>) -> Result<JsValue, JsValue> {
-        let signal = signal_arg(signal)?;
-        let q: ProductsQuery = options_from_js(options, "options")?;
-        let path = request::products(&q)?.path_and_query();
-        let schema = Schema::Products { minimal: q.minimal, pagination: q.include_pagination };
-        self.inner.clone().get(path, schema, signal).await
+    pub fn products(&self, options: JsValue, signal: Option<JsValue>) -> Promise {
+        let call = arg_from_js::<ProductsQuery>(options, "options", Some(Root::ProductsOptions), true).and_then(|q| Call::products(&q));
+        self.run(call, None, signal)
     }
 
     /// Every active product, page by page (`for await`).
     #[wasm_bindgen(js_name = allProducts, skip_typescript)]
     pub fn all_products(&self, options: JsValue, signal: Option<JsValue>) -> Result<JsValue, JsValue> {
         let signal = signal_arg(signal)?;
-        let o: AllProductsOptions = options_from_js(options, "options")?;
+        let o: AllProductsOptions = arg_from_js(options, "options", None, true)?;
         let limit = o.page_size.unwrap_or(100);
-        request::products(&ProductsQuery { limit: Some(limit), ..ProductsQuery::default() })
+        Call::products(&ProductsQuery { limit: Some(limit), ..ProductsQuery::default() })
             .map_err(|_| Error::invalid_argument(cat(&["options.pageSize must be an integer in 1..=500, got ", &uint(limit.into())])))?;
         let pages = ProductPages { client: self.inner.clone(), limit, minimal: o.minimal, signal, state: RefCell::default() };
         Ok(iterable(pages.into()))
     }
 
     /// `GET /products/slug/{slug}`: the product.
-    #[wasm_bindgen(js_name = productBySlug, unchecked_return_type = "Product")]
-    pub async fn product_by_slug(
+    #[wasm_bindgen(js_name = productBySlug, unchecked_return_type = "Promise<Product>")]
+    pub fn product_by_slug(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] slug: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        self.catalog("productBySlug", string_arg("slug", &slug), Schema::Product, signal).await
+    ) -> Promise {
+        self.catalog(Op::ProductBySlug, &slug, signal)
     }
 
     /// `GET /pages`: every page.
-    #[wasm_bindgen(unchecked_return_type = "Page[]")]
-    pub async fn pages(&self, #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>) -> Result<JsValue, JsValue> {
-        self.catalog("pages", Ok(String::new()), Schema::Pages, signal).await
+    #[wasm_bindgen(unchecked_return_type = "Promise<Page[]>")]
+    pub fn pages(&self, #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>) -> Promise {
+        self.catalog(Op::Pages, &JsValue::UNDEFINED, signal)
     }
 
     /// `GET /collections`: every collection, with products and breadcrumb.
-    #[wasm_bindgen(unchecked_return_type = "Collection[]")]
-    pub async fn collections(&self, #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>) -> Result<JsValue, JsValue> {
-        self.catalog("collections", Ok(String::new()), Schema::Collections, signal).await
+    #[wasm_bindgen(unchecked_return_type = "Promise<Collection[]>")]
+    pub fn collections(&self, #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>) -> Promise {
+        self.catalog(Op::Collections, &JsValue::UNDEFINED, signal)
     }
 
     /// `GET /collections/slug/{slug}`: the collection.
-    #[wasm_bindgen(js_name = collectionBySlug, unchecked_return_type = "Collection")]
-    pub async fn collection_by_slug(
+    #[wasm_bindgen(js_name = collectionBySlug, unchecked_return_type = "Promise<Collection>")]
+    pub fn collection_by_slug(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] slug: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        self.catalog("collectionBySlug", string_arg("slug", &slug), Schema::Collection, signal).await
+    ) -> Promise {
+        self.catalog(Op::CollectionBySlug, &slug, signal)
     }
 
     /// `GET /collections/{id}`: the collection.
-    #[wasm_bindgen(unchecked_return_type = "Collection")]
-    pub async fn collection(
+    #[wasm_bindgen(unchecked_return_type = "Promise<Collection>")]
+    pub fn collection(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        self.catalog("collection", string_arg("id", &id), Schema::Collection, signal).await
+    ) -> Promise {
+        self.catalog(Op::Collection, &id, signal)
     }
 
     /// `GET /store`: the store configuration.
-    #[wasm_bindgen(unchecked_return_type = "Store")]
-    pub async fn store(&self, #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>) -> Result<JsValue, JsValue> {
-        self.catalog("store", Ok(String::new()), Schema::Store, signal).await
+    #[wasm_bindgen(unchecked_return_type = "Promise<Store>")]
+    pub fn store(&self, #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>) -> Promise {
+        self.catalog(Op::Store, &JsValue::UNDEFINED, signal)
     }
 
     /// `POST /shipping-rates`: the rates per variant (retried like a GET).
-    #[wasm_bindgen(js_name = shippingRates, unchecked_return_type = "VariantRates[]")]
-    pub async fn shipping_rates(
+    #[wasm_bindgen(js_name = shippingRates, unchecked_return_type = "Promise<VariantRates[]>")]
+    pub fn shipping_rates(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ShippingRatesRequest")] body: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        let signal = signal_arg(signal)?;
-        let b: ShippingRatesRequest = from_js(body, "body")?;
-        request::check_shipping_rates(&b.variant_ids, &b.country, b.order_total)?;
-        Ok(self.inner.post("/shipping-rates", &json(&b)?, true, Schema::ShippingRates, signal).await?)
+    ) -> Promise {
+        self.post::<ShippingRatesRequest>(body, signal)
     }
 
     /// `POST /payments/initiate` (sent once, never retried).
-    #[wasm_bindgen(js_name = initiatePayment, unchecked_return_type = "InitiateResponse")]
-    pub async fn initiate_payment(
+    #[wasm_bindgen(js_name = initiatePayment, unchecked_return_type = "Promise<InitiateResponse>")]
+    pub fn initiate_payment(
         &self,
         #[wasm_bindgen(unchecked_param_type = "InitiateRequest")] body: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        let signal = signal_arg(signal)?;
-        let b: InitiateRequest = from_js(body, "body")?;
-        let ids: Vec<String> = b.items.iter().map(|i| i.variant_id.clone()).collect();
-        let quantities: Vec<u32> = b.items.iter().map(|i| i.quantity).collect();
-        request::check_initiate(&ids, &quantities, &b.currency)?;
-        Ok(self.inner.post("/payments/initiate", &json(&b)?, false, Schema::Initiate, signal).await?)
+    ) -> Promise {
+        self.post::<InitiateRequest>(body, signal)
     }
 
     /// `POST /payments/update` (sent once, never retried).
-    #[wasm_bindgen(js_name = updatePayment, unchecked_return_type = "UpdateResponse")]
-    pub async fn update_payment(
+    #[wasm_bindgen(js_name = updatePayment, unchecked_return_type = "Promise<UpdateResponse>")]
+    pub fn update_payment(
         &self,
         #[wasm_bindgen(unchecked_param_type = "UpdateRequest")] body: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        let signal = signal_arg(signal)?;
-        let b: UpdateRequest = from_js(body, "body")?;
-        request::check_update(&b.session_id, &b.shipping_rate_id)?;
-        check_address(&b.shipping_address)?;
-        Ok(self.inner.post("/payments/update", &json(&b)?, false, Schema::Update, signal).await?)
+    ) -> Promise {
+        self.post::<UpdateRequest>(body, signal)
     }
 
     /// `POST /payments/confirm` (sent once, never retried; the server makes it
     /// idempotent, so calling it again after 3-D Secure is safe).
-    #[wasm_bindgen(js_name = confirmPayment, unchecked_return_type = "ConfirmResponse")]
-    pub async fn confirm_payment(
+    #[wasm_bindgen(js_name = confirmPayment, unchecked_return_type = "Promise<ConfirmResponse>")]
+    pub fn confirm_payment(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ConfirmRequest")] body: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "AbortSignal")] signal: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        let signal = signal_arg(signal)?;
-        let b: ConfirmRequest = from_js(body, "body")?;
-        request::check_confirm(&b.session_id, &b.confirmation_token_id, &b.shipping_rate_id, &b.return_url)?;
-        check_address(&b.shipping_address)?;
-        Ok(self.inner.post("/payments/confirm", &json(&b)?, false, Schema::Confirm, signal).await?)
+    ) -> Promise {
+        self.post::<ConfirmRequest>(body, signal)
     }
 
     /// Forgets cached answers (requests in flight still complete).
@@ -331,19 +312,49 @@ impl CirrusClient {
 }
 
 impl CirrusClient {
-    /// A catalog GET by the JS method's name (the core builds the path).
-    async fn catalog(&self, method: &str, arg: Result<String>, schema: Schema, signal: Option<JsValue>) -> Result<JsValue, JsValue> {
-        let signal = signal_arg(signal)?;
-        let path = request::catalog_path(method, &arg?)?;
-        self.inner.clone().get(path, schema, signal).await
+    /// A catalog GET: its slug or id (ignored by the endpoints without one).
+    fn catalog(&self, op: Op, arg: &JsValue, signal: Option<JsValue>) -> Promise {
+        let call = match op.endpoint().arg {
+            crate::endpoint::Arg::Segment(what) => string_arg(what, arg).and_then(|a| Call::catalog(op, &a)),
+            _ => Call::catalog(op, ""),
+        };
+        self.run(call, None, signal)
+    }
+
+    /// A POST of the body `B`: decoded, checked by its rules, encoded.
+    fn post<B: Body + DeserializeOwned>(&self, body: JsValue, signal: Option<JsValue>) -> Promise {
+        let call = arg_from_js::<B>(body, "body", Some(B::SCHEMA), false).and_then(|b| Ok((Call::body(&b)?, json(&b)?)));
+        match call {
+            Ok((call, json)) => self.run(Ok(call), Some(json), signal),
+            Err(e) => self.run(Err(e), None, signal),
+        }
+    }
+
+    /// The promise of every operation: the argument errors (the signal's
+    /// first) as a rejection, else [`Inner::run`].
+    fn run(&self, call: Result<Call>, body: Option<String>, signal: Option<JsValue>) -> Promise {
+        let prepared = signal_arg(signal).and_then(|s| Ok((call?, s)));
+        match prepared {
+            Ok((call, signal)) => future_to_promise(self.inner.clone().run(call, body, signal)),
+            Err(e) => Promise::reject(&e.into()),
+        }
     }
 }
 
 impl Inner {
+    /// One operation: a GET shared and cached ([`Inner::get`]), a POST sent as it is.
+    async fn run(self: Rc<Self>, call: Call, body: Option<String>, signal: Option<AbortSignal>) -> Result<JsValue, JsValue> {
+        match body {
+            None => self.get(call, signal).await,
+            Some(b) => Ok(self.fetch(&call, Some(&b), signal.as_ref()).await?),
+        }
+    }
+
     /// A GET: shared while in flight, cached with a TTL. Each caller's
     /// `signal` aborts only that caller; the request itself is aborted once
     /// every caller has given up.
-    async fn get(self: Rc<Self>, path: String, schema: Schema, signal: Option<AbortSignal>) -> Result<JsValue, JsValue> {
+    async fn get(self: Rc<Self>, call: Call, signal: Option<AbortSignal>) -> Result<JsValue, JsValue> {
+        let path = call.path.clone();
         if let Some(s) = &signal {
             if s.aborted() {
                 return Err(http::aborted(s).into());
@@ -363,7 +374,7 @@ impl Inner {
         };
         let (id, promise) = match joined {
             Some(j) => j,
-            None => self.start(&path, schema)?,
+            None => self.start(call)?,
         };
         let outcome = match &signal {
             None => JsFuture::from(promise).await.map_err(Err),
@@ -389,13 +400,14 @@ impl Inner {
     }
 
     /// Starts the shared request for `path` (its first caller counted).
-    fn start(self: &Rc<Self>, path: &str, schema: Schema) -> Result<(u32, Promise)> {
+    fn start(self: &Rc<Self>, call: Call) -> Result<(u32, Promise)> {
+        let path = call.path.clone();
         let id = self.next_id.get().wrapping_add(1);
         self.next_id.set(id);
         let ctl = AbortController::new().map_err(|_| Error::new(crate::error::ErrorCode::Network, "AbortController is not available"))?;
-        let (me, key, sig) = (Rc::clone(self), path.to_owned(), ctl.signal());
+        let (me, key, sig) = (Rc::clone(self), call.path.clone(), ctl.signal());
         let promise = future_to_promise(async move {
-            let r = me.fetch(Method::GET, &key, None, true, schema, Some(&sig)).await;
+            let r = me.fetch(&call, None, Some(&sig)).await;
             let mut entries = me.entries.borrow_mut();
             if matches!(entries.get(&key), Some(Entry::Flight { id: f, .. }) if *f == id) {
                 match &r {
@@ -409,21 +421,19 @@ impl Inner {
             }
             r.map_err(JsValue::from)
         });
-        self.entries.borrow_mut().insert(path.to_owned(), Entry::Flight { id, promise: promise.clone(), callers: 1, ctl });
+        self.entries.borrow_mut().insert(path, Entry::Flight { id, promise: promise.clone(), callers: 1, ctl });
         Ok((id, promise))
     }
 
-    /// A POST: never shared or cached.
-    async fn post(&self, path: &str, body: &str, retryable: bool, schema: Schema, signal: Option<AbortSignal>) -> Result<JsValue> {
-        self.fetch(Method::POST, path, Some(body), retryable, schema, signal.as_ref()).await
-    }
-
-    /// Sends and checks the 2xx body against `schema`, then builds the value.
-    async fn fetch(&self, method: Method, path: &str, body: Option<&str>, retryable: bool, schema: Schema, signal: Option<&AbortSignal>) -> Result<JsValue> {
-        let label = method.as_str().to_owned();
-        let answer = self.http.send(method, path, body, retryable, signal).await?;
-        body::decode(&answer, schema).map_err(|e| {
-            let message = cat(&[&label, " ", path, ": ", &e.message]);
+    /// Sends `call` and checks the 2xx body against its schema, then builds the value.
+    async fn fetch(&self, call: &Call, body: Option<&str>, signal: Option<&AbortSignal>) -> Result<JsValue> {
+        let answer = self.http.send(call, body, signal).await?;
+        body::decode(&answer, call).map_err(|e| {
+            let method = match call.endpoint.method {
+                crate::endpoint::Method::Get => "GET ",
+                crate::endpoint::Method::Post => "POST ",
+            };
+            let message = cat(&[method, &call.path, ": ", &e.message]);
             Error { message, ..e }.with_status(answer.status).with_request_id(answer.request_id.clone())
         })
     }
@@ -495,8 +505,7 @@ impl ProductPages {
                 return result(&JsValue::UNDEFINED, true);
             }
             let q = ProductsQuery { limit: Some(self.limit), offset: Some(offset), include_pagination: true, minimal: self.minimal };
-            let path = request::products(&q)?.path_and_query();
-            let page = self.client.clone().get(path, Schema::Products { minimal: self.minimal, pagination: true }, self.signal.clone()).await?;
+            let page = self.client.clone().get(Call::products(&q)?, self.signal.clone()).await?;
             let products: js_sys::Array = Reflect::get(&page, &"products".into())?.unchecked_into();
             let has_more = Reflect::get(&page, &"pagination".into())
                 .and_then(|p| Reflect::get(&p, &"hasMore".into()))

@@ -6,9 +6,6 @@
 //! The error is built by a small JS import from primitives, so the wasm needs
 //! no `js-sys` and keeps no JS state.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
-
 use wasm_bindgen::prelude::*;
 
 use crate::error::Error;

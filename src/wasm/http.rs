@@ -19,6 +19,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
 use crate::decode;
+use crate::endpoint::{self, Call};
 use crate::error::{Error, ErrorCode, Result};
 use crate::retry;
 use crate::text::cat;
@@ -156,14 +157,19 @@ enum Attempt {
 }
 
 impl Transport {
-    /// Sends `method path` (a POST with its JSON `body`), retrying as the
-    /// core's policy says when `retryable`, and returns the 2xx answer.
+    /// Sends `call` (a POST with its JSON `body`), retrying as the core's
+    /// policy and the endpoint's [`crate::retry::Policy`] say, and returns the
+    /// 2xx answer.
     ///
     /// # Errors
     /// `network`, `timeout`, `aborted`, or the server's error for a non-2xx
     /// status (with `status`, `requestId`, `retryAfter`).
-    pub(crate) async fn send(&self, method: Method, path: &str, body: Option<&str>, retryable: bool, signal: Option<&AbortSignal>) -> Result<Answer> {
-        let url = cat(&[&self.base_url, path]);
+    pub(crate) async fn send(&self, call: &Call, body: Option<&str>, signal: Option<&AbortSignal>) -> Result<Answer> {
+        let url = cat(&[&self.base_url, &call.path]);
+        let method = match call.endpoint.method {
+            endpoint::Method::Get => Method::GET,
+            endpoint::Method::Post => Method::POST,
+        };
         let mut attempt = 0;
         loop {
             attempt += 1;
@@ -179,7 +185,7 @@ impl Transport {
                 }
                 Attempt::Failed(e) => (0, None, e),
             };
-            let Some(ms) = retry::decide(attempt, self.retries, retryable, status, retry_after.as_deref(), random()) else {
+            let Some(ms) = retry::decide(attempt, self.retries, call.endpoint.retry, status, retry_after.as_deref(), random()) else {
                 return Err(err);
             };
             if !sleep(ms, signal).await {

@@ -20,20 +20,12 @@ use crate::error::{Error, Result};
 /// `invalid_argument` naming the path of the first problem, e.g.
 /// `body.items[1].quantity: invalid type: floating point `1.5`, expected u32`,
 /// or `options: unknown field `limt`, expected one of …`.
+#[cfg_attr(feature = "sdk-only", allow(dead_code))] // used by the cart and the checkout
 pub(crate) fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T> {
     decode(value, what, false)
 }
 
-/// [`from_js`] for options: an unknown member of the top object (a typo like
-/// `limt`) is refused too. (Request bodies are lenient: members the API does
-/// not know are left out of what is sent.)
-///
-/// # Errors
-/// As [`from_js`], plus `unknown field` naming the member.
-pub(crate) fn options_from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T> {
-    decode(value, what, true)
-}
-
+#[cfg_attr(feature = "sdk-only", allow(dead_code))]
 fn decode<T: DeserializeOwned>(value: JsValue, what: &str, strict: bool) -> Result<T> {
     let value = if value.is_undefined() || value.is_null() { js_sys::Object::new().into() } else { value };
     check_object::<T>(&value, what, strict)?;
@@ -48,6 +40,42 @@ fn decode<T: DeserializeOwned>(value: JsValue, what: &str, strict: bool) -> Resu
         } else {
             let sep = if path.starts_with('[') { "" } else { "." };
             [what, sep, &path, ": ", &inner].concat()
+        })
+    })
+}
+
+/// [`from_js`] without a second
+/// decoder per type: `value` is decoded plainly, and only when that fails is
+/// it walked once, as `JSON.stringify` writes it, against the argument schema
+/// `root` ([`crate::jsoncheck`]) to name the path of the first problem, in
+/// document order (`body.items[0].quantity: expected an integer in
+/// 0..=4294967295, got the number 1.5`). When the walk finds nothing (a value
+/// JSON cannot hold), the decoder's own message is given, without a path.
+/// With `strict` (options), an unknown member of the top object (a typo like
+/// `limt`) is refused too; request bodies are lenient: members the API does
+/// not know are left out of what is sent.
+///
+/// # Errors
+/// `invalid_argument` naming `what` and, where it can, the path.
+pub(crate) fn arg_from_js<T: DeserializeOwned>(value: JsValue, what: &str, root: Option<crate::jsoncheck::Root>, strict: bool) -> Result<T> {
+    let value = if value.is_undefined() || value.is_null() { js_sys::Object::new().into() } else { value };
+    check_object::<T>(&value, what, strict)?;
+    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| {
+        let found = root.and_then(|root| {
+            let text = js_sys::JSON::stringify(&value).ok()?.as_string()?;
+            crate::jsoncheck::check(text.as_bytes(), root).err()
+        });
+        Error::invalid_argument(match found {
+            Some(p) if p.path == "(root)" => [what, ": ", &p.message].concat(),
+            Some(p) if !p.path.is_empty() => {
+                let sep = if p.path.starts_with('[') { "" } else { "." };
+                [what, sep, &p.path, ": ", &p.message].concat()
+            }
+            _ => {
+                let inner = JsValue::from(e);
+                let inner = js_sys::Reflect::get(&inner, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()).unwrap_or_default();
+                [what, ": ", &inner].concat()
+            }
         })
     })
 }

@@ -24,3 +24,11 @@ mod storefront;
 
 #[cfg(test)]
 mod tests;
+
+/// The allocator: lol_alloc's free list (smaller than std's dlmalloc; it
+/// never returns memory to the system, which a wasm module cannot do anyway).
+// SAFETY: wasm32 without the atomics feature has one thread, which is what
+// `AssumeSingleThreaded` requires.
+#[global_allocator]
+static ALLOC: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
+    unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };

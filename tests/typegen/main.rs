@@ -1,6 +1,6 @@
 //! The one type generator: every generated file comes from the Rust types
 //! through serde-reflection and the one `ts_type` (`ts.rs`):
-//! - `sdk.rs`: `js/generated/types.ts`, `js/generated/schema.js`, `src/generated/schema.rs`;
+//! - `sdk.rs`: `js/generated/types.ts`, `src/generated/schema.rs`;
 //! - `cart.rs`: `js/generated/cart-types.ts`;
 //! - `checkout.rs`: `js/generated/checkout.ts`;
 //! - `storefront.rs`: `js/generated/storefront.ts`.
@@ -26,7 +26,6 @@ fn generated_files_are_up_to_date() {
     let wire = sdk::trace();
     ts::up_to_date(&[
         ("js/generated/types.ts", sdk::gen_ts(&wire)),
-        ("js/generated/schema.js", sdk::gen_schema(&wire)),
         ("src/generated/schema.rs", sdk::gen_rust_schema(&wire)),
         ("js/generated/cart-types.ts", cart::generate(&wire)),
         ("js/generated/checkout.ts", checkout::generate()),
