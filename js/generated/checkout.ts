@@ -33,6 +33,7 @@ export type CheckoutState =
   | { state: "shipping_chosen"; session: CheckoutSession; shipping: ShippingChoice }
   | { state: "paying"; session: CheckoutSession; shipping: ShippingChoice; attempt: PaymentAttempt }
   | { state: "requires_action"; session: CheckoutSession; shipping: ShippingChoice; attempt: PaymentAttempt; clientSecret: string }
+  | { state: "confirming"; session: CheckoutSession; shipping: ShippingChoice; attempt: PaymentAttempt; errorCode: ErrorCode; message: string }
   | { state: "succeeded"; session: CheckoutSession; shipping: ShippingChoice; paymentIntentId: string }
   | { state: "failed"; session: CheckoutSession; shipping: ShippingChoice; code: CheckoutFailureCode; errorCode: ErrorCode | null; message: string; retryable: boolean; pending: PaymentAttempt | null; paymentIntentId: string | null }
   | { state: "cancelled"; sessionId: string | null };

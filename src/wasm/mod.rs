@@ -12,6 +12,8 @@
 mod cart;
 #[cfg(not(feature = "sdk-only"))]
 mod checkout;
+#[cfg(not(feature = "sdk-only"))]
+mod checkout_options;
 mod body;
 pub(crate) mod client;
 mod http;
