@@ -286,3 +286,18 @@ test("bad options and arguments are CirrusErrors naming the argument", async () 
   c.free();
   assert.throws(() => c.state);
 });
+
+test("a 2xx body over 8 MiB is refused with a typed decode error before it is copied into wasm memory", async () => {
+  const body = (n) => `{"store":${" ".repeat(n - 11)}null}`;
+  const client = (n) => new lib.CirrusClient({
+    baseUrl: "http://127.0.0.1:1/api/v1",
+    apiKey: `ak_${"0".repeat(48)}`,
+    retries: 0,
+    fetch: async () => new Response(body(n), { status: 200, headers: { "content-type": "application/json" } }),
+  });
+  const MiB8 = 8 * 1024 * 1024;
+  await assert.rejects(client(MiB8 + 1).store(), (e) => e instanceof lib.CirrusError && e.code === "decode"
+    && /the response body is larger than 8 MiB \(8388609 characters\); refused before decoding/.test(e.message));
+  // At the cap it is read and decoded as usual (here: `store` is null, a schema error naming the path).
+  await assert.rejects(client(MiB8).store(), (e) => e.code === "decode" && !/larger than 8 MiB/.test(e.message));
+});
