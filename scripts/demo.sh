@@ -53,6 +53,9 @@ if [ $real_stripe -eq 1 ]; then
 else
   start_localstripe 8420
 fi
+# With localstripe, start_server registers the server's webhook (POST /api/v1/webhooks/stripe) there
+# under a fresh secret of this run. With real Stripe, set STRIPE_WEBHOOK_SECRET=whsec_… to the
+# endpoint secret of your Stripe webhook (or of `stripe listen`); unset, the endpoint refuses events.
 CIRRUS_DB="$RUN_DIR/dev.sqlite" start_server 8787 \
   CIRRUS_API_KEY="$CIRRUS_API_KEY" CIRRUS_WWW_DIR="$www_dir"
 

@@ -13,24 +13,26 @@ export PATH="$HOME/.cargo/bin:$PATH"
 RUN_DIR="$ROOT/.cirrus"          # logs, pids, databases of local runs (git-ignored)
 mkdir -p "$RUN_DIR"
 
-# new_api_key: a fresh, throwaway `ak_` + 48 hex key (test and demo keys are generated, never committed).
-# Under scripts/test.sh every key made here is also registered in $CIRRUS_SECRETS_FILE (a 0600
-# file outside the repo), so the run can check that no key reaches a log (check_no_secrets).
-new_api_key() {
+# new_secret PREFIX BYTES: PREFIX + 2*BYTES random hex (test and demo secrets are generated, never
+# committed). Under scripts/test.sh every secret made here is also registered in $CIRRUS_SECRETS_FILE
+# (a 0600 file outside the repo), so the run can check that none reaches a log (check_no_secrets).
+new_secret() {
   local k
-  k="ak_$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
+  k="$1$(od -An -N"$2" -tx1 /dev/urandom | tr -d ' \n')"
   [ -n "${CIRRUS_SECRETS_FILE:-}" ] && printf '%s\n' "$k" >>"$CIRRUS_SECRETS_FILE"
   printf '%s\n' "$k"
 }
+# new_api_key: a fresh, throwaway `ak_` + 48 hex API key.
+new_api_key() { new_secret ak_ 24; }
 
-# check_no_secrets OUTPUT_FILE: fails (non-zero, naming the places, never the key) if a key
+# check_no_secrets OUTPUT_FILE: fails (non-zero, naming the places, never the secret) if a secret
 # registered in $CIRRUS_SECRETS_FILE appears in OUTPUT_FILE (a stage's captured stdout+stderr)
 # or in any file under .cirrus/ (server and localstripe logs, databases, built pages) or artifacts/.
 check_no_secrets() {
   local out=$1 found=0 f
   [ -s "${CIRRUS_SECRETS_FILE:-}" ] || { log "check_no_secrets: no registered keys (CIRRUS_SECRETS_FILE)"; return 1; }
   if grep -qaF -f "$CIRRUS_SECRETS_FILE" "$out"; then
-    log "SECRET LEAK: an API key appears in the stage's output ($(grep -caF -f "$CIRRUS_SECRETS_FILE" "$out") line(s))"
+    log "SECRET LEAK: a secret of the run (API key or webhook secret) appears in the stage's output ($(grep -caF -f "$CIRRUS_SECRETS_FILE" "$out") line(s))"
     found=1
   fi
   while IFS= read -r f; do
@@ -41,7 +43,7 @@ check_no_secrets() {
       log "note: ${f#"$ROOT"/} holds the key as the page's apiKey (a built storefront page's config, served to the browser by design)"
       continue
     fi
-    log "SECRET LEAK: an API key appears in ${f#"$ROOT"/} ($(grep -caF -f "$CIRRUS_SECRETS_FILE" "$f") line(s))"
+    log "SECRET LEAK: a secret of the run (API key or webhook secret) appears in ${f#"$ROOT"/} ($(grep -caF -f "$CIRRUS_SECRETS_FILE" "$f") line(s))"
     found=1
   done < <(grep -rlaF -f "$CIRRUS_SECRETS_FILE" "$RUN_DIR" "$ROOT/artifacts" 2>/dev/null || true)
   return $found
@@ -168,18 +170,37 @@ build_server() {
 # in-memory database (unless CIRRUS_DB is given), talking to $LOCALSTRIPE_URL.
 # CIRRUS_TEST_HOOKS=1 among the arguments becomes the server's --test-hooks flag
 # (the server ignores the variable: hooks are asked for per process, never inherited).
+# With a local localstripe (LOCALSTRIPE_URL on 127.0.0.1) the server's webhook endpoint
+# (POST /api/v1/webhooks/stripe) is registered there under a fresh per-run secret
+# (STRIPE_WEBHOOK_SECRET, made by new_secret).
 start_server() {
   local port=$1; shift
   port_free "$port" || die "port $port is in use"
   log "dev server on 127.0.0.1:$port"
-  local envs=() flags=() a
+  local envs=() flags=() a whsec=""
   for a in "$@"; do
     if [ "$a" = CIRRUS_TEST_HOOKS=1 ]; then flags+=(--test-hooks); else envs+=("$a"); fi
   done
+  if [[ ${LOCALSTRIPE_URL:-} == http://127.0.0.1:* ]]; then
+    whsec="$(new_secret whsec_ 32)"
+    envs+=(STRIPE_WEBHOOK_SECRET="$whsec")
+  fi
   env -u CIRRUS_TEST_HOOKS CIRRUS_ADDR="127.0.0.1:$port" CIRRUS_DB="${CIRRUS_DB:-:memory:}" \
       STRIPE_API_BASE="${LOCALSTRIPE_URL:-http://127.0.0.1:8420}" ${envs[@]+"${envs[@]}"} \
       "$ROOT/target/server/cirrus-dev-server" ${flags[@]+"${flags[@]}"} >"$RUN_DIR/server-$port.log" 2>&1 &
   SERVICE_PIDS+=($!)
   wait_http "http://127.0.0.1:$port/api/v1/store" 60 || die "dev server did not start (see $RUN_DIR/server-$port.log)"
+  [ -z "$whsec" ] || register_webhook "$port" "$whsec"
   export CIRRUS_BASE_URL="http://127.0.0.1:$port/api/v1"
+}
+
+# register_webhook PORT SECRET: localstripe sends its PaymentIntent events (about 1 s after
+# they happen, signed with SECRET) to the dev server on PORT. Registrations live in
+# localstripe's memory: one per server port, replaced when that port's server starts again.
+register_webhook() {
+  local body
+  body=$(printf '{"url":"http://127.0.0.1:%s/api/v1/webhooks/stripe","secret":"%s","events":["payment_intent.succeeded","payment_intent.payment_failed"]}' "$1" "$2")
+  curl -sf -X POST "$LOCALSTRIPE_URL/_config/webhooks/cirrus-dev-server-$1" -H 'Content-Type: application/json' --data @- <<<"$body" >/dev/null \
+    || die "cannot register the dev server's webhook with localstripe at $LOCALSTRIPE_URL"
+  log "webhook: localstripe -> http://127.0.0.1:$1/api/v1/webhooks/stripe"
 }

@@ -57,10 +57,13 @@ CREATE TABLE IF NOT EXISTS sessions (
   subtotal INTEGER NOT NULL, shipping INTEGER NOT NULL, tax INTEGER NOT NULL,
   rate_id TEXT, address TEXT, payment_intent_id TEXT, token TEXT, attempt INTEGER NOT NULL DEFAULT 0,
   completed INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL,
-  stock_pi TEXT, outcome TEXT);
+  stock_pi TEXT, outcome TEXT, pi_status TEXT);
 CREATE TABLE IF NOT EXISTS orders (
   id TEXT PRIMARY KEY, session_id TEXT NOT NULL UNIQUE, payment_intent_id TEXT NOT NULL UNIQUE,
   amount INTEGER NOT NULL, currency TEXT NOT NULL, items TEXT NOT NULL, created_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS idempotency_keys (
+  session_id TEXT NOT NULL, scope TEXT NOT NULL, generation INTEGER NOT NULL,
+  PRIMARY KEY (session_id, scope));
 ";
 
 /// Opens (creating if needed) the database at `path` (`:memory:` for tests),
@@ -109,13 +112,14 @@ pub fn open(path: &str, products: u32, hooks: bool) -> rusqlite::Result<Connecti
 
 /// Columns added after the first release, for databases created before them:
 /// `sessions.stock_pi` (the PaymentIntent whose authorization holds the
-/// session's stock) and `sessions.outcome` (`stock_gone`).
+/// session's stock), `sessions.outcome` (`stock_gone`) and `sessions.pi_status`
+/// (the payment's status as last read from the processor).
 fn migrate(conn: &Connection) -> rusqlite::Result<()> {
     let cols: Vec<String> = conn
         .prepare("SELECT name FROM pragma_table_info('sessions')")?
         .query_map([], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
-    for (col, ty) in [("stock_pi", "TEXT"), ("outcome", "TEXT")] {
+    for (col, ty) in [("stock_pi", "TEXT"), ("outcome", "TEXT"), ("pi_status", "TEXT")] {
         if !cols.iter().any(|c| c == col) {
             conn.execute_batch(&format!("ALTER TABLE sessions ADD COLUMN {col} {ty}"))?;
         }

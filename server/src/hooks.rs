@@ -45,21 +45,7 @@ pub struct FaultRequest {
 
 /// Takes one use of the first fault matching `method` and `path`.
 pub fn take_fault(state: &State, method: &str, path: &str) -> Option<Fault> {
-    take_armed(&state.faults, |f| f.method == method && f.path == path, |f| &mut f.times)
-}
-
-/// Takes one use of the first armed item `matches` accepts; it disarms after its last use.
-pub fn take_armed<T: Clone>(list: &std::sync::Mutex<Vec<T>>, matches: impl Fn(&T) -> bool, times: impl Fn(&mut T) -> &mut u32) -> Option<T> {
-    let mut list = list.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let i = list.iter().position(matches)?;
-    let item = list[i].clone();
-    let left = times(&mut list[i]);
-    if *left <= 1 {
-        list.remove(i);
-    } else {
-        *left -= 1;
-    }
-    Some(item)
+    crate::util::take_armed(&state.faults, |f| f.method == method && f.path == path, |f| &mut f.times)
 }
 
 /// `times` (default 1, at least 1) and `delayMs` (default 0, at most 60 s) of a fault.

@@ -14,6 +14,7 @@ pub mod hooks;
 pub mod middleware;
 pub mod stripe;
 pub mod util;
+pub mod webhook;
 
 use std::collections::{HashMap, HashSet};
 use std::net::SocketAddr;
@@ -42,6 +43,8 @@ pub struct Config {
     pub stripe_api_base: String,
     pub stripe_secret_key: String,
     pub stripe_publishable_key: String,
+    /// Endpoint secret of `POST /api/v1/webhooks/stripe` (`whsec_…`); unset: every event is refused.
+    pub stripe_webhook_secret: Option<String>,
 }
 
 impl Default for Config {
@@ -58,6 +61,7 @@ impl Default for Config {
             stripe_api_base: "http://127.0.0.1:8420".into(),
             stripe_secret_key: "sk_test_localstripe".into(),
             stripe_publishable_key: "pk_test_localstripe".into(),
+            stripe_webhook_secret: None,
         }
     }
 }
@@ -124,6 +128,12 @@ impl Config {
         }
         if let Some(v) = var("STRIPE_PUBLISHABLE_KEY") {
             c.stripe_publishable_key = v;
+        }
+        if let Some(v) = var("STRIPE_WEBHOOK_SECRET") {
+            if !v.starts_with("whsec_") || v.len() < 16 {
+                return Err("STRIPE_WEBHOOK_SECRET must be whsec_ followed by at least 10 characters".into());
+            }
+            c.stripe_webhook_secret = Some(v);
         }
         Ok(c)
     }
@@ -270,7 +280,9 @@ pub async fn start(config: Config) -> Result<Started, String> {
         stripe,
         session_locks: Mutex::new(HashMap::new()),
     });
-    let app = router(state);
+    // Payments settled at the processor while this server was down (webhooks missed).
+    tokio::spawn(checkout::reconcile(Arc::clone(&state)));
+    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
     let handle = tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, app).await {
             eprintln!("server error: {e}");
@@ -358,7 +370,9 @@ pub fn router(state: State) -> Router {
         .route("/payments/initiate", post(checkout::initiate))
         .route("/payments/update", post(checkout::update))
         .route("/payments/confirm", post(checkout::confirm))
-        .route_layer(axum::middleware::from_fn_with_state(state.clone(), middleware::auth));
+        .route_layer(axum::middleware::from_fn_with_state(state.clone(), middleware::auth))
+        // The processor's events: signed with the endpoint secret, not a bearer key.
+        .route("/webhooks/stripe", post(webhook::stripe));
     let mut app = Router::new()
         .nest("/api/v1", api)
         .route("/static/{*path}", get(hooks::static_file));
@@ -374,7 +388,3 @@ pub fn router(state: State) -> Router {
         .layer(axum::middleware::from_fn_with_state(state.clone(), middleware::edge))
         .with_state(state)
 }
-
-/// Per-key counters are keyed by the key's hash; the type is shared with middleware.
-pub(crate) type KeyHash = [u8; 32];
-pub(crate) type Buckets = HashMap<KeyHash, middleware::Bucket>;

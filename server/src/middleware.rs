@@ -1,11 +1,13 @@
 //! Cross-cutting layers: request id + CORS + access log (`edge`), test faults,
-//! bearer auth and the per-key rate limiter.
+//! bearer auth and the rate limiter (per client address, then per key).
 
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
-use axum::extract::{Request, State as AxState};
+use axum::extract::{ConnectInfo, Request, State as AxState};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -13,7 +15,7 @@ use cirrus_storefront::model::ServerErrorCode;
 
 use crate::error::ApiError;
 use crate::hooks::FaultKind;
-use crate::{util, Buckets, State};
+use crate::{util, State};
 
 /// The masked key of an authenticated request (`ak_1234…`), for the access log.
 #[derive(Clone)]
@@ -132,11 +134,19 @@ pub async fn auth(AxState(state): AxState<State>, req: Request, next: Next) -> R
         return ApiError::unauthorized(format!("unknown API key {}", util::mask_key(key))).into_response();
     }
     let tag = KeyTag(util::mask_key(key));
-    let mut resp = match state.limiter.check(hash) {
+    let client = req.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+    let confirm = req.method() == Method::POST && req.uri().path().ends_with("/payments/confirm");
+    let rate = state.config.rate_limit;
+    let mut resp = match state.limiter.check(client, hash, confirm) {
         Ok(()) => next.run(req).await,
-        Err(secs) => ApiError::new(
+        Err(Limit::Client(secs)) => {
+            ApiError::new(ServerErrorCode::RateLimited, format!("rate limit of {rate} requests per second per client exceeded"))
+                .with_retry_after(secs)
+                .into_response()
+        }
+        Err(Limit::Key(secs)) => ApiError::new(
             ServerErrorCode::RateLimited,
-            format!("rate limit of {} requests per second exceeded", state.config.rate_limit),
+            format!("rate limit of {} requests per second for this API key exceeded", u64::from(rate) * u64::from(KEY_SHARE)),
         )
         .with_retry_after(secs)
         .into_response(),
@@ -145,45 +155,86 @@ pub async fn auth(AxState(state): AxState<State>, req: Request, next: Next) -> R
     resp
 }
 
-/// Token bucket state of one key.
+/// Token bucket state of one client or key.
 pub struct Bucket {
     tokens: f64,
     last: Instant,
 }
 
-/// Per-key token buckets: `rate` tokens per second, burst `2 * rate`.
+/// What one bucket limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Limited {
+    /// One client address.
+    Client(IpAddr),
+    /// One API key (by its hash), shared by every shopper of a storefront.
+    Key([u8; 32]),
+}
+
+/// Which limit a refused request hit, and the seconds to wait (>= 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    Client(u64),
+    Key(u64),
+}
+
+/// A key's bucket is this many times a client's: the shoppers of one storefront
+/// share its (public) key.
+pub const KEY_SHARE: u32 = 20;
+/// Buckets kept before idle ones (untouched for a minute, hence full) are dropped.
+const MAX_BUCKETS: usize = 10_000;
+
+/// Token buckets: `rate` tokens per second per client address, `KEY_SHARE *
+/// rate` per key, each with a burst of twice its rate. A client's bucket is
+/// checked first, so one client flooding with the page's key is refused before
+/// it can empty the key's bucket for every other shopper; a confirm is counted
+/// against its client only (a payment under way is never starved by others'
+/// traffic).
 pub struct RateLimiter {
     rate: u32,
-    buckets: Mutex<Buckets>,
+    buckets: Mutex<HashMap<Limited, Bucket>>,
 }
 
 impl RateLimiter {
     #[must_use]
     pub fn new(rate: u32) -> Self {
-        Self { rate, buckets: Mutex::new(Buckets::new()) }
+        Self { rate, buckets: Mutex::new(HashMap::new()) }
     }
 
-    /// Takes a token for `key`, or returns the seconds to wait (>= 1).
+    /// Takes a token from `client`'s bucket (when the address is known), then,
+    /// unless `confirm`, from `key`'s.
     ///
     /// # Errors
-    /// `Err(retry_after_seconds)` when the bucket is empty.
-    pub fn check(&self, key: [u8; 32]) -> Result<(), u64> {
+    /// The [`Limit`] hit, with the seconds to wait.
+    pub fn check(&self, client: Option<IpAddr>, key: [u8; 32], confirm: bool) -> Result<(), Limit> {
         if self.rate == 0 {
             return Ok(());
         }
-        let rate = f64::from(self.rate);
-        let burst = 2.0 * rate;
         let now = Instant::now();
         let mut buckets = self.buckets.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let b = buckets.entry(key).or_insert(Bucket { tokens: burst, last: now });
-        b.tokens = (b.tokens + now.duration_since(b.last).as_secs_f64() * rate).min(burst);
-        b.last = now;
-        if b.tokens >= 1.0 {
-            b.tokens -= 1.0;
-            Ok(())
-        } else {
-            let wait = ((1.0 - b.tokens) / rate).ceil();
-            Err((wait as u64).max(1))
+        if buckets.len() > MAX_BUCKETS {
+            buckets.retain(|_, b| now.duration_since(b.last) < Duration::from_secs(60));
         }
+        if let Some(ip) = client {
+            take(&mut buckets, Limited::Client(ip), f64::from(self.rate), now).map_err(Limit::Client)?;
+        }
+        if !confirm {
+            take(&mut buckets, Limited::Key(key), f64::from(self.rate) * f64::from(KEY_SHARE), now).map_err(Limit::Key)?;
+        }
+        Ok(())
+    }
+}
+
+/// Takes a token from `what`'s bucket (`rate` per second, burst `2 * rate`), or
+/// returns the seconds until one is there.
+fn take(buckets: &mut HashMap<Limited, Bucket>, what: Limited, rate: f64, now: Instant) -> Result<(), u64> {
+    let burst = 2.0 * rate;
+    let b = buckets.entry(what).or_insert(Bucket { tokens: burst, last: now });
+    b.tokens = (b.tokens + now.duration_since(b.last).as_secs_f64() * rate).min(burst);
+    b.last = now;
+    if b.tokens >= 1.0 {
+        b.tokens -= 1.0;
+        Ok(())
+    } else {
+        Err((((1.0 - b.tokens) / rate).ceil() as u64).max(1))
     }
 }

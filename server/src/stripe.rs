@@ -117,7 +117,7 @@ impl Stripe {
 
     fn take_fault(&self, op: Option<Op>) -> Option<ProcessorFault> {
         let op = op?;
-        crate::hooks::take_armed(&self.faults, |f| f.op == op, |f| &mut f.times)
+        crate::util::take_armed(&self.faults, |f| f.op == op, |f| &mut f.times)
     }
 
     /// Sends one request; `form` is sent as `application/x-www-form-urlencoded` for POST.

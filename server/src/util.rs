@@ -104,6 +104,20 @@ pub fn apply_bps_half_up(amount: i64, bps: i64) -> i64 {
     i64::try_from((scaled + 5_000) / 10_000).unwrap_or(i64::MAX)
 }
 
+/// Takes one use of the first armed item `matches` accepts; it disarms after its last use.
+pub fn take_armed<T: Clone>(list: &std::sync::Mutex<Vec<T>>, matches: impl Fn(&T) -> bool, times: impl Fn(&mut T) -> &mut u32) -> Option<T> {
+    let mut list = list.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let i = list.iter().position(matches)?;
+    let item = list[i].clone();
+    let left = times(&mut list[i]);
+    if *left <= 1 {
+        list.remove(i);
+    } else {
+        *left -= 1;
+    }
+    Some(item)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,3 +160,4 @@ mod tests {
         assert_eq!(mask_key(&k), "ak_aaaa…");
     }
 }
+

@@ -6,6 +6,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
+use common::pay::{event, signature, unix_now, webhook_secret};
 use common::{localstripe, spawn_with, Server};
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -148,6 +149,7 @@ impl Checker {
             Body::None => req,
             Body::Json(v) => req.json(&v),
             Body::Raw(ct, b) => req.header("Content-Type", ct).body(b),
+            Body::Signed(b, sig) => req.header("Content-Type", "application/json; charset=utf-8").header("Stripe-Signature", sig).body(b),
         };
         let r = req.send().await.unwrap();
         let status = r.status().as_u16().to_string();
@@ -181,6 +183,8 @@ enum Body {
     None,
     Json(Value),
     Raw(&'static str, String),
+    /// A webhook event and its `Stripe-Signature`.
+    Signed(String, String),
 }
 
 fn address() -> Value {
@@ -205,9 +209,11 @@ async fn card_token(number: &str) -> String {
 #[tokio::test]
 async fn openapi_document_matches_live_responses() {
     let ls = localstripe();
+    let secret = webhook_secret();
     let s = spawn_with(|c| {
         c.test_hooks = true;
         c.stripe_api_base = ls.clone();
+        c.stripe_webhook_secret = Some(secret.clone());
     })
     .await;
     let mut k = Checker { doc: load_doc(), covered: BTreeSet::new(), checked: 0 };
@@ -262,12 +268,13 @@ async fn openapi_document_matches_live_responses() {
     let ok = k.check(&s, p.clone(), "/payments/confirm", "/payments/confirm", Body::Json(conf(&tok, &sid)), true).await;
     assert_eq!(ok["status"], "succeeded");
     // requires_action and a decline are 200s too.
-    let mut declined = String::new();
+    let (mut declined, mut declined_pi) = (String::new(), Value::Null);
     for card in ["4000002760003184", "4000000000000341"] {
         let other = s.post_json("/payments/initiate", &init(1)).await["sessionId"].as_str().unwrap().to_string();
         let tok = card_token(card).await;
-        k.check(&s, p.clone(), "/payments/confirm", "/payments/confirm", Body::Json(conf(&tok, &other)), true).await;
+        let r = k.check(&s, p.clone(), "/payments/confirm", "/payments/confirm", Body::Json(conf(&tok, &other)), true).await;
         declined = other;
+        declined_pi = r["paymentIntentId"].clone();
     }
     let tok2 = card_token("4242424242424242").await;
     k.check(&s, p.clone(), "/payments/confirm", "/payments/confirm", Body::Json(conf(&tok2, &sid)), true).await;
@@ -315,6 +322,22 @@ async fn openapi_document_matches_live_responses() {
     let upd_declined = json!({ "sessionId": declined, "shippingRateId": "rate_us_express", "shippingAddress": address() });
     k.check(&s, p.clone(), "/payments/update", "/payments/update", Body::Json(upd_declined), true).await;
 
+    // The processor's webhook: signed by the endpoint secret, no bearer key.
+    let wh = "/webhooks/stripe";
+    let ev = |session: &str, pi: &Value| event("payment_intent.payment_failed", &json!({ "id": pi, "object": "payment_intent", "metadata": { "cirrus_session": session } }));
+    let unknown = ev("cs_nope", &json!("pi_nope"));
+    k.check(&s, p.clone(), wh, wh, Body::Signed(unknown.clone(), signature(&secret, unix_now(), &unknown)), false).await;
+    k.check(&s, p.clone(), wh, wh, Body::Raw("application/json", unknown.clone()), false).await;
+    k.check(&s, p.clone(), wh, wh, Body::Raw("application/json", format!("\"{big}\"")), false).await;
+    let fault = json!({ "method": "POST", "path": "/api/v1/webhooks/stripe", "kind": "status", "status": 500 });
+    assert_eq!(s.http.post(format!("{}/__test/faults", s.origin)).json(&fault).send().await.unwrap().status(), 204);
+    k.check(&s, p.clone(), wh, wh, Body::Signed(unknown.clone(), signature(&secret, unix_now(), &unknown)), false).await;
+    // 502: the declined session's payment cannot be read back now.
+    let fault = json!({ "op": "retrieve", "kind": "status", "status": 500 });
+    assert_eq!(s.http.post(format!("{}/__test/processor-faults", s.origin)).json(&fault).send().await.unwrap().status(), 204);
+    let failed = ev(&declined, &declined_pi);
+    k.check(&s, p.clone(), wh, wh, Body::Signed(failed.clone(), signature(&secret, unix_now(), &failed)), false).await;
+
     // Every documented response was produced.
     let mut missing = Vec::new();
     for (template, item) in k.doc["paths"].as_object().unwrap() {
@@ -327,7 +350,7 @@ async fn openapi_document_matches_live_responses() {
         }
     }
     assert!(missing.is_empty(), "documented but never observed: {missing:?}");
-    assert!(k.checked >= 79, "{} responses checked", k.checked);
+    assert!(k.checked >= 84, "{} responses checked", k.checked);
 }
 
 #[test]

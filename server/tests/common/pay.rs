@@ -156,3 +156,71 @@ pub async fn pay(s: &Server, session: &str, card: &str, rate: &str) -> (u16, Val
     let r = s.post("/payments/confirm", &body).await;
     (r.status().as_u16(), r.json().await.unwrap())
 }
+
+/// A fresh webhook endpoint secret (`whsec_` + 64 hex), as scripts/lib.sh makes one per run.
+pub fn webhook_secret() -> String {
+    let mut b = [0u8; 32];
+    getrandom::getrandom(&mut b).unwrap();
+    format!("whsec_{}", cirrus_dev_server::util::hex(&b))
+}
+
+/// A server with test hooks, talking to localstripe, whose webhook endpoint takes `secret`.
+pub async fn webhook_server(secret: &str) -> Server {
+    let (ls, secret) = (localstripe(), secret.to_string());
+    spawn_with(|c| {
+        c.test_hooks = true;
+        c.stripe_api_base = ls;
+        c.stripe_webhook_secret = Some(secret);
+    })
+    .await
+}
+
+/// Has localstripe send its PaymentIntent events to `s` (signed with `secret`), as
+/// `register_webhook` in scripts/lib.sh does. One registration per server port.
+pub async fn register_webhook(s: &Server, secret: &str) {
+    let port = s.origin.rsplit(':').next().unwrap();
+    let r = reqwest::Client::new()
+        .post(format!("{}/_config/webhooks/cirrus-test-{port}", localstripe()))
+        .json(&json!({ "url": format!("{}/webhooks/stripe", s.base), "secret": secret,
+                       "events": ["payment_intent.succeeded", "payment_intent.payment_failed"] }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200, "registering the webhook with localstripe");
+}
+
+/// `Stripe-Signature` of `body` at unix time `t`, as Stripe signs it.
+pub fn signature(secret: &str, t: i64, body: &str) -> String {
+    let mac = cirrus_dev_server::webhook::hmac_sha256(secret.as_bytes(), format!("{t}.{body}").as_bytes());
+    format!("t={t},v1={}", cirrus_dev_server::util::hex(&mac))
+}
+
+pub fn unix_now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64
+}
+
+/// A PaymentIntent event as the processor sends it (`type`, `data.object`).
+pub fn event(kind: &str, pi: &Value) -> String {
+    json!({ "id": format!("evt_test_{}", unix_now()), "object": "event", "type": kind, "data": { "object": pi } }).to_string()
+}
+
+/// POSTs `body` to the webhook endpoint with `signature` (none when `None`).
+pub async fn post_webhook(s: &Server, body: &str, signature: Option<&str>) -> reqwest::Response {
+    let mut req = s.http.post(format!("{}/webhooks/stripe", s.base)).header("Content-Type", "application/json; charset=utf-8").body(body.to_string());
+    if let Some(sig) = signature {
+        req = req.header("Stripe-Signature", sig);
+    }
+    req.send().await.unwrap()
+}
+
+/// Waits (up to `secs`) until `session` has `n` orders; returns how many it has.
+pub async fn wait_for_orders(s: &Server, session: &str, n: usize, secs: u64) -> usize {
+    let t0 = std::time::Instant::now();
+    loop {
+        let have = orders_of(s, session).await;
+        if have >= n || t0.elapsed() > std::time::Duration::from_secs(secs) {
+            return have;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+}

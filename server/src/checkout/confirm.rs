@@ -1,0 +1,183 @@
+//! `POST /payments/confirm`: creates and confirms a session's payment, or
+//! carries on with the one it has, then settles it (never charges twice).
+
+use axum::extract::State as AxState;
+use cirrus_storefront::model::{ConfirmRequest, ConfirmResponse, ServerErrorCode};
+use rusqlite::params;
+use serde_json::Value;
+
+use super::processor::{call_keyed, cancel_verified, processor_error, retrieve, status, Verified};
+use super::rates::{apply_shipping, check_address};
+use super::record::{load_session, order_total, price_items, Session};
+use super::settle::settle;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Json;
+use crate::stripe::StripeError;
+use crate::State;
+
+/// Most payment attempts (distinct tokens, each its own PaymentIntent) one
+/// session accepts; the next is refused with 409 `conflict` (card testing).
+pub(super) const MAX_ATTEMPTS: i64 = 5;
+
+/// Sends the confirm of the session's current attempt under the attempt's
+/// idempotency key ([`call_keyed`]: the same key after a lost answer, a new one
+/// after a 5xx).
+async fn send_confirm(state: &State, session: &Session, pi_id: &str, attempt: i64, token: &str, return_url: &str) -> ApiResult<Value> {
+    let mut form = Vec::new();
+    if token.starts_with("ctoken_") {
+        form.push(("confirmation_token", token.to_string()));
+        form.push(("return_url", return_url.to_string()));
+    }
+    let path = format!("/v1/payment_intents/{pi_id}/confirm");
+    match call_keyed(state, &session.id, &format!("confirm-{attempt}"), &path, &form).await? {
+        Ok(pi) => Ok(pi),
+        // A decline is an answer about the payment, not a processor failure: re-read it.
+        Err(StripeError::Api { status: 402, .. }) => retrieve(state, pi_id).await,
+        Err(e) => Err(processor_error(&e)),
+    }
+}
+
+fn check_token(t: &str) -> ApiResult<bool> {
+    let (is_ctoken, rest) = if let Some(r) = t.strip_prefix("ctoken_") {
+        (true, r)
+    } else if let Some(r) = t.strip_prefix("tok_") {
+        (false, r)
+    } else {
+        return Err(ApiError::bad_request("confirmationTokenId: must be a ctoken_… or tok_… id"));
+    };
+    if rest.is_empty() || rest.len() > 200 || !rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return Err(ApiError::bad_request("confirmationTokenId: malformed token id"));
+    }
+    Ok(is_ctoken)
+}
+
+/// `POST /payments/confirm`: creates and confirms the session's payment, or
+/// carries on with the one the session has (never charges twice).
+///
+/// # Errors
+/// 400 bad body, 404 unknown session/rate, 409 stock gone or a different token
+/// on a session whose payment is not failed, 502 processor failure.
+pub async fn confirm(AxState(state): AxState<State>, Json(req): Json<ConfirmRequest>) -> ApiResult<axum::Json<ConfirmResponse>> {
+    let is_ctoken = check_token(&req.confirmation_token_id)?;
+    if !(req.return_url.starts_with("https://") || req.return_url.starts_with("http://")) || req.return_url.len() > 2000 {
+        return Err(ApiError::bad_request("returnUrl: must be an absolute http(s) URL"));
+    }
+    check_address(&req.shipping_address)?;
+    // One confirmation of a session at a time: the session row is read, the processor
+    // called and the outcome written without another confirm of it interleaving.
+    // Other sessions go on meanwhile.
+    let _guard = state.lock_session(&req.session_id).await;
+    let sid = req.session_id.clone();
+    let session = state.db(move |c| load_session(c, &sid)).await?;
+    let token = req.confirmation_token_id.clone();
+
+    if let Some(pi_id) = session.payment_intent_id.clone() {
+        let pi = retrieve(&state, &pi_id).await?;
+        let same_token = session.token.as_deref() == Some(token.as_str());
+        let st = status(&pi).to_string();
+        match st.as_str() {
+            // The confirm failed at the processor before (or its answer was lost):
+            // send it again. Never reported as a decline.
+            _ if same_token && !session.completed && never_confirmed(&pi) => {
+                let pi = send_confirm(&state, &session, &pi_id, session.attempt, &token, &req.return_url).await?;
+                return Ok(axum::Json(settle(&state, &session, pi).await?));
+            }
+            "requires_payment_method" | "requires_confirmation" | "canceled" => {
+                if same_token || session.completed {
+                    return Ok(axum::Json(settle(&state, &session, pi).await?));
+                }
+                if session.attempt >= MAX_ATTEMPTS {
+                    return Err(too_many_attempts());
+                }
+                // A new token after a failed attempt: only once the old payment is
+                // known cancelled; if it moved on meanwhile, settle that one.
+                if st != "canceled" {
+                    if let Verified::Moved(pi) = cancel_verified(&state, &session, &pi_id).await? {
+                        return Ok(axum::Json(settle(&state, &session, pi).await?));
+                    }
+                }
+            }
+            // requires_action, processing, requires_capture, succeeded: that payment goes on.
+            _ => {
+                let settled = settle(&state, &session, pi).await?;
+                if same_token {
+                    return Ok(axum::Json(settled));
+                }
+                return Err(ApiError::conflict(format!(
+                    "payment session already has a payment ({st}) confirmed with a different token"
+                )));
+            }
+        }
+    } else if session.completed {
+        return Err(ApiError::conflict("payment session is already completed"));
+    }
+
+    // A new attempt: price the shipping choice, check stock, create the PaymentIntent
+    // (authorization only) and record its id BEFORE confirming it.
+    let (sid, rate, addr) = (session.id.clone(), req.shipping_rate_id.clone(), req.shipping_address.clone());
+    let (amount, attempt) = state
+        .db(move |c| {
+            let s = load_session(c, &sid)?;
+            price_items(c, &s.items).map_err(|e| {
+                if e.code == ServerErrorCode::Conflict {
+                    ApiError::conflict(format!("stock gone: {}", e.message))
+                } else {
+                    e
+                }
+            })?;
+            let (shipping, tax) = apply_shipping(c, &s, &rate, &addr)?;
+            Ok((order_total(s.subtotal, shipping, tax)?, s.attempt + 1))
+        })
+        .await?;
+    let currency = session.currency.to_ascii_lowercase();
+    let mut form = vec![
+        ("amount", amount.to_string()),
+        ("currency", currency),
+        ("capture_method", "manual".to_string()),
+        ("metadata[cirrus_session]", session.id.clone()),
+    ];
+    if is_ctoken {
+        form.push(("automatic_payment_methods[enabled]", "true".into()));
+    } else {
+        let tok = state.stripe.call(false, &format!("/v1/tokens/{token}"), &[], None).await.map_err(|e| match e {
+            StripeError::Api { status: 404, .. } => ApiError::bad_request("confirmationTokenId: unknown card token"),
+            e => processor_error(&e),
+        })?;
+        let card = tok["card"]["id"].as_str().ok_or_else(|| ApiError::processor("the payment processor answered a card token without a card"))?;
+        form.push(("payment_method", card.to_string()));
+    }
+    let pi = call_keyed(&state, &session.id, &format!("pi-{attempt}"), "/v1/payment_intents", &form).await?.map_err(|e| processor_error(&e))?;
+    let pi_id = pi["id"].as_str().ok_or_else(|| ApiError::processor("the payment processor answered without a payment id"))?.to_string();
+    let session = {
+        let (sid, pi_id, token) = (session.id.clone(), pi_id.clone(), token.clone());
+        state
+            .db(move |c| {
+                c.execute(
+                    "UPDATE sessions SET payment_intent_id = ?2, token = ?3, attempt = ?4, outcome = NULL WHERE id = ?1",
+                    params![sid, pi_id, token, attempt],
+                )?;
+                load_session(c, &sid)
+            })
+            .await?
+    };
+    let pi = send_confirm(&state, &session, &pi_id, attempt, &token, &req.return_url).await?;
+    Ok(axum::Json(settle(&state, &session, pi).await?))
+}
+
+/// A payment whose confirm never took effect at the processor: created and
+/// waiting for its confirm (`requires_confirmation`), or, created without a
+/// payment method (a ConfirmationToken attempt), still without one and without
+/// a payment error. A decline always carries `last_payment_error`.
+fn never_confirmed(pi: &Value) -> bool {
+    match status(pi) {
+        "requires_confirmation" => true,
+        "requires_payment_method" => pi["last_payment_error"].is_null() && pi["payment_method"].is_null(),
+        _ => false,
+    }
+}
+
+fn too_many_attempts() -> ApiError {
+    ApiError::conflict(format!(
+        "payment session has had {MAX_ATTEMPTS} payment attempts, the most one session accepts; start a new checkout"
+    ))
+}

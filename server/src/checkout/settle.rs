@@ -1,0 +1,273 @@
+//! Settling a payment: the one way a charge becomes an order. Confirm, the
+//! processor's webhook and the start-up sweep all call [`settle`].
+
+use cirrus_storefront::model::{ConfirmResponse, PaymentItem, PaymentStatus, ServerErrorCode};
+use rusqlite::{params, Connection, OptionalExtension};
+use serde_json::Value;
+
+use super::processor::{call_keyed, cancel_verified, processor_error, result_of, retrieve, status, stock_gone, Verified};
+use super::record::{load_session, Session};
+use crate::error::{ApiError, ApiResult};
+use crate::util::{now_iso, random_hex};
+use crate::State;
+
+
+/// The outcome of taking a session's stock for a payment.
+enum Stock {
+    Taken,
+    Gone,
+}
+
+/// Drops the rendered JSON of the products of `items` (their stock changed).
+fn forget_products(state: &State, c: &Connection, items: &[PaymentItem]) -> ApiResult<()> {
+    let mut cache = state.product_json.lock().map_err(|_| ApiError::internal("cache lock poisoned"))?;
+    for item in items {
+        let pid: Option<String> =
+            c.prepare_cached("SELECT product_id FROM variants WHERE id = ?1")?.query_row([&item.variant_id], |r| r.get(0)).optional()?;
+        if let Some(pid) = pid {
+            cache.remove(&pid);
+        }
+    }
+    Ok(())
+}
+
+/// Takes every item's stock for `pi_id` in one transaction, or none of it.
+async fn take_stock(state: &State, session: &Session, pi_id: &str) -> ApiResult<Stock> {
+    let (sid, pi_id, st) = (session.id.clone(), pi_id.to_string(), state.clone());
+    state
+        .db(move |c| {
+            let tx = c.transaction()?;
+            let s = load_session(&tx, &sid)?;
+            if s.stock_pi.as_deref() == Some(pi_id.as_str()) {
+                return Ok(Stock::Taken);
+            }
+            for item in &s.items {
+                let n = tx.execute(
+                    "UPDATE variants SET stock = stock - ?2 WHERE id = ?1 AND stock >= ?2",
+                    params![item.variant_id, item.quantity],
+                )?;
+                if n == 0 {
+                    return Ok(Stock::Gone); // dropped: rolled back, nothing taken
+                }
+            }
+            tx.execute("UPDATE sessions SET stock_pi = ?2 WHERE id = ?1", params![sid, pi_id])?;
+            tx.commit()?;
+            forget_products(&st, c, &s.items)?;
+            Ok(Stock::Taken)
+        })
+        .await
+}
+
+/// Gives back the stock `pi_id` held (its authorization was cancelled or expired).
+async fn release_stock(state: &State, session: &Session, pi_id: &str) -> ApiResult<()> {
+    let (sid, pi_id, st) = (session.id.clone(), pi_id.to_string(), state.clone());
+    state
+        .db(move |c| {
+            let tx = c.transaction()?;
+            let s = load_session(&tx, &sid)?;
+            if s.completed || s.stock_pi.as_deref() != Some(pi_id.as_str()) {
+                return Ok(());
+            }
+            for item in &s.items {
+                tx.execute("UPDATE variants SET stock = stock + ?2 WHERE id = ?1", params![item.variant_id, item.quantity])?;
+            }
+            tx.execute("UPDATE sessions SET stock_pi = NULL WHERE id = ?1", [&sid])?;
+            tx.commit()?;
+            forget_products(&st, c, &s.items)
+        })
+        .await
+}
+
+async fn mark_stock_gone(state: &State, session: &Session) -> ApiResult<()> {
+    let sid = session.id.clone();
+    state.db(move |c| Ok(c.execute("UPDATE sessions SET outcome = 'stock_gone' WHERE id = ?1", [&sid])?)).await?;
+    Ok(())
+}
+
+/// Records the order of a captured payment and closes the session, once.
+async fn record_order(state: &State, session: &Session, pi: &Value) -> ApiResult<()> {
+    let sid = session.id.clone();
+    let pi_id = pi["id"].as_str().unwrap_or_default().to_string();
+    let amount = pi["amount"].as_i64().ok_or_else(|| ApiError::internal("captured payment without an amount"))?;
+    state
+        .db(move |c| {
+            let tx = c.transaction()?;
+            let s = load_session(&tx, &sid)?;
+            if s.completed {
+                return Ok(());
+            }
+            tx.execute(
+                "INSERT INTO orders (id, session_id, payment_intent_id, amount, currency, items, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    format!("ord_{}", random_hex(12)), s.id, pi_id, amount, s.currency,
+                    serde_json::to_string(&s.items).map_err(ApiError::internal)?, now_iso()
+                ],
+            )?;
+            tx.execute("UPDATE sessions SET completed = 1 WHERE id = ?1", [&s.id])?;
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+}
+
+/// Settles a session's current PaymentIntent `pi` (as just read from the
+/// processor) and says what became of it, in the confirm's terms. The caller
+/// holds the session's lock ([`crate::AppState::lock_session`]).
+///
+/// Payments are authorized only (`capture_method=manual`). An authorized one
+/// takes the stock (all items, one transaction) and is captured, then the order
+/// is written; when the stock is gone it is cancelled instead (verified) and the
+/// answer is 409 `conflict` without a charge. A payment captured without an
+/// order gets its order (or, stock gone, its refund). A failure in between is
+/// picked up by the next call (a confirm, a webhook, the start-up sweep), which
+/// reads the payment again and carries on from its status. Exactly one order per
+/// session whoever calls: the lock, the order's `UNIQUE (session_id)` and the
+/// session's `completed` flag, checked in the order's transaction.
+///
+/// # Errors
+/// 409 stock gone, 502 when the processor fails (nothing is lost: call again).
+pub(super) async fn settle(state: &State, session: &Session, pi: Value) -> ApiResult<ConfirmResponse> {
+    let pi_id = pi["id"].as_str().ok_or_else(|| ApiError::processor("the payment processor answered without a payment id"))?.to_string();
+    record_status(state, session, &pi_id, status(&pi)).await?;
+    let holds_stock = session.stock_pi.as_deref() == Some(pi_id.as_str());
+    match status(&pi) {
+        "requires_capture" => {
+            if !holds_stock {
+                if let Stock::Gone = take_stock(state, session, &pi_id).await? {
+                    return match cancel_verified(state, session, &pi_id).await? {
+                        Verified::Canceled => {
+                            record_status(state, session, &pi_id, "canceled").await?;
+                            mark_stock_gone(state, session).await?;
+                            Err(stock_gone())
+                        }
+                        Verified::Moved(_) => Err(ApiError::processor("the payment processor failed to cancel the payment; try again")),
+                    };
+                }
+            }
+            let path = format!("/v1/payment_intents/{pi_id}/capture");
+            let captured = call_keyed(state, &session.id, &format!("capture-{pi_id}"), &path, &[]).await?.map_err(|e| processor_error(&e))?;
+            record_status(state, session, &pi_id, status(&captured)).await?;
+            if status(&captured) == "succeeded" {
+                record_order(state, session, &captured).await?;
+            }
+            Ok(result_of(&captured))
+        }
+        "succeeded" if session.outcome.as_deref() == Some("stock_gone") => Err(stock_gone()),
+        "succeeded" => {
+            // Captured without holding stock (a payment made with automatic capture):
+            // take it now, or give the money back.
+            if !holds_stock && !session.completed {
+                if let Stock::Gone = take_stock(state, session, &pi_id).await? {
+                    let form = [("payment_intent", pi_id.clone())];
+                    call_keyed(state, &session.id, &format!("refund-{pi_id}"), "/v1/refunds", &form).await?.map_err(|e| processor_error(&e))?;
+                    mark_stock_gone(state, session).await?;
+                    return Err(stock_gone());
+                }
+            }
+            record_order(state, session, &pi).await?;
+            Ok(result_of(&pi))
+        }
+        "canceled" => {
+            if holds_stock {
+                release_stock(state, session, &pi_id).await?;
+            }
+            if session.outcome.as_deref() == Some("stock_gone") {
+                return Err(stock_gone());
+            }
+            Ok(result_of(&pi))
+        }
+        // Created but never confirmed: never reported as a decline.
+        "requires_confirmation" => Err(ApiError::processor("the payment processor has not confirmed the payment; try again")),
+        _ => Ok(result_of(&pi)),
+    }
+}
+
+/// Keeps the status the processor last gave for the session's payment `pi_id`
+/// (the start-up sweep skips sessions whose payment is known cancelled).
+async fn record_status(state: &State, session: &Session, pi_id: &str, st: &str) -> ApiResult<()> {
+    let (sid, pi_id, st) = (session.id.clone(), pi_id.to_string(), st.to_string());
+    state
+        .db(move |c| {
+            c.execute("UPDATE sessions SET pi_status = ?3 WHERE id = ?1 AND payment_intent_id = ?2", params![sid, pi_id, st])?;
+            Ok(())
+        })
+        .await
+}
+
+/// What [`settle_event`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Settled {
+    /// The payment was read back and settled; its status now.
+    Read(PaymentStatus),
+    /// The session already has its order: nothing to do.
+    AlreadyDone,
+    /// No such session here, or `pi_id` is not its current payment: ignored.
+    NotOurs,
+}
+
+/// Settles payment `pi_id` of session `session_id` without a confirm: what the
+/// processor's webhook and the start-up sweep call. Takes the session's lock,
+/// reads the payment back from the processor (the event's copy may be stale)
+/// and [`settle`]s it, exactly as a confirm would.
+///
+/// # Errors
+/// 502 when the processor cannot be asked or fails while settling (call again),
+/// 409 when the stock was gone (the payment is cancelled, nothing charged).
+pub async fn settle_event(state: &State, session_id: &str, pi_id: &str) -> ApiResult<Settled> {
+    let _guard = state.lock_session(session_id).await;
+    let sid = session_id.to_string();
+    let session = match state.db(move |c| load_session(c, &sid)).await {
+        Ok(s) => s,
+        Err(e) if e.code == ServerErrorCode::NotFound => return Ok(Settled::NotOurs),
+        Err(e) => return Err(e),
+    };
+    if session.payment_intent_id.as_deref() != Some(pi_id) {
+        return Ok(Settled::NotOurs);
+    }
+    if session.completed {
+        return Ok(Settled::AlreadyDone);
+    }
+    let pi = retrieve(state, pi_id).await?;
+    let settled = settle(state, &session, pi).await?;
+    Ok(Settled::Read(settled.status))
+}
+
+/// The start-up sweep: every open session with a payment not known cancelled is
+/// read back and settled (webhooks missed while the server was down). Runs in
+/// the background; each session is settled under its lock, as a webhook would.
+/// Returns (sessions read back, orders written).
+pub async fn reconcile(state: State) -> (usize, usize) {
+    let open = state
+        .db(|c| {
+            let mut stmt = c.prepare(
+                "SELECT id, payment_intent_id FROM sessions
+                 WHERE completed = 0 AND payment_intent_id IS NOT NULL AND coalesce(pi_status, '') <> 'canceled'
+                 ORDER BY created_at, id",
+            )?;
+            let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        })
+        .await;
+    let open = match open {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("reconcile: cannot list open sessions: {}", e.message);
+            return (0, 0);
+        }
+    };
+    let mut ordered = 0;
+    for (sid, pi_id) in &open {
+        match settle_event(&state, sid, pi_id).await {
+            Ok(Settled::Read(st)) => {
+                ordered += usize::from(st == PaymentStatus::Succeeded);
+                eprintln!("reconcile: session {sid} payment {pi_id}: {st:?}");
+            }
+            Ok(_) => {}
+            Err(e) => eprintln!("reconcile: session {sid} payment {pi_id}: {} ({:?})", e.message, e.code),
+        }
+    }
+    if !open.is_empty() {
+        eprintln!("reconcile: {} open payment(s) read back, {ordered} order(s) written", open.len());
+    }
+    (open.len(), ordered)
+}
