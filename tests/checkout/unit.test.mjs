@@ -288,7 +288,7 @@ test("bad options and arguments are CirrusErrors naming the argument", async () 
 });
 
 test("a 2xx body over 8 MiB is refused with a typed decode error before it is copied into wasm memory", async () => {
-  const body = (n) => `{"store":${" ".repeat(n - 11)}null}`;
+  const body = (n) => `{"store":${" ".repeat(n - 14)}null}`;
   const client = (n) => new lib.CirrusClient({
     baseUrl: "http://127.0.0.1:1/api/v1",
     apiKey: `ak_${"0".repeat(48)}`,
