@@ -376,10 +376,16 @@ describe('persistence in localStorage', () => {
         getItem: (k) => data.get(k) ?? null,
         setItem(k, v) {
           data.set(k, v);
-          seen.push(['setItem', cart.lines.length, cart.subtotal]);
-          if (!nested && cart.lines.length === 1) {
-            nested = true;
-            cart.add(tee, 'v2', 1);
+          try {
+            seen.push(['setItem', cart.lines.length, cart.subtotal]);
+            if (!nested && cart.lines.length === 1) {
+              nested = true;
+              cart.add(tee, 'v2', 1);
+            }
+          } catch (e) {
+            // A cart still borrowed here traps (RuntimeError: unreachable) or refuses (recursive use).
+            seen.push(['threw', String(e)]);
+            throw e;
           }
         },
       };
