@@ -38,7 +38,6 @@ use super::interop::{from_js, to_js};
 use super::lock;
 use crate::checkout::stored::Stored;
 use crate::checkout::{AfterConfirm, CheckoutState, PayStep};
-
 use crate::error::{Error, ErrorCode, Result};
 use crate::model::{
     ConfirmResponse, InitiateRequest, InitiateResponse, ShippingAddress, ShippingRatesRequest, ShippingRatesResponse,
@@ -47,7 +46,6 @@ use crate::model::{
 use crate::money::Currency;
 use crate::shipping::{usable_rates, ShippingOption};
 use crate::text::{cat, quote};
-
 
 type JsResult<T> = std::result::Result<T, JsValue>;
 
@@ -151,8 +149,6 @@ async fn answer<T: DeserializeOwned>(call: JsResult<JsValue>, what: &str) -> JsR
     Ok(from_js(v, what)?)
 }
 
-
-
 fn js(v: Result<JsValue>) -> JsResult<JsValue> {
     v.map_err(JsValue::from)
 }
@@ -160,7 +156,6 @@ fn js(v: Result<JsValue>) -> JsResult<JsValue> {
 fn bad(message: &str) -> Error {
     Error::invalid_argument(message)
 }
-
 
 /// What `start` and `resume` share: the adapter, the storage, the key.
 struct Common {
@@ -212,8 +207,6 @@ fn check_client(client: &Client) -> Result<()> {
     }
     Ok(())
 }
-
-
 
 thread_local! {
     static NEXT_ID: Cell<u32> = const { Cell::new(1) };
