@@ -40,16 +40,31 @@ export interface CheckoutClient {
 /** Options shared by `Checkout.start` and `Checkout.resume`. */
 export interface CheckoutOptions {
   adapter: ProcessorAdapter;
-  /** Where the state is kept; default `sessionStorage`; `null` keeps nothing (no resume). */
+  /**
+   * Where the state is kept; default `sessionStorage`, or `localStorage` for a persistent
+   * cart (shared by its tabs); `null` keeps nothing (no resume).
+   */
   storage?: Pick<Storage, "getItem" | "setItem" | "removeItem"> | null;
-  /** Storage key; default "cirrus.checkout". Also names the cross-tab checkout lock. */
+  /**
+   * Storage key; default `"<cart.storageKey>:checkout"` for a persistent cart, else
+   * "cirrus.checkout". Also names the cross-tab checkout lock.
+   */
   storageKey?: string;
+  /** The cart being bought: a persistent one (`Cart.persistent`) shares its live checkout with every tab. */
+  cart?: CheckoutCart;
+}
+/** What `Checkout` reads of a `Cart`. */
+export interface CheckoutCart {
+  paymentItems(): PaymentItem[];
+  readonly currency: string | (() => string);
+  /** The persistent cart's storage key (`null`: not persistent). */
+  readonly storageKey?: string | null;
 }
 /** What to buy: a `Cart`, or the items and currency directly. */
 export type StartCheckoutOptions = CheckoutOptions &
   (
-    | { cart: { paymentItems(): PaymentItem[]; readonly currency: string | (() => string) } }
-    | { items: PaymentItem[]; currency: string }
+    | { cart: CheckoutCart }
+    | { items: PaymentItem[]; currency: string; cart?: undefined }
   );
 export interface PayOptions {
   /** Absolute http(s) URL the processor returns to after a redirect-based next action. */

@@ -4,7 +4,9 @@
 # Checkout's orchestration in node with fakes (tests/checkout/unit.test.mjs),
 # then Checkout + the localstripe adapter in headless Chromium against a fresh
 # dev server (test hooks on, serving the test page) and a fresh localstripe:
-# success, 3-D Secure, declines, double clicks, reloads, lost confirms.
+# success, 3-D Secure, declines, double clicks, reloads, lost confirms; and
+# issue 16's never-charge-twice situations (lost answers, tabs going away,
+# the webhook path) counted in localstripe and the server's orders.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 trap stop_services EXIT
@@ -40,4 +42,4 @@ start_localstripe "$LS_PORT"
 start_server "$SERVER_PORT" CIRRUS_TEST_HOOKS=1 CIRRUS_CORS_ORIGINS='*' CIRRUS_WWW_DIR="$www" CIRRUS_API_KEY="$CIRRUS_API_KEY"
 
 export E2E_SITE="http://127.0.0.1:$SERVER_PORT/" E2E_ARTIFACTS="$ROOT/artifacts/checkout"
-node --test --test-concurrency=1 --test-reporter=spec tests/checkout/checkout.test.mjs tests/checkout/stripe-adapter.test.mjs
+node --test --test-concurrency=1 --test-reporter=spec tests/checkout/checkout.test.mjs tests/checkout/never-twice.test.mjs tests/checkout/stripe-adapter.test.mjs

@@ -8,7 +8,7 @@ use crate::prelude::*;
 use crate::text::cat;
 
 use super::state::{
-    Cancelled, CheckoutFailureCode, CheckoutSession, CheckoutState, Failed, Initiated, Paying, PaymentAttempt, RequiresAction,
+    Cancelled, CheckoutFailureCode, CheckoutSession, CheckoutState, Confirming, Failed, Initiated, Paying, PaymentAttempt, RequiresAction,
     ShippingChoice, ShippingChosen, Succeeded,
 };
 use super::validate::{check_amount, validate_address, validate_return_url};
@@ -37,22 +37,49 @@ pub enum AfterConfirm {
     /// Run the adapter's next action on this client secret, then
     /// [`CheckoutState::action_finished`] and confirm again.
     NextAction(String),
-    /// The processor is still `processing`; pay again later to re-read it.
+    /// The processor is still `processing`: re-read it with the same token
+    /// after [`AfterConfirm::delay_ms`].
     Processing,
+    /// The confirm got no usable answer (`confirming`): confirm the same
+    /// token again after [`AfterConfirm::delay_ms`].
+    Unknown,
 }
 
-/// Error codes after which a confirm may be retried with the same token.
-const fn retryable(code: ErrorCode) -> bool {
+/// The waits (ms) before each re-confirm of an unknown outcome, within one
+/// `pay()` or `resume()`; after the last one the state stays `confirming`.
+pub const RECHECK_DELAYS_MS: [u32; 3] = [300, 1_000, 2_500];
+
+/// The waits (ms) before each re-read of a `processing` payment, within one
+/// `pay()` or `resume()` (about 40 s in all); then the state stays `paying`.
+pub const PROCESSING_DELAYS_MS: [u32; 6] = [1_000, 2_000, 4_000, 8_000, 10_000, 15_000];
+
+impl AfterConfirm {
+    /// How long to wait before confirming the same token again, for the
+    /// `round`-th time in a row (0-based); `None` when this answer needs no
+    /// re-confirm or the bound is reached.
+    #[must_use]
+    pub fn delay_ms(&self, round: usize) -> Option<u32> {
+        match self {
+            Self::Processing => PROCESSING_DELAYS_MS.get(round).copied(),
+            Self::Unknown => RECHECK_DELAYS_MS.get(round).copied(),
+            Self::Done | Self::NextAction(_) => None,
+        }
+    }
+}
+
+/// True when the server answered the confirm request itself definitively
+/// (the request is wrong, the session is unknown, the stock is gone): the
+/// attempt is over. Every other error leaves the outcome unknown.
+pub const fn definitive(code: ErrorCode) -> bool {
     matches!(
         code,
-        ErrorCode::Network
-            | ErrorCode::Timeout
-            | ErrorCode::Aborted
-            | ErrorCode::Decode
-            | ErrorCode::Http
-            | ErrorCode::RateLimited
-            | ErrorCode::ProcessorError
-            | ErrorCode::Internal
+        ErrorCode::InvalidArgument
+            | ErrorCode::InvalidState
+            | ErrorCode::InvalidRequest
+            | ErrorCode::NotFound
+            | ErrorCode::Conflict
+            | ErrorCode::PayloadTooLarge
+            | ErrorCode::UnsupportedMediaType
     )
 }
 
@@ -170,20 +197,29 @@ impl CheckoutState {
     pub fn pay_step(&self) -> Result<PayStep> {
         match self {
             Self::ShippingChosen(_) | Self::Failed(Failed { retryable: true, pending: None, .. }) => Ok(PayStep::CollectToken),
-            Self::Failed(Failed { retryable: true, pending: Some(a), .. }) => Ok(PayStep::Reconfirm(a.token.clone())),
+            Self::Failed(Failed { retryable: true, pending: Some(a), .. })
+            // `confirming`: check the unknown outcome again; `requires_action`
+            // (taken over from another tab): carry that payment on here.
+            | Self::Confirming(Confirming { attempt: a, .. })
+            | Self::RequiresAction(RequiresAction { attempt: a, .. }) => Ok(PayStep::Reconfirm(a.token.clone())),
             // `processing`: the answer came back; re-read with the same token.
             Self::Paying(Paying { attempt, .. }) if !attempt.confirm_in_flight => Ok(PayStep::Reconfirm(attempt.token.clone())),
             _ => Err(self.illegal("pay")),
         }
     }
 
-    /// The token a resumed checkout must confirm again (after a reload or a
-    /// 3-D Secure redirect): set in `paying` and `requires_action`, where a
-    /// payment may exist whose outcome the stored state does not know yet.
+    /// The token a resumed checkout must confirm again (after a reload, a
+    /// 3-D Secure redirect, or in another tab of the cart): set whenever the
+    /// payment is unsettled ([`Self::payment_unsettled`]): `paying`,
+    /// `requires_action`, `confirming`, a retryable `failed` with a pending
+    /// attempt.
     #[must_use]
     pub fn resume_token(&self) -> Option<&str> {
         match self {
-            Self::Paying(Paying { attempt, .. }) | Self::RequiresAction(RequiresAction { attempt, .. }) => Some(&attempt.token),
+            Self::Paying(Paying { attempt: a, .. })
+            | Self::RequiresAction(RequiresAction { attempt: a, .. })
+            | Self::Confirming(Confirming { attempt: a, .. })
+            | Self::Failed(Failed { retryable: true, pending: Some(a), .. }) => Some(&a.token),
             _ => None,
         }
     }
@@ -217,6 +253,7 @@ impl CheckoutState {
                 (session, shipping, attempt)
             }
             Self::Failed(Failed { session, shipping, retryable: true, pending: Some(a), .. })
+            | Self::Confirming(Confirming { session, shipping, attempt: a, .. })
             | Self::Paying(Paying { session, shipping, attempt: a })
             | Self::RequiresAction(RequiresAction { session, shipping, attempt: a, .. }) => {
                 if a.token != token {
@@ -260,12 +297,12 @@ impl CheckoutState {
     /// `requires_action`; `requires_payment_method` → retryable `failed`
     /// (`declined`, or `action_failed` if this attempt already went through a
     /// next action) and the token is released; `canceled` → final `failed`;
-    /// `processing` → stays `paying` (not in flight).
+    /// `processing` → stays `paying` (not in flight); `requires_action`
+    /// without a client secret is not a usable answer → `confirming`
+    /// ([`AfterConfirm::Unknown`]).
     ///
     /// # Errors
-    /// `invalid_state` outside an in-flight confirm; `decode` if the answer
-    /// is `requires_action` without a client secret (the state then becomes
-    /// a retryable failure that re-confirms the same token).
+    /// `invalid_state` outside an in-flight confirm.
     pub fn confirmed(&mut self, answer: ConfirmResponse) -> Result<AfterConfirm> {
         let (session, shipping, mut attempt) = self.landed("apply a confirm answer")?;
         let was_action = attempt.last_status == Some(PaymentStatus::RequiresAction);
@@ -284,15 +321,16 @@ impl CheckoutState {
                     Self::RequiresAction(RequiresAction { session, shipping, attempt, client_secret: secret.clone() }),
                     AfterConfirm::NextAction(secret),
                 ),
-                None => {
-                    let e = Error::decode("confirm answered requires_action without a clientSecret");
-                    let mut f = failed(&session, &shipping, CheckoutFailureCode::Request, e.message.clone());
-                    f.error_code = Some(ErrorCode::Decode);
-                    f.payment_intent_id = pi;
-                    f.pending = Some(attempt);
-                    *self = Self::Failed(f);
-                    return Err(e);
-                }
+                None => (
+                    Self::Confirming(Confirming {
+                        session,
+                        shipping,
+                        attempt,
+                        error_code: ErrorCode::Decode,
+                        message: "confirm answered requires_action without a clientSecret".to_owned(),
+                    }),
+                    AfterConfirm::Unknown,
+                ),
             },
             PaymentStatus::RequiresPaymentMethod => {
                 let (code, fallback) = if was_action {
@@ -318,23 +356,28 @@ impl CheckoutState {
         Ok(after)
     }
 
-    /// A confirm got no usable answer (network, timeout, server error, a
-    /// malformed body): → `failed` with `code: "request"`. The attempt stays
-    /// pending (the server may have the payment), so a retry confirms the
-    /// same token. Retryable unless the server said the request itself is
-    /// wrong (`invalid_request`, `not_found`, `conflict`, `unauthorized`, …).
+    /// A confirm failed. When the server answered the request itself
+    /// definitively ([`definitive`]: `invalid_request`, `not_found`,
+    /// `conflict` such as "stock gone", …) → final `failed` with `code:
+    /// "request"` and nothing pending ([`AfterConfirm::Done`]). Any other
+    /// error (network, timeout, a 5xx, `processor_error`, `unauthorized`, a
+    /// malformed body) says nothing about the payment: → `confirming`, the
+    /// same token to be confirmed again ([`AfterConfirm::Unknown`]).
     ///
     /// # Errors
     /// `invalid_state` outside an in-flight confirm.
-    pub fn confirm_failed(&mut self, code: ErrorCode, message: &str) -> Result<()> {
+    pub fn confirm_failed(&mut self, code: ErrorCode, message: &str) -> Result<AfterConfirm> {
         let (session, shipping, attempt) = self.landed("fail a confirm")?;
+        if !definitive(code) {
+            *self = Self::Confirming(Confirming { session, shipping, attempt, error_code: code, message: message.to_owned() });
+            return Ok(AfterConfirm::Unknown);
+        }
         let mut f = failed(&session, &shipping, CheckoutFailureCode::Request, message.to_owned());
         f.error_code = Some(code);
-        f.retryable = retryable(code);
+        f.retryable = false;
         f.payment_intent_id.clone_from(&attempt.payment_intent_id);
-        f.pending = Some(attempt);
         *self = Self::Failed(f);
-        Ok(())
+        Ok(AfterConfirm::Done)
     }
 
     /// The adapter finished the next action (either outcome: the following

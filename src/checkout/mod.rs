@@ -6,6 +6,16 @@
 //!                                 └─update─┘   │                 ▼  │ (confirm again)
 //!                                              │          requires_action
 //!                                              └──retry── failed (retryable)
+//! paying ─no usable answer─▶ confirming ─same token again─▶ paying
+//! ```
+//!
+//! An unknown outcome is not a failure: a confirm that got no usable answer
+//! (network, timeout, 5xx, a processor error that is not a decline) leaves
+//! `confirming`, whose attempt is confirmed again with the same token (by
+//! the SDK itself, [`RECHECK_DELAYS_MS`]; then by `pay()` or `resume()` in
+//! any tab). `processing` is re-read the same way ([`PROCESSING_DELAYS_MS`]).
+//!
+//! ```text
 //! any state before a payment exists ─cancel─▶ cancelled
 //! ```
 //!
@@ -20,12 +30,12 @@
 //! client, the processor adapter, storage, listeners, the tab lock.
 //!
 //! The invariant that makes double charges impossible: once a confirm with a
-//! token may have reached the server (`confirmInFlight`, or a `failed` state
-//! whose `pending` attempt is set), every later confirm of this session uses
+//! token may have reached the server (`confirmInFlight`, `confirming`, or a
+//! `failed` state whose `pending` attempt is set), every later confirm of this session uses
 //! that same token. `confirm` is idempotent on the server (CONTRACT.md), so
 //! the repeat re-reads the payment instead of creating one. Only an answer
 //! that says the payment needs a new payment method (a decline, a failed
-//! 3-D Secure) releases the token.
+//! 3-D Secure) or a definitive refusal of the request releases the token.
 //!
 //! Every transition that is not allowed in the current state is an
 //! [`crate::error::ErrorCode::InvalidState`] error naming both; nothing is a
@@ -36,9 +46,9 @@ pub mod state;
 pub mod stored;
 pub mod validate;
 
-pub use machine::{AfterConfirm, PayStep};
+pub use machine::{definitive, AfterConfirm, PayStep, PROCESSING_DELAYS_MS, RECHECK_DELAYS_MS};
 pub use state::{
-    AdapterSession, Cancelled, CheckoutFailureCode, CheckoutSession, CheckoutState, Failed, Initiated, Paying, PaymentAttempt,
+    AdapterSession, Cancelled, CheckoutFailureCode, Confirming, CheckoutSession, CheckoutState, Failed, Initiated, Paying, PaymentAttempt,
     RequiresAction, ShippingChoice, ShippingChosen, Succeeded,
 };
 pub use validate::{validate_address, validate_return_url, MAX_ADDRESS_FIELD};

@@ -115,6 +115,22 @@ pub struct RequiresAction {
     pub client_secret: String,
 }
 
+/// `confirming`: a confirm got no usable answer (the network, a timeout, a
+/// server or processor error that is not a decline), so the outcome of the
+/// attempt is unknown: the card may have been charged. It is not a failure.
+/// The SDK confirms the same token again by itself (bounded, with backoff);
+/// `pay()` or `Checkout.resume()` in any tab of the cart checks again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Confirming {
+    pub session: CheckoutSession,
+    pub shipping: ShippingChoice,
+    pub attempt: PaymentAttempt,
+    /// How the last confirm failed (`network`, `timeout`, `processor_error`, …).
+    pub error_code: ErrorCode,
+    pub message: String,
+}
+
 /// `succeeded`: paid; the order is recorded. Final.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -161,6 +177,7 @@ pub enum CheckoutState {
     ShippingChosen(ShippingChosen),
     Paying(Paying),
     RequiresAction(RequiresAction),
+    Confirming(Confirming),
     Succeeded(Succeeded),
     Failed(Failed),
     Cancelled(Cancelled),
@@ -176,6 +193,7 @@ impl CheckoutState {
             Self::ShippingChosen(_) => "shipping_chosen",
             Self::Paying(_) => "paying",
             Self::RequiresAction(_) => "requires_action",
+            Self::Confirming(_) => "confirming",
             Self::Succeeded(_) => "succeeded",
             Self::Failed(_) => "failed",
             Self::Cancelled(_) => "cancelled",
@@ -191,6 +209,7 @@ impl CheckoutState {
             | Self::ShippingChosen(ShippingChosen { session, .. })
             | Self::Paying(Paying { session, .. })
             | Self::RequiresAction(RequiresAction { session, .. })
+            | Self::Confirming(Confirming { session, .. })
             | Self::Succeeded(Succeeded { session, .. })
             | Self::Failed(Failed { session, .. }) => Some(session),
         }
@@ -203,6 +222,7 @@ impl CheckoutState {
             Self::ShippingChosen(ShippingChosen { session, shipping })
             | Self::Paying(Paying { session, shipping, .. })
             | Self::RequiresAction(RequiresAction { session, shipping, .. })
+            | Self::Confirming(Confirming { session, shipping, .. })
             | Self::Succeeded(Succeeded { session, shipping, .. })
             | Self::Failed(Failed { session, shipping, .. }) => Some((session, shipping)),
             _ => None,
@@ -226,11 +246,22 @@ impl CheckoutState {
     }
 
     /// True while a payment may exist on the processor whose outcome this
-    /// checkout has not settled: `paying`, `requires_action`, or `failed` with a
-    /// pending attempt. In these states only the same token may be confirmed
-    /// and the checkout cannot be cancelled or changed.
+    /// checkout has not settled: `paying`, `requires_action`, `confirming`, or
+    /// a retryable `failed` with a pending attempt. In these states only the
+    /// same token may be confirmed and the checkout cannot be cancelled or
+    /// changed. A final failure is never unsettled (nothing can finish it).
     #[must_use]
     pub const fn payment_unsettled(&self) -> bool {
-        matches!(self, Self::Paying(_) | Self::RequiresAction(_) | Self::Failed(Failed { pending: Some(_), .. }))
+        matches!(
+            self,
+            Self::Paying(_) | Self::RequiresAction(_) | Self::Confirming(_) | Self::Failed(Failed { retryable: true, pending: Some(_), .. })
+        )
+    }
+
+    /// True while the checkout is live: a session exists and the state is not
+    /// final. This is what a persistent cart shares with its other tabs.
+    #[must_use]
+    pub const fn is_live(&self) -> bool {
+        self.session().is_some() && !self.is_final()
     }
 }

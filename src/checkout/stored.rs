@@ -1,5 +1,6 @@
-//! The stored form of a checkout (kept in `sessionStorage` so a reload or a
-//! 3-D Secure redirect can resume it): the state object as JavaScript sees
+//! The stored form of a checkout (kept in `sessionStorage`, or for a
+//! persistent cart in its storage under `<cartKey>:checkout`, so a reload, a
+//! 3-D Secure redirect or another tab of the cart can resume it): the state object as JavaScript sees
 //! it plus `"version": 1`, written with serde and read back with serde.
 //!
 //! Reading back trusts nothing: every member is typed by serde (paths in
@@ -16,7 +17,7 @@ use crate::text::{cat, uint};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::state::{
-    Cancelled, CheckoutFailureCode, CheckoutSession, CheckoutState, Failed, Initiated, Paying, PaymentAttempt, RequiresAction,
+    Cancelled, CheckoutFailureCode, CheckoutSession, CheckoutState, Confirming, Failed, Initiated, Paying, PaymentAttempt, RequiresAction,
     ShippingChoice, ShippingChosen, Succeeded,
 };
 use super::validate::{validate_address, validate_return_url, validate_session};
@@ -101,7 +102,7 @@ fn into_state(f: Flat) -> Result<CheckoutState> {
     let (has_shipping, has_attempt, failure) = match state.as_str() {
         "idle" | "cancelled" | "initiated" => (false, false, false),
         "shipping_chosen" | "succeeded" => (true, false, false),
-        "paying" | "requires_action" => (true, true, false),
+        "paying" | "requires_action" | "confirming" => (true, true, false),
         "failed" => (true, false, true),
         _ => return Err(bad("state", "unknown checkout state")),
     };
@@ -112,8 +113,8 @@ fn into_state(f: Flat) -> Result<CheckoutState> {
         (client_secret.is_some(), state == "requires_action", "clientSecret"),
         (payment_intent_id.is_some(), matches!(state.as_str(), "succeeded" | "failed"), "paymentIntentId"),
         (code.is_some(), failure, "code"),
-        (error_code.is_some(), failure, "errorCode"),
-        (message.is_some(), failure, "message"),
+        (error_code.is_some(), failure || state == "confirming", "errorCode"),
+        (message.is_some(), failure || state == "confirming", "message"),
         (retryable.is_some(), failure, "retryable"),
         (pending.is_some(), failure, "pending"),
         (session_id.is_some(), state == "cancelled", "sessionId"),
@@ -176,6 +177,13 @@ fn into_state(f: Flat) -> Result<CheckoutState> {
                 client_secret,
             })
         }
+        "confirming" => CheckoutState::Confirming(Confirming {
+            session: need(session, "session")?,
+            shipping: need(shipping, "shipping")?,
+            attempt: need(attempt, "attempt")?,
+            error_code: need(error_code, "errorCode")?,
+            message: need(message, "message")?,
+        }),
         "succeeded" => CheckoutState::Succeeded(Succeeded {
             session: need(session, "session")?,
             shipping: need(shipping, "shipping")?,

@@ -248,12 +248,18 @@ impl State {
         JSON::stringify(&doc).ok().and_then(|s| s.as_string()).unwrap_or_default()
     }
 
-    /// After a change: save a persistent cart; the event to report, if any.
-    fn save(&mut self) -> Option<Event> {
-        let storage = self.store.as_ref()?.storage.clone()?;
-        let text = self.serialize();
-        let key = &self.store.as_ref()?.key;
-        match storage.set_item(key, &text) {
+    /// After a change of a persistent cart: what to write (storage, key,
+    /// text). Taken while the state is borrowed, written after the borrow is
+    /// released ([`Cart::change`]): a storage's `setItem` may call the cart.
+    fn to_save(&mut self) -> Option<(web_sys::Storage, String, String)> {
+        let store = self.store.as_ref()?;
+        let (storage, key) = (store.storage.clone()?, store.key.clone());
+        Some((storage, key, self.serialize()))
+    }
+
+    /// The outcome of that write: the event to report, if any.
+    fn saved(&mut self, written: core::result::Result<(), JsValue>) -> Option<Event> {
+        match written {
             Ok(()) if self.problem.as_ref().is_some_and(|p| p.kind == RestoreProblemKind::WriteFailed) => {
                 self.problem = None;
                 Some(("save", None))
@@ -318,13 +324,20 @@ impl Cart {
         Self { state: Rc::new(RefCell::new(State::new(cart))), _follow: None }
     }
 
-    /// Run a change of the core cart, then save and report.
+    /// Run a change of the core cart, then save and report. Nothing is
+    /// borrowed while JS runs (a custom `storage.setItem` or a listener may
+    /// call back into the cart; a `RefCell` borrowed then would trap and
+    /// leave the instance dead for good).
     fn change<R>(&self, f: impl FnOnce(&mut State) -> Result<R>) -> Result<R> {
-        let (out, event) = {
+        let (out, write) = {
             let mut s = self.state.borrow_mut();
             let out = f(&mut s)?;
-            (out, s.save())
+            (out, s.to_save())
         };
+        let event = write.and_then(|(storage, key, text)| {
+            let written = storage.set_item(&key, &text);
+            self.state.borrow_mut().saved(written)
+        });
         emit(&self.state, event);
         Ok(out)
     }
@@ -492,6 +505,14 @@ impl Cart {
     /// The versioned JSON form (`{"version":1,…}`) for `Cart.restore`.
     pub fn serialize(&self) -> String {
         self.state.borrow_mut().serialize()
+    }
+
+    /// The key a persistent cart is kept under (`null` for a cart that is
+    /// not persistent). `Checkout` keeps the cart's live checkout next to it,
+    /// under `"<storageKey>:checkout"`, for every tab of the cart.
+    #[wasm_bindgen(getter, js_name = storageKey)]
+    pub fn storage_key(&self) -> Option<String> {
+        self.state.borrow().store.as_ref().filter(|s| s.storage.is_some()).map(|s| s.key.clone())
     }
 
     /// The cart's ISO 4217 currency code.

@@ -14,8 +14,14 @@
 //! - **resume**: `Checkout.resume()` after a reload or a 3-D Secure redirect
 //!   confirms that same token once more (idempotent on the server) instead of
 //!   paying again;
-//! - **one payment per cart across tabs**: `start` and every new payment
-//!   need the checkout lock; another tab's live checkout is `invalid_state`.
+//! - **unknown is not failed**: a confirm with no usable answer leaves
+//!   `confirming` and is confirmed again with the same token, with backoff
+//!   (core: [`AfterConfirm::delay_ms`]); `processing` is re-read the same way;
+//! - **a checkout belongs to the cart**: for a persistent cart the state is
+//!   kept in the cart's storage under `<cartKey>:checkout`, so every tab of
+//!   the cart sees the live checkout and `start` there resumes it instead of
+//!   opening a second payment session; every new payment (a fresh token)
+//!   needs the tab's checkout lock, so one tab acts at a time.
 //!
 //! `RefCell`s are never borrowed across an `.await`.
 
@@ -27,21 +33,19 @@ use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
+use super::checkout_options::{get, js_message, keep_aside, local_storage, session_storage, stored, what_to_buy, Store, CART_SUFFIX, DEFAULT_KEY};
 use super::interop::{from_js, to_js};
 use super::lock;
-use crate::checkout::stored::{restore, Stored};
+use crate::checkout::stored::Stored;
 use crate::checkout::{AfterConfirm, CheckoutState, PayStep};
 use crate::error::{Error, ErrorCode, Result};
 use crate::model::{
-    ConfirmResponse, InitiateRequest, InitiateResponse, PaymentItem, ShippingAddress, ShippingRatesRequest, ShippingRatesResponse,
+    ConfirmResponse, InitiateRequest, InitiateResponse, ShippingAddress, ShippingRatesRequest, ShippingRatesResponse,
     UpdateResponse, VariantRates,
 };
 use crate::money::Currency;
 use crate::shipping::{usable_rates, ShippingOption};
 use crate::text::{cat, quote};
-
-/// Where the state is kept unless `storageKey` says otherwise.
-const DEFAULT_KEY: &str = "cirrus.checkout";
 
 type JsResult<T> = std::result::Result<T, JsValue>;
 
@@ -76,15 +80,6 @@ extern "C" {
     fn confirm_payment(this: &Client, body: &JsValue) -> JsResult<JsValue>;
     #[wasm_bindgen(method, catch, js_name = shippingRates)]
     fn shipping_rates(this: &Client, body: &JsValue) -> JsResult<JsValue>;
-
-    /// `sessionStorage` or anything with the same three methods.
-    pub type Store;
-    #[wasm_bindgen(method, catch, js_name = getItem)]
-    fn get_item(this: &Store, key: &str) -> JsResult<Option<String>>;
-    #[wasm_bindgen(method, catch, js_name = setItem)]
-    fn set_item(this: &Store, key: &str, value: &str) -> JsResult<()>;
-    #[wasm_bindgen(method, catch, js_name = removeItem)]
-    fn remove_item(this: &Store, key: &str) -> JsResult<()>;
 }
 
 /// Await whatever a JS method returned (a promise or a plain value).
@@ -98,19 +93,6 @@ async fn answer<T: DeserializeOwned>(call: JsResult<JsValue>, what: &str) -> JsR
     Ok(from_js(v, what)?)
 }
 
-fn get(obj: &JsValue, key: &str) -> JsValue {
-    if obj.is_object() || obj.is_function() {
-        Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-    } else {
-        JsValue::UNDEFINED
-    }
-}
-
-/// The message of a thrown JS value ("" when it has none).
-fn js_message(e: &JsValue) -> String {
-    get(e, "message").as_string().or_else(|| e.as_string()).unwrap_or_default()
-}
-
 fn js(v: Result<JsValue>) -> JsResult<JsValue> {
     v.map_err(JsValue::from)
 }
@@ -119,17 +101,13 @@ fn bad(message: &str) -> Error {
     Error::invalid_argument(message)
 }
 
-/// `sessionStorage` through web-sys, if this global has one (reading it
-/// throws where storage is disabled: then nothing is kept).
-fn session_storage() -> Option<Store> {
-    web_sys::window()?.session_storage().ok().flatten().map(JsCast::unchecked_into)
-}
-
 /// What `start` and `resume` share: the adapter, the storage, the key.
 struct Common {
     adapter: Adapter,
     storage: Option<Store>,
     key: String,
+    /// The record belongs to a persistent cart: every tab of it reads it.
+    shared: bool,
 }
 
 fn common(options: &JsValue) -> Result<Common> {
@@ -142,12 +120,15 @@ fn common(options: &JsValue) -> Result<Common> {
             return Err(bad(&cat(&["options.adapter.", m, " must be a function (see ProcessorAdapter)"])));
         }
     }
+    // A persistent cart's checkout is kept with the cart, for all its tabs.
+    let cart_key = get(&get(options, "cart"), "storageKey").as_string().filter(|k| !k.is_empty());
     let key = match get(options, "storageKey") {
-        v if v.is_undefined() => DEFAULT_KEY.to_owned(),
+        v if v.is_undefined() => cart_key.as_ref().map_or_else(|| DEFAULT_KEY.to_owned(), |k| cat(&[k, CART_SUFFIX])),
         v => v.as_string().filter(|k| !k.is_empty()).ok_or_else(|| bad("options.storageKey must be a non-empty string"))?,
     };
     let storage = match get(options, "storage") {
         v if v.is_null() => None,
+        v if v.is_undefined() && cart_key.is_some() => local_storage(),
         v if v.is_undefined() => session_storage(),
         v => {
             for m in ["getItem", "setItem", "removeItem"] {
@@ -158,7 +139,8 @@ fn common(options: &JsValue) -> Result<Common> {
             Some(v.unchecked_into())
         }
     };
-    Ok(Common { adapter: adapter.unchecked_into(), storage, key })
+    let shared = cart_key.is_some() && storage.is_some();
+    Ok(Common { adapter: adapter.unchecked_into(), storage, key, shared })
 }
 
 fn check_client(client: &Client) -> Result<()> {
@@ -168,72 +150,6 @@ fn check_client(client: &Client) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// The state kept under `c.key`, if any.
-fn stored(c: &Common) -> Result<Option<CheckoutState>> {
-    let Some(s) = &c.storage else { return Ok(None) };
-    let Some(text) = s.get_item(&c.key).ok().flatten() else { return Ok(None) };
-    let invalid = |m: &str| Error::invalid_argument(cat(&["stored checkout state is not valid: ", m]));
-    let value = JSON::parse(&text).map_err(|e| invalid(&js_message(&e)))?;
-    let state = restore(serde_wasm_bindgen::Deserializer::from(value.clone()))?;
-    // serde-wasm-bindgen reads only the members a struct declares, so
-    // `deny_unknown_fields` never fires here: a member the state does not
-    // write back is refused by comparing the input with its re-serialization.
-    let back = to_js(&Stored::of(&state))?;
-    if let Some(path) = foreign_member(&value, &back, "") {
-        return Err(invalid(&cat(&[&path, ": unknown member"])));
-    }
-    Ok(Some(state))
-}
-
-/// The path of the first member of `input` that `known` (the same value as
-/// the SDK writes it) does not have, looking into objects and arrays.
-fn foreign_member(input: &JsValue, known: &JsValue, path: &str) -> Option<String> {
-    let at = |k: &str| if path.is_empty() { k.to_owned() } else { cat(&[path, ".", k]) };
-    if let (Some(a), Some(b)) = (input.dyn_ref::<js_sys::Array>(), known.dyn_ref::<js_sys::Array>()) {
-        return (0..a.length().min(b.length())).find_map(|i| {
-            let p = cat(&[path, "[", &crate::text::uint(u64::from(i)), "]"]);
-            foreign_member(&a.get(i), &b.get(i), &p)
-        });
-    }
-    if !(input.is_object() && known.is_object()) {
-        return None;
-    }
-    js_sys::Object::keys(input.unchecked_ref::<js_sys::Object>()).iter().find_map(|k| {
-        let k = k.as_string()?;
-        let key = JsValue::from_str(&k);
-        if !Reflect::has(known, &key).unwrap_or(false) {
-            return Some(at(&k));
-        }
-        foreign_member(&get(input, &k), &get(known, &k), &at(&k))
-    })
-}
-
-/// `{ cart }` (a `Cart`: `paymentItems()` and `currency`, a getter or a
-/// function) or `{ items, currency }`.
-fn what_to_buy(options: &JsValue) -> Result<(Vec<PaymentItem>, String)> {
-    let cart = get(options, "cart");
-    let (items, currency) = if cart.is_undefined() {
-        (get(options, "items"), get(options, "currency"))
-    } else {
-        let call = |m: &str| -> Result<JsValue> {
-            get(&cart, m)
-                .dyn_into::<Function>()
-                .ok()
-                .and_then(|f| f.call0(&cart).ok())
-                .ok_or_else(|| bad(&cat(&["options.cart.", m, "() must be callable (pass a Cart)"])))
-        };
-        let items = call("paymentItems")?;
-        let currency = get(&cart, "currency");
-        (items, if currency.is_function() { call("currency")? } else { currency })
-    };
-    let items: Vec<PaymentItem> = from_js(items, "options.items")?;
-    let currency = currency.as_string().ok_or_else(|| bad("options.currency must be a string like \"USD\""))?;
-    if items.is_empty() {
-        return Err(Error::invalid_state("the cart is empty: add an item before checkout"));
-    }
-    Ok((items, currency))
 }
 
 thread_local! {
@@ -246,6 +162,8 @@ struct Inner {
     adapter: Adapter,
     storage: Option<Store>,
     key: String,
+    /// The record is the cart's, shared with its other tabs.
+    shared: bool,
     state: RefCell<CheckoutState>,
     listeners: RefCell<Vec<(u32, Function)>>,
     next_listener: Cell<u32>,
@@ -268,6 +186,7 @@ impl Inner {
             adapter: c.adapter,
             storage: c.storage,
             key: c.key,
+            shared: c.shared,
             state: RefCell::new(state),
             listeners: RefCell::new(Vec::new()),
             next_listener: Cell::new(0),
@@ -324,10 +243,31 @@ impl Inner {
         Ok(())
     }
 
+    /// A shared record another tab moved on (same session): take it, so this
+    /// tab never acts on a stale state. Nothing runs in this tab meanwhile
+    /// (called before a payment run starts).
+    fn adopt_shared(&self) {
+        if !self.shared {
+            return;
+        }
+        let Ok(Some(theirs)) = stored(self.storage.as_ref(), &self.key) else { return };
+        let same = {
+            let ours = self.state.borrow();
+            theirs != *ours && theirs.session().map(|s| &s.session_id) == ours.session().map(|s| &s.session_id)
+        };
+        if same {
+            *self.state.borrow_mut() = theirs;
+            self.changed();
+        }
+    }
+
     /// One payment run: collect (or reuse) a token, confirm, run at most one
-    /// next action per run and confirm again. Payment outcomes end in the
-    /// state; only a step that may not run now is an `Err`.
+    /// next action per run and confirm again; an unknown outcome or
+    /// `processing` is confirmed again with the same token after the core's
+    /// delays (bounded). Payment outcomes end in the state; only a step that
+    /// may not run now is an `Err`.
     async fn pay(&self, return_url: &str, resume: bool) -> Result<()> {
+        self.adopt_shared();
         let step = if resume {
             match self.state.borrow().resume_token() {
                 Some(t) => PayStep::Reconfirm(t.to_owned()),
@@ -352,7 +292,9 @@ impl Inner {
                 }
             }
         };
-        for actions in 0.. {
+        // Next actions run, re-reads of `processing`, re-confirms of an unknown outcome: each bounded.
+        let (mut actions, mut polls, mut rechecks) = (0, 0, 0);
+        loop {
             let body = self.state.borrow_mut().begin_confirm(&token, return_url)?;
             self.changed(); // stored as in flight before anything is sent
             let sent = match to_js(&body) {
@@ -363,22 +305,41 @@ impl Inner {
                 Ok(a) => self.state.borrow_mut().confirmed(a),
                 Err(e) => {
                     let code = from_js::<ErrorCode>(get(&e, "code"), "code").unwrap_or(ErrorCode::Internal);
-                    self.state.borrow_mut().confirm_failed(code, &js_message(&e)).map(|()| AfterConfirm::Done)
+                    self.state.borrow_mut().confirm_failed(code, &js_message(&e))
                 }
             };
             self.changed();
-            // Ok: settled or processing. Err: a malformed answer, already a retryable failure.
-            let Ok(AfterConfirm::NextAction(secret)) = after else { return Ok(()) };
+            let after = after?;
+            let round = match after {
+                AfterConfirm::Processing => &mut polls,
+                AfterConfirm::Unknown => &mut rechecks,
+                _ => &mut actions,
+            };
+            if let Some(ms) = after.delay_ms(*round) {
+                *round += 1;
+                sleep(ms).await;
+                continue;
+            }
+            let AfterConfirm::NextAction(secret) = after else { return Ok(()) };
             if actions > 0 {
                 return self.adapter_failed("authentication was not completed");
             }
+            actions += 1;
             if let Err(e) = settle(self.adapter.handle_next_action(&secret)).await {
                 return self.adapter_failed(&js_message(&e));
             }
             token = self.state.borrow().action_finished()?;
         }
-        Ok(())
     }
+}
+
+/// Waits `ms` with the global `setTimeout` (a window's or node's).
+async fn sleep(ms: u32) {
+    let Ok(set) = Reflect::get(&js_sys::global(), &JsValue::from_str("setTimeout")).and_then(JsCast::dyn_into::<Function>) else { return };
+    let p = Promise::new(&mut |resolve, _| {
+        let _ = set.call2(&JsValue::UNDEFINED, &resolve, &JsValue::from(ms));
+    });
+    let _ = JsFuture::from(p).await;
 }
 
 /// Starts a payment as the single flight and records its promise.
@@ -396,6 +357,23 @@ fn run_flight(inner: &Rc<Inner>, return_url: String, resume: bool) -> Promise {
     });
     *inner.flight.borrow_mut() = Some(p.clone());
     p
+}
+
+/// A stored checkout made live again (`resume`, or `start` on a cart's live
+/// checkout): the lock taken if free, the adapter mounted unless final, an
+/// unsettled payment finished first.
+async fn open(client: Client, c: Common, state: CheckoutState) -> JsResult<Checkout> {
+    let live = !state.is_final();
+    let inner = Inner::new(client, c, state);
+    if live {
+        // Taken if free; a new payment asks again (`pay`), finishing one never needs it.
+        let _ = lock::acquire(&inner.lock_name(), inner.id).await;
+        inner.mount_adapter().await?;
+    }
+    if inner.state.borrow().resume_token().is_some() {
+        JsFuture::from(run_flight(&inner, String::new(), true)).await?;
+    }
+    Ok(Checkout { inner })
 }
 
 /// A checkout from cart to paid order. See the module docs for the
@@ -420,11 +398,19 @@ impl Checkout {
     /// Initiate a payment session for the cart (or `items` in `currency`),
     /// mount the adapter's payment form and keep the state in storage.
     ///
-    /// Rejects with a `CirrusError`: `invalid_argument` for bad options,
-    /// `invalid_state` if the storage holds a checkout with an unsettled
-    /// payment (finish it with `Checkout.resume()` first) or another tab has
-    /// a checkout of this cart in progress, or the server's error. An adapter
-    /// that fails to mount rejects with its own error.
+    /// For a persistent cart (`Cart.persistent`) the checkout is the cart's:
+    /// when any tab of it has a live checkout (a session not finished), this
+    /// resumes that checkout (as `Checkout.resume` does, finishing a payment
+    /// whose outcome is not known yet) instead of opening a second payment
+    /// session; a live checkout without a payment whose items differ from
+    /// the cart's is replaced by a new one.
+    ///
+    /// Rejects with a `CirrusError`: `invalid_argument` for bad options or
+    /// an unreadable stored checkout (kept aside under `<key>:unreadable`),
+    /// `invalid_state` if the tab's storage holds a checkout with an
+    /// unsettled payment (finish it with `Checkout.resume()` first) or
+    /// another tab holds the checkout lock, or the server's error. An
+    /// adapter that fails to mount rejects with its own error.
     #[wasm_bindgen(unchecked_return_type = "Checkout")]
     pub async fn start(
         #[wasm_bindgen(unchecked_param_type = "CheckoutClient")] client: Client,
@@ -433,13 +419,19 @@ impl Checkout {
         check_client(&client)?;
         let c = common(&options)?;
         let (items, currency) = what_to_buy(&options)?;
-        if let Ok(Some(old)) = stored(&c) {
-            if old.payment_unsettled() {
+        match stored(c.storage.as_ref(), &c.key) {
+            Err(e) => return Err(keep_aside(c.storage.as_ref(), &c.key, e).into()),
+            // The cart's live checkout, from this tab or another: carry it on.
+            Ok(Some(old)) if c.shared && old.is_live() && (old.payment_unsettled() || old.session().is_some_and(|s| s.items == items)) => {
+                return open(client, c, old).await;
+            }
+            Ok(Some(old)) if old.payment_unsettled() => {
                 return Err(Error::invalid_state(
                     "the stored checkout has a payment whose outcome is not known yet; finish it with Checkout.resume() first",
                 )
                 .into());
             }
+            Ok(_) => {}
         }
         let inner = Inner::new(client, c, CheckoutState::Idle);
         lock::acquire(&inner.lock_name(), inner.id).await?;
@@ -455,14 +447,18 @@ impl Checkout {
     }
 
     /// Restore the checkout kept in storage (after a reload or a 3-D Secure
-    /// redirect). Resolves `null` when nothing is stored. Mounts the adapter
-    /// unless the checkout is final; if a payment was under way (`paying`,
-    /// `requires_action`) it is finished first: one more confirm with the
-    /// token already used (never a new charge), and the next action if the
+    /// redirect; with `cart`, the persistent cart's checkout from any tab).
+    /// Resolves `null` when nothing is stored. Mounts the adapter unless the
+    /// checkout is final; if a payment is unsettled (`paying`,
+    /// `requires_action`, `confirming`, a retryable `failed` with a pending
+    /// attempt) it is finished first: the token already used is confirmed
+    /// again (never a new charge; with backoff while the outcome stays
+    /// unknown or `processing`), and the next action runs here if the
     /// processor still asks for it.
     ///
-    /// Rejects with `invalid_argument` if the stored state is unreadable (it
-    /// is removed).
+    /// Rejects with `invalid_argument` if the stored state is unreadable: it
+    /// is not deleted but kept aside under `<key>:unreadable` (the message
+    /// says so), since it may describe a payment not settled yet.
     #[wasm_bindgen(unchecked_return_type = "Checkout | null")]
     pub async fn resume(
         #[wasm_bindgen(unchecked_param_type = "CheckoutClient")] client: Client,
@@ -470,27 +466,12 @@ impl Checkout {
     ) -> JsResult<JsValue> {
         check_client(&client)?;
         let c = common(&options)?;
-        let state = match stored(&c) {
+        let state = match stored(c.storage.as_ref(), &c.key) {
             Ok(Some(s)) => s,
             Ok(None) => return Ok(JsValue::NULL),
-            Err(e) => {
-                if let Some(s) = &c.storage {
-                    let _ = s.remove_item(&c.key);
-                }
-                return Err(e.into());
-            }
+            Err(e) => return Err(keep_aside(c.storage.as_ref(), &c.key, e).into()),
         };
-        let live = !state.is_final();
-        let inner = Inner::new(client, c, state);
-        if live {
-            // Taken if free; a new payment asks again (`pay`), finishing one never needs it.
-            let _ = lock::acquire(&inner.lock_name(), inner.id).await;
-            inner.mount_adapter().await?;
-        }
-        if inner.state.borrow().resume_token().is_some() {
-            JsFuture::from(run_flight(&inner, String::new(), true)).await?;
-        }
-        Ok(Checkout { inner }.into())
+        Ok(open(client, c, state).await?.into())
     }
 
     /// Remove the stored state of `storageKey` (default "cirrus.checkout")
@@ -608,9 +589,15 @@ impl Checkout {
 
     /// Pay: the adapter collects a token (or the unsettled one is reused),
     /// the SDK confirms, runs the next action (3-D Secure) if asked, and
-    /// confirms again. Resolves with the settled state: `succeeded`,
-    /// `failed` (see `retryable`), or `paying` if the processor is still
-    /// `processing`. A second call while one runs returns the same promise.
+    /// confirms again. A confirm with no usable answer is confirmed again
+    /// with the same token (a few times, with backoff) and `processing` is
+    /// re-read (about 40 s at most) before this resolves. Resolves with the
+    /// state: `succeeded`, `failed` (see `retryable`), `confirming` if the
+    /// outcome is still unknown (pay again or `Checkout.resume()` in any tab
+    /// checks again; never a new charge), or `paying` if the processor is
+    /// still `processing`. In `requires_action` (a checkout taken over from
+    /// another tab) the same payment is carried on here. A second call while
+    /// one runs returns the same promise.
     ///
     /// Rejects with a `CirrusError` only when paying is not allowed now
     /// (`invalid_state`, also when another tab holds this cart's checkout)

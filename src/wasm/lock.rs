@@ -13,9 +13,13 @@
 //! - **Web Locks** (`navigator.locks.request(name, { ifAvailable: true })`)
 //!   where present: the browser frees the lock when the tab goes away.
 //! - Otherwise a **localStorage lease** `{ owner, until }`, renewed every
-//!   [`LEASE_MS`]/3 while held, taken over by another tab once expired. The
-//!   owner id is kept in sessionStorage so a reload of the same tab keeps its
-//!   lease.
+//!   [`LEASE_MS`]/3 while held, taken over by another tab once expired. A tab
+//!   whose lease expired (its timers were throttled) and was taken by another
+//!   tab no longer holds the lock: every `acquire` checks the stored lease,
+//!   not only this page's memory. The owner id is per page (never kept in
+//!   sessionStorage, which a duplicated tab copies), and a page lets its
+//!   leases go when it is hidden for good (`pagehide`), so a reload can take
+//!   the lease again at once.
 //! - Neither (node, storage disabled): no lock; nothing else changes.
 
 use std::cell::RefCell;
@@ -68,10 +72,26 @@ fn held_elsewhere() -> Error {
 pub(crate) async fn acquire(name: &str, owner: u32) -> Result<()> {
     let ours = HELD.with(|h| {
         let mut h = h.borrow_mut();
-        h.iter_mut().find(|x| x.name == name).map(|x| x.owner = owner).is_some()
+        h.iter_mut().find(|x| x.name == name).map(|x| {
+            x.owner = owner;
+            matches!(x.release, Release::Lease { .. })
+        })
     });
-    if ours {
-        return Ok(());
+    match ours {
+        // A Web Lock is held until released: this page's memory is the truth.
+        Some(false) => return Ok(()),
+        // A lease may have expired and gone to another tab meanwhile.
+        Some(true) if lease_still_ours(name) => return Ok(()),
+        Some(true) => {
+            let lost = HELD.with(|h| {
+                let mut h = h.borrow_mut();
+                h.iter().position(|x| x.name == name).map(|i| h.swap_remove(i))
+            });
+            if let Some(x) = lost {
+                drop_release(x.release, name);
+            }
+        }
+        None => {}
     }
     let release = match web_lock(name).await? {
         Some(r) => r,
@@ -161,27 +181,54 @@ fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-/// This tab's id: kept in sessionStorage (a reload keeps it), else per page.
+/// This page's id: random per page, never kept in sessionStorage (a
+/// duplicated tab gets a copy of it, and two tabs must never share an owner).
 fn tab_id() -> String {
     thread_local! {
         static ID: RefCell<Option<String>> = const { RefCell::new(None) };
     }
     ID.with(|id| {
         id.borrow_mut()
-            .get_or_insert_with(|| {
-                let session = web_sys::window().and_then(|w| w.session_storage().ok().flatten());
-                let key = "cirrus.checkout.tab";
-                if let Some(v) = session.as_ref().and_then(|s| s.get_item(key).ok().flatten()) {
-                    return v;
-                }
-                let fresh = cat(&["tab-", &crate::text::uint((js_sys::Math::random() * 9.0e15) as u64)]);
-                if let Some(s) = &session {
-                    let _ = s.set_item(key, &fresh);
-                }
-                fresh
-            })
+            .get_or_insert_with(|| cat(&["tab-", &crate::text::uint((js_sys::Math::random() * 9.0e15) as u64)]))
             .clone()
     })
+}
+
+/// True when the stored lease `name` is this page's and not expired; then
+/// it is renewed at once.
+fn lease_still_ours(name: &str) -> bool {
+    let Some(s) = local_storage() else { return true };
+    let ours = lease_of(&s, name).is_some_and(|(o, until)| o == tab_id() && until > js_sys::Date::now());
+    ours && write_lease(&s, name)
+}
+
+/// Once per page: let every lease this page holds go when the page is
+/// hidden for good (closed, reloaded, navigated away), as the browser does
+/// with Web Locks.
+fn release_leases_on_pagehide() {
+    thread_local! {
+        static ARMED: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+    }
+    if ARMED.with(|a| a.replace(true)) {
+        return;
+    }
+    let Some(w) = web_sys::window() else { return };
+    let hide = Closure::<dyn FnMut(JsValue)>::new(|e: JsValue| {
+        if get(&e, "persisted").is_truthy() {
+            return; // kept in the back/forward cache: the page may come back
+        }
+        let leases: Vec<Held> = HELD.with(|h| {
+            let mut h = h.borrow_mut();
+            let (leases, rest) = core::mem::take(&mut *h).into_iter().partition(|x| matches!(x.release, Release::Lease { .. }));
+            *h = rest;
+            leases
+        });
+        for x in leases {
+            drop_release(x.release, &x.name);
+        }
+    });
+    let _ = w.add_event_listener_with_callback("pagehide", hide.as_ref().unchecked_ref());
+    hide.forget(); // one listener for the page's lifetime
 }
 
 /// The lease stored under `name`: its owner and expiry.
@@ -222,6 +269,7 @@ async fn lease(name: &str) -> Result<Release> {
     if live_elsewhere(&s) {
         return Err(held_elsewhere());
     }
+    release_leases_on_pagehide();
     let (store, key) = (s.clone(), name.to_owned());
     let renew = Closure::<dyn FnMut()>::new(move || {
         if lease_of(&store, &key).is_none_or(|(o, _)| o == tab_id()) {

@@ -13,6 +13,8 @@
 mod cart;
 #[cfg(not(feature = "sdk-only"))]
 mod checkout;
+#[cfg(not(feature = "sdk-only"))]
+mod checkout_options;
 mod body;
 pub(crate) mod client;
 mod http;

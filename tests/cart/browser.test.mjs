@@ -363,6 +363,46 @@ describe('persistence in localStorage', () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
+
+  test('re-entrancy: a storage.setItem that calls back into the cart (reads, a change) does not trap it', async () => {
+    const { context, page, errors } = await fresh();
+    const r = await inPage(page, (sdk, tee) => {
+      const data = new Map();
+      const seen = [];
+      let cart;
+      let nested = false;
+      // setItem reads the cart (and once changes it) while the cart is saving itself.
+      const storage = {
+        getItem: (k) => data.get(k) ?? null,
+        setItem(k, v) {
+          data.set(k, v);
+          try {
+            seen.push(['setItem', cart.lines.length, cart.subtotal]);
+            if (!nested && cart.lines.length === 1) {
+              nested = true;
+              cart.add(tee, 'v2', 1);
+            }
+          } catch (e) {
+            // A cart still borrowed here traps (RuntimeError: unreachable) or refuses (recursive use).
+            seen.push(['threw', String(e)]);
+            throw e;
+          }
+        },
+      };
+      cart = sdk.Cart.persistent('USD', { storage, key: 'reentrant' });
+      cart.add(tee, 'v1', 1);
+      // Still alive: a trapped instance would throw "recursive use of an object" / unreachable from here on.
+      cart.setQuantity('v1', 2);
+      return { seen: seen.slice(0, 3), lines: cart.lines.map((l) => [l.variantId, l.quantity]), key: cart.storageKey, saved: JSON.parse(data.get('reentrant')).lines.length };
+    }, TEE);
+    assert.equal(r.threw, undefined, JSON.stringify(r));
+    assert.deepEqual(r.seen, [['setItem', 1, 1999], ['setItem', 2, 2009], ['setItem', 2, 4008]]);
+    assert.deepEqual(r.lines, [['v1', 2], ['v2', 1]]);
+    assert.equal(r.key, 'reentrant', 'storageKey names where a persistent cart (and its checkout) is kept');
+    assert.equal(r.saved, 2);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });
 
 describe('two tabs', () => {

@@ -1,7 +1,7 @@
 // Drives the packaged Checkout for checkout.test.mjs. Configuration comes from
 // window.__CHECKOUT_TEST (set by the test through an init script, so the API
 // key never appears in a URL).
-import { init, CirrusClient, Checkout } from "./pkg/index.js";
+import { init, CirrusClient, Checkout, Cart } from "./pkg/index.js";
 import { LocalstripeAdapter } from "./pkg/adapters/localstripe.js";
 
 const cfg = window.__CHECKOUT_TEST;
@@ -53,5 +53,22 @@ window.t = {
   state: () => (checkout ? checkout.state : null),
   stored: () => sessionStorage.getItem("cirrus.checkout"),
   setStored: (text) => sessionStorage.setItem("cirrus.checkout", text),
+  /** A call left running (it may wait for 3-D Secure): `bgDone()` tells when, `bgResult()` gives it. */
+  bg: (name, ...args) => {
+    window.__bgDone = false;
+    window.__bg = window.t[name](...args).finally(() => { window.__bgDone = true; });
+    return true;
+  },
+  bgDone: () => window.__bgDone === true,
+  bgResult: () => window.__bg,
+  /** A persistent cart (Cart.persistent, localStorage under `key`) shared by the tabs of this browser context. */
+  cartFill: (key, currency, product, variantId, quantity) => {
+    const cart = Cart.persistent(currency, { key });
+    cart.clear();
+    cart.add(product, variantId, quantity);
+    return cart.paymentItems();
+  },
+  cartStart: (key, currency) => data(Checkout.start(client, { cart: Cart.persistent(currency, { key }), adapter }).then(watch)),
+  cartResume: (key, currency) => data(Checkout.resume(client, { adapter, cart: Cart.persistent(currency, { key }) }).then(watch)),
 };
 window.ready = true;

@@ -18,7 +18,7 @@ function world({ confirms = [{ status: "succeeded" }] } = {}) {
   const data = new Map();
   const storage = {
     getItem: (k) => (data.has(k) ? data.get(k) : null),
-    setItem: (k, v) => { log.push(["store", JSON.parse(v)]); data.set(k, v); },
+    setItem: (k, v) => { log.push(["store", k.endsWith(":unreadable") ? v : JSON.parse(v)]); data.set(k, v); },
     removeItem: (k) => { data.delete(k); },
   };
   const client = {
@@ -103,24 +103,101 @@ test("single flight: one promise, one token, one confirm; shipping and cancel re
   await assert.rejects(c.pay({ returnUrl: URL }), (e) => e.code === "invalid_state" && /`succeeded`/.test(e.message));
 });
 
-test("a lost confirm keeps its token: the retry and a resume confirm it again, never a new token", async () => {
-  const w = world({ confirms: [err("network", "connection reset"), err("http", "503")] });
+test("a lost confirm is an unknown outcome, not a failure: confirmed again by itself, then by pay() and resume(), never a new token", async () => {
+  // One failure more than the SDK's own re-confirms (3): the outcome stays unknown.
+  const lost = [err("network", "connection reset"), err("http", "503"), err("timeout", "slow"), err("processor_error", "the payment processor is unreachable; try again")];
+  const w = world({ confirms: [...lost] });
   const c = await readyToPay(w);
-  const failed = await c.pay({ returnUrl: URL });
-  assert.equal(failed.state, "failed");
-  assert.equal(failed.code, "request");
-  assert.equal(failed.errorCode, "network");
-  assert.equal(failed.pending.token, "tok_1");
+  const t0 = Date.now();
+  const s = await c.pay({ returnUrl: URL });
+  assert.equal(s.state, "confirming", JSON.stringify(s));
+  assert.equal(s.errorCode, "processor_error");
+  assert.equal(s.attempt.token, "tok_1");
+  assert.equal(w.calls("confirm").length, 4, "the first confirm and three more with the same token");
+  assert.ok(Date.now() - t0 >= 300 + 1000 + 2500 - 50, "with backoff between them");
+  assert.deepEqual(w.calls("store").map((e) => e[1].state).filter((x) => x !== "paying").slice(-1), ["confirming"]);
   assert.throws(() => c.cancel(), (e) => e.code === "invalid_state");
-  assert.equal((await c.pay({ returnUrl: URL })).errorCode, "http");
-  // A reload now: resume does not pay by itself (the failure is settled in storage) ...
+  // A reload now: resume checks the unknown outcome again by itself.
   const r = await lib.Checkout.resume(w.client, w.opts);
-  assert.equal(r.state.state, "failed");
-  assert.equal(w.calls("confirm").length, 2);
-  // ... and its pay() confirms the same token.
-  assert.equal((await r.pay({ returnUrl: URL })).state, "succeeded");
-  assert.deepEqual(w.calls("confirm").map((c) => c[1].confirmationTokenId), ["tok_1", "tok_1", "tok_1"]);
+  assert.equal(r.state.state, "succeeded");
+  assert.deepEqual(w.calls("confirm").map((c) => c[1].confirmationTokenId), ["tok_1", "tok_1", "tok_1", "tok_1", "tok_1"]);
   assert.equal(w.calls("token").length, 1);
+  // pay() checks again too: a second world where the next pay settles it.
+  const w2 = world({ confirms: [...lost] });
+  const c2 = await readyToPay(w2);
+  assert.equal((await c2.pay({ returnUrl: URL })).state, "confirming");
+  assert.equal((await c2.pay({ returnUrl: URL })).state, "succeeded");
+  assert.equal(w2.calls("token").length, 1);
+});
+
+test("a lost answer settled by the SDK's own re-confirm: pay() resolves succeeded", async () => {
+  const w = world({ confirms: [err("processor_error", "unreachable"), { status: "succeeded" }] });
+  const c = await readyToPay(w);
+  assert.equal((await c.pay({ returnUrl: URL })).state, "succeeded");
+  assert.deepEqual(w.calls("confirm").map((c) => c[1].confirmationTokenId), ["tok_1", "tok_1"]);
+  assert.deepEqual(w.calls("store").map((e) => e[1].state).slice(-4), ["paying", "confirming", "paying", "succeeded"]);
+});
+
+test("processing is followed with backoff until it settles, no reload", async () => {
+  const w = world({ confirms: [{ status: "processing" }, { status: "processing" }, { status: "succeeded" }] });
+  const c = await readyToPay(w);
+  const t0 = Date.now();
+  const s = await c.pay({ returnUrl: URL });
+  assert.equal(s.state, "succeeded");
+  assert.equal(w.calls("confirm").length, 3);
+  assert.ok(Date.now() - t0 >= 1000 + 2000 - 50, "re-read after 1 s, then 2 s");
+});
+
+test("a definitive refusal is final with nothing pending: a new checkout may start", async () => {
+  const w = world({ confirms: [err("conflict", "stock gone: the last units went to another buyer")] });
+  const c = await readyToPay(w);
+  const f = await c.pay({ returnUrl: URL });
+  assert.deepEqual([f.state, f.errorCode, f.retryable, f.pending], ["failed", "conflict", false, null]);
+  assert.equal(w.calls("confirm").length, 1, "a definitive answer is not confirmed again");
+  const next = await lib.Checkout.start(w.client, { ...w.opts, items: [{ variantId: "v1", quantity: 1 }], currency: "USD" });
+  assert.equal(next.state.state, "initiated");
+});
+
+test("a persistent cart's checkout is the cart's: start() elsewhere resumes it (one session); a changed cart without a payment starts anew", async () => {
+  const w = world({ confirms: [err("network", "x"), err("network", "x"), err("network", "x"), err("network", "x")] });
+  let items = [{ variantId: "v1", quantity: 1 }];
+  const cart = { storageKey: "shop.cart", currency: "USD", paymentItems: () => items };
+  const a = await lib.Checkout.start(w.client, { ...w.opts, cart });
+  assert.ok(w.data.has("shop.cart:checkout"), "kept under <cartKey>:checkout");
+  await a.shippingOptions("US");
+  await a.selectShipping("std", ADDRESS);
+  // Another tab (same storage) starts a checkout of the same cart: it gets this one.
+  const b = await lib.Checkout.start(w.client, { ...w.opts, cart });
+  assert.equal(b.state.state, "shipping_chosen");
+  assert.equal(w.calls("initiate").length, 1, "no second payment session");
+  assert.equal((await a.pay({ returnUrl: URL })).state, "confirming");
+  // A new tab after the first was closed: it finishes the unknown outcome first.
+  const c = await lib.Checkout.start(w.client, { ...w.opts, cart });
+  assert.equal(c.state.state, "succeeded");
+  assert.equal(w.calls("initiate").length, 1);
+  assert.deepEqual(w.calls("confirm").map((e) => e[1].confirmationTokenId), Array(5).fill("tok_1"));
+  // Finished: the next start is a new checkout; a live one with other items is replaced.
+  const d = await lib.Checkout.start(w.client, { ...w.opts, cart });
+  assert.equal(d.state.state, "initiated");
+  items = [{ variantId: "v1", quantity: 2 }];
+  const e = await lib.Checkout.start(w.client, { ...w.opts, cart });
+  assert.equal(w.calls("initiate").length, 3);
+  assert.deepEqual(e.state.session.items, items);
+});
+
+test("unreadable stored state is kept aside under <key>:unreadable and reported, never silently deleted", async () => {
+  const w = world();
+  w.data.set("cirrus.checkout", "{not json");
+  await assert.rejects(lib.Checkout.resume(w.client, w.opts), (e) => e.code === "invalid_argument" && /kept aside under "cirrus\.checkout:unreadable"/.test(e.message));
+  assert.equal(w.data.get("cirrus.checkout:unreadable"), "{not json");
+  assert.equal(w.data.has("cirrus.checkout"), false);
+  w.data.set("cirrus.checkout", JSON.stringify({ version: 1, state: "paying" }));
+  await assert.rejects(
+    lib.Checkout.start(w.client, { ...w.opts, items: [{ variantId: "v1", quantity: 1 }], currency: "USD" }),
+    (e) => e.code === "invalid_argument" && /missing field `session`.*kept aside/.test(e.message),
+  );
+  assert.equal(JSON.parse(w.data.get("cirrus.checkout:unreadable")).state, "paying");
+  assert.equal(w.calls("initiate").length, 0, "start did not open a session over it");
 });
 
 test("resume of a state stored with a confirm in flight confirms that token once more", async () => {
@@ -138,7 +215,7 @@ test("resume of a state stored with a confirm in flight confirms that token once
   assert.equal(w2.calls("token").length, 0, "no new token");
   assert.deepEqual(w2.calls("confirm").map((e) => [e[1].confirmationTokenId, e[1].returnUrl]), [["tok_1", URL]]);
   // A new checkout is refused while a stored payment is unsettled.
-  const w3 = world({ confirms: [err("timeout", "slow")] });
+  const w3 = world({ confirms: Array.from({ length: 4 }, () => err("timeout", "slow")) });
   const c3 = await readyToPay(w3);
   await c3.pay({ returnUrl: URL });
   await assert.rejects(
@@ -208,4 +285,19 @@ test("bad options and arguments are CirrusErrors naming the argument", async () 
   unsubscribe();
   c.free();
   assert.throws(() => c.state);
+});
+
+test("a 2xx body over 8 MiB is refused with a typed decode error before it is copied into wasm memory", async () => {
+  const body = (n) => `{"store":${" ".repeat(n - 14)}null}`;
+  const client = (n) => new lib.CirrusClient({
+    baseUrl: "http://127.0.0.1:1/api/v1",
+    apiKey: `ak_${"0".repeat(48)}`,
+    retries: 0,
+    fetch: async () => new Response(body(n), { status: 200, headers: { "content-type": "application/json" } }),
+  });
+  const MiB8 = 8 * 1024 * 1024;
+  await assert.rejects(client(MiB8 + 1).store(), (e) => e instanceof lib.CirrusError && e.code === "decode"
+    && /the response body is larger than 8 MiB \(8388609 characters\); refused before decoding/.test(e.message));
+  // At the cap it is read and decoded as usual (here: `store` is null, a schema error naming the path).
+  await assert.rejects(client(MiB8).store(), (e) => e.code === "decode" && !/larger than 8 MiB/.test(e.message));
 });

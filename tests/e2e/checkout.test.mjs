@@ -156,6 +156,39 @@ describe('checkout', () => {
     });
   });
 
+  test('an answer that never comes back: "We’re confirming your payment…", never "check your card"; then the order, one charge', async () => {
+    await withPage({}, async (page) => {
+      const { total } = await toPayment(page, { skip: 3 });
+      await fillCard(page, '4242424242424242');
+      // The server processes every confirm; the browser never sees an answer (the SDK's own re-confirms included).
+      let confirms = 0;
+      await page.route('**/api/v1/payments/confirm', async (route) => {
+        confirms++;
+        await route.fetch();
+        await route.abort('connectionreset');
+      });
+      await page.locator('#pay').click();
+      // Meanwhile (and after) the page says it is confirming; the SDK re-confirms three times, with backoff.
+      for (const until = Date.now() + 30_000; confirms < 4 && Date.now() < until;) await page.waitForTimeout(100);
+      await page.waitForFunction(() => {
+        const b = document.querySelector('#pay');
+        return b?.textContent === 'Check payment status' && !b.disabled;
+      }, null, { timeout: 30_000 });
+      await page.waitForTimeout(500);
+      assert.equal(confirms, 4, 'the confirm and three re-confirms of the same payment, then it stops');
+      const box = page.locator('#pay-error');
+      assert.match(await box.textContent(), /We’re confirming your payment…/);
+      assert.doesNotMatch(await box.textContent(), /check (the|your) card|failed|declined/i);
+      assert.doesNotMatch(await page.locator('main').textContent(), /check (the|your) card|payment failed/i);
+      await page.unroute('**/api/v1/payments/confirm');
+      await page.locator('#pay').click();
+      await page.locator('h1', { hasText: 'Thank you for your order' }).waitFor({ timeout: 30_000 });
+      assert.equal(await page.locator('#order-total').textContent(), total);
+      const pi = (await page.locator('#payment-ref').textContent()).trim();
+      await paidOnce(pi, total, 1); // one PaymentIntent for five confirms
+    });
+  });
+
   test('a decline shows the reason, and a retry with another card succeeds', async () => {
     await withPage({}, async (page) => {
       const { total } = await toPayment(page, { skip: 2 });

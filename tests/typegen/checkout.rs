@@ -19,7 +19,7 @@ use crate::ts;
 
 /// What the class's methods take, from `js/interfaces.d.ts`.
 const INTERFACES: &[&str] =
-    &["CheckoutClient", "CheckoutListener", "CheckoutOptions", "PayOptions", "ProcessorAdapter", "StartCheckoutOptions"];
+    &["CheckoutCart", "CheckoutClient", "CheckoutListener", "CheckoutOptions", "PayOptions", "ProcessorAdapter", "StartCheckoutOptions"];
 
 /// The types this file defines (the rest are the SDK's wire types).
 const OWN: &[&str] = &["AdapterSession", "CheckoutFailureCode", "CheckoutSession", "PaymentAttempt", "ShippingChoice"];
@@ -33,6 +33,7 @@ fn payload(s: &CheckoutState) -> Option<&'static str> {
         CheckoutState::ShippingChosen(_) => Some("ShippingChosen"),
         CheckoutState::Paying(_) => Some("Paying"),
         CheckoutState::RequiresAction(_) => Some("RequiresAction"),
+        CheckoutState::Confirming(_) => Some("Confirming"),
         CheckoutState::Succeeded(_) => Some("Succeeded"),
         CheckoutState::Failed(_) => Some("Failed"),
         CheckoutState::Cancelled(_) => Some("Cancelled"),
@@ -56,6 +57,7 @@ fn trace() -> (Registry, Vec<CheckoutState>) {
         CheckoutState::ShippingChosen(sample(&mut t)),
         CheckoutState::Paying(sample(&mut t)),
         CheckoutState::RequiresAction(sample(&mut t)),
+        CheckoutState::Confirming(sample(&mut t)),
         CheckoutState::Succeeded(sample(&mut t)),
         CheckoutState::Failed(sample(&mut t)),
         CheckoutState::Cancelled(sample(&mut t)),

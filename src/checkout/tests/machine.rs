@@ -8,6 +8,7 @@ fn attempt(s: &CheckoutState) -> Option<&PaymentAttempt> {
     match s {
         CheckoutState::Paying(p) => Some(&p.attempt),
         CheckoutState::RequiresAction(r) => Some(&r.attempt),
+        CheckoutState::Confirming(c) => Some(&c.attempt),
         CheckoutState::Failed(f) => f.pending.as_ref(),
         _ => None,
     }
@@ -105,7 +106,7 @@ fn three_d_secure_then_success() {
     assert_eq!((r.attempt.payment_intent_id.as_deref(), r.attempt.last_status), (Some("pi_1"), Some(Action)));
     assert_eq!(s.resume_token(), Some("tok_1"));
     assert!(s.payment_unsettled());
-    assert_state_err(s.pay_step(), "`requires_action`");
+    assert_eq!(s.pay_step().unwrap(), PayStep::Reconfirm("tok_1".into()), "pay carries the payment on (another tab's take-over)");
     assert_state_err(s.cancel(), "`requires_action`");
     assert_eq!(s.action_finished().unwrap(), "tok_1");
     s.begin_confirm("tok_1", URL).unwrap();
@@ -145,18 +146,25 @@ fn decline_then_retry_with_a_new_token() {
     assert_eq!(s.name(), "succeeded");
 }
 
+fn confirming(s: &CheckoutState) -> &Confirming {
+    match s {
+        CheckoutState::Confirming(c) => c,
+        other => panic!("not confirming: {other:?}"),
+    }
+}
+
 #[test]
-fn lost_confirm_keeps_the_token_and_retries_it() {
+fn lost_confirm_is_an_unknown_outcome_confirmed_again_with_the_token() {
     let mut s = paying("tok_1");
-    s.confirm_failed(ErrorCode::Network, "connection reset").unwrap();
-    let f = failure(&s);
-    assert_eq!((f.code, f.error_code, f.retryable), (CheckoutFailureCode::Request, Some(ErrorCode::Network), true));
-    let pending = f.pending.as_ref().unwrap();
-    assert_eq!((pending.token.as_str(), pending.confirm_in_flight), ("tok_1", false), "pending, not in flight");
+    assert_eq!(s.confirm_failed(ErrorCode::Network, "connection reset").unwrap(), AfterConfirm::Unknown);
+    let c = confirming(&s);
+    assert_eq!((c.error_code, c.message.as_str()), (ErrorCode::Network, "connection reset"));
+    assert_eq!((c.attempt.token.as_str(), c.attempt.confirm_in_flight), ("tok_1", false), "kept, not in flight");
+    assert!(!s.is_final(), "an unknown outcome is not a failure");
     assert!(s.payment_unsettled());
-    assert_state_err(s.cancel(), "`failed`");
-    assert_state_err(s.shipping_session(), "`failed`");
-    assert_eq!(s.resume_token(), None, "a failure is not resumed by itself");
+    assert_state_err(s.cancel(), "`confirming`");
+    assert_state_err(s.shipping_session(), "`confirming`");
+    assert_eq!(s.resume_token(), Some("tok_1"), "resume() in any tab checks it again");
     assert_eq!(s.pay_step().unwrap(), PayStep::Reconfirm("tok_1".into()));
     assert_arg_err(s.begin_confirm("tok_2", URL), "only that token");
     s.begin_confirm("tok_1", URL).unwrap();
@@ -165,31 +173,80 @@ fn lost_confirm_keeps_the_token_and_retries_it() {
 }
 
 #[test]
-fn request_errors_that_cannot_heal_are_final() {
-    for (code, retryable) in [
+fn only_definitive_answers_end_an_attempt_every_other_error_is_unknown() {
+    for (code, unknown) in [
         (ErrorCode::Conflict, false),
         (ErrorCode::NotFound, false),
         (ErrorCode::InvalidRequest, false),
-        (ErrorCode::Unauthorized, false),
+        (ErrorCode::PayloadTooLarge, false),
+        (ErrorCode::Unauthorized, true),
+        (ErrorCode::Network, true),
         (ErrorCode::Timeout, true),
+        (ErrorCode::Aborted, true),
+        (ErrorCode::Decode, true),
+        (ErrorCode::Http, true),
         (ErrorCode::Internal, true),
         (ErrorCode::RateLimited, true),
         (ErrorCode::ProcessorError, true),
     ] {
         let mut s = paying("tok_1");
-        s.confirm_failed(code, "x").unwrap();
-        assert_eq!(s.is_final(), !retryable, "{code:?}");
-        assert_eq!(s.pay_step().is_ok(), retryable, "{code:?}");
+        let after = s.confirm_failed(code, "x").unwrap();
+        assert_eq!(s.name(), if unknown { "confirming" } else { "failed" }, "{code:?}");
+        assert_eq!(after, if unknown { AfterConfirm::Unknown } else { AfterConfirm::Done }, "{code:?}");
+        assert_eq!(s.is_final(), !unknown, "{code:?}");
+        assert_eq!(s.pay_step().is_ok(), unknown, "{code:?}");
+        assert_eq!(s.payment_unsettled(), unknown, "{code:?}");
     }
 }
 
 #[test]
-fn unusable_answers_are_decode_failures_that_stay_pending() {
+fn a_final_failure_leaves_nothing_pending_so_a_new_checkout_may_start() {
+    // Item 6 of issue 16: a final failure with a pending attempt made start()
+    // refuse ("finish it with resume") while resume had nothing to finish.
     let mut s = paying("tok_1");
-    let e = s.confirmed(answer(Action, None, None)).unwrap_err();
-    assert_eq!(e.code, ErrorCode::Decode);
-    assert_eq!((failure(&s).error_code, failure(&s).code), (Some(ErrorCode::Decode), CheckoutFailureCode::Request));
+    s.confirm_failed(ErrorCode::Conflict, "stock gone").unwrap();
+    let f = failure(&s);
+    assert_eq!((f.retryable, f.pending.is_none(), f.error_code), (false, true, Some(ErrorCode::Conflict)));
+    assert!(!s.payment_unsettled(), "start() is not refused");
+    assert_eq!(s.resume_token(), None);
+    // Every unsettled state is one resume() can act on.
+    for s in samples() {
+        assert_eq!(s.payment_unsettled(), s.resume_token().is_some(), "{}", s.name());
+    }
+}
+
+#[test]
+fn unusable_answers_are_unknown_outcomes() {
+    let mut s = paying("tok_1");
+    assert_eq!(s.confirmed(answer(Action, None, None)).unwrap(), AfterConfirm::Unknown);
+    assert_eq!(confirming(&s).error_code, ErrorCode::Decode);
     assert_eq!(s.pay_step().unwrap(), PayStep::Reconfirm("tok_1".into()));
+}
+
+#[test]
+fn unknown_outcomes_and_processing_are_confirmed_again_with_bounded_backoff() {
+    let (unknown, processing) = (AfterConfirm::Unknown, AfterConfirm::Processing);
+    let delays = |a: &AfterConfirm| (0..).map_while(|r| a.delay_ms(r)).collect::<Vec<_>>();
+    assert_eq!(delays(&unknown), RECHECK_DELAYS_MS.to_vec());
+    assert_eq!(delays(&processing), PROCESSING_DELAYS_MS.to_vec());
+    for d in [delays(&unknown), delays(&processing)] {
+        assert!(d.windows(2).all(|w| w[0] < w[1]), "backoff grows: {d:?}");
+        assert!(d.iter().sum::<u32>() <= 45_000, "bounded: {d:?}");
+    }
+    assert_eq!(AfterConfirm::Done.delay_ms(0), None);
+    assert_eq!(AfterConfirm::NextAction("s".into()).delay_ms(0), None);
+}
+
+#[test]
+fn requires_action_taken_over_carries_the_same_payment_on() {
+    // Another tab resumed the cart's checkout while it waits for 3-D Secure:
+    // paying there confirms the same token (the server re-reads the payment
+    // and asks for the action again); a new token is refused.
+    let mut s = paying("tok_1");
+    s.confirmed(answer(Action, Some("sec"), None)).unwrap();
+    assert_eq!(s.pay_step().unwrap(), PayStep::Reconfirm("tok_1".into()));
+    assert_eq!(s.resume_token(), Some("tok_1"));
+    assert_arg_err(s.begin_confirm("tok_2", URL), "only that token");
 }
 
 #[test]
@@ -200,6 +257,7 @@ fn processing_is_re_read_with_the_same_token() {
     assert_state_err(s.confirmed(answer(Paid, None, None)), "no confirm is in flight");
     assert_state_err(s.confirm_failed(ErrorCode::Network, "x"), "no confirm is in flight");
     assert_eq!(s.pay_step().unwrap(), PayStep::Reconfirm("tok_1".into()));
+    assert_eq!(s.resume_token(), Some("tok_1"));
 }
 
 #[test]

@@ -121,6 +121,10 @@ pub(super) fn samples() -> Vec<CheckoutState> {
     done.confirmed(answer(PaymentStatus::Succeeded, None, None)).unwrap();
     let mut cancelled = chosen();
     cancelled.cancel().unwrap();
+    let mut refused = paying("tok_1");
+    refused.confirm_failed(ErrorCode::Conflict, "stock gone").unwrap();
+    let mut abandoned = action.clone();
+    abandoned.adapter_failed("closed").unwrap();
     vec![
         CheckoutState::Idle,
         cancelled_early,
@@ -134,5 +138,7 @@ pub(super) fn samples() -> Vec<CheckoutState> {
         adapter,
         done,
         cancelled,
+        refused,
+        abandoned,
     ]
 }

@@ -100,9 +100,25 @@ fn tampered_or_stale_stored_states_are_refused() {
     action["attempt"]["confirmInFlight"] = json!(false);
     action["clientSecret"] = json!("");
     assert_arg_err(read(&action), "clientSecret: must not be empty");
-    let mut failed = {
+    let mut confirming = {
         let mut s = paying("tok_1");
         s.confirm_failed(ErrorCode::Network, "x").unwrap();
+        stored(&s)
+    };
+    assert_eq!(confirming["state"], "confirming");
+    confirming["attempt"]["confirmInFlight"] = json!(true);
+    assert_arg_err(read(&confirming), "attempt.confirmInFlight: a confirm in flight outside `paying`");
+    confirming["attempt"]["confirmInFlight"] = json!(false);
+    confirming["errorCode"] = Value::Null;
+    assert_arg_err(read(&confirming), "missing field `errorCode`");
+    confirming["errorCode"] = json!("network");
+    confirming["retryable"] = json!(true);
+    assert_arg_err(read(&confirming), "retryable: unknown member");
+    let mut failed = {
+        // Authentication abandoned: the payment exists, the attempt is pending.
+        let mut s = paying("tok_1");
+        s.confirmed(answer(PaymentStatus::RequiresAction, Some("sec"), None)).unwrap();
+        s.adapter_failed("closed").unwrap();
         stored(&s)
     };
     failed["pending"]["confirmInFlight"] = json!(true);
@@ -122,7 +138,8 @@ fn tampered_or_stale_stored_states_are_refused() {
         for key in full.as_object().unwrap().keys() {
             let mut v = full.clone();
             v.as_object_mut().unwrap().remove(key);
-            let nullable = full[key].is_null() || matches!(key.as_str(), "errorCode" | "pending" | "sessionId");
+            let nullable = full[key].is_null() || matches!(key.as_str(), "pending" | "sessionId");
+            let nullable = nullable || (key == "errorCode" && full["state"] == "failed");
             let nullable = nullable || (key == "paymentIntentId" && full["state"] == "failed");
             assert_eq!(read(&v).is_ok(), nullable, "{key} removed from {full}");
         }
@@ -172,7 +189,7 @@ mod fuzz {
             any::<i64>().prop_map(Value::from),
             any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
             "[a-z_A-Z0-9 .:@-]{0,12}".prop_map(Value::from),
-            prop_oneof![Just("idle"), Just("initiated"), Just("shipping_chosen"), Just("paying"), Just("requires_action"), Just("succeeded"), Just("failed"), Just("cancelled")]
+            prop_oneof![Just("idle"), Just("initiated"), Just("shipping_chosen"), Just("paying"), Just("requires_action"), Just("confirming"), Just("succeeded"), Just("failed"), Just("cancelled")]
                 .prop_map(Value::from),
         ];
         leaf.prop_recursive(4, 48, 6, |inner| {

@@ -182,9 +182,10 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
 
   const render = (s: CheckoutState) => {
     renderSummary(s);
-    if (s.state === 'shipping_chosen' || s.state === 'failed' || s.state === 'paying' || s.state === 'requires_action') {
+    if (s.state === 'shipping_chosen' || s.state === 'failed' || s.state === 'paying' || s.state === 'requires_action' || s.state === 'confirming') {
       payBox.hidden = false;
-      payBtn.textContent = `Pay ${fmt(s.session.amount, cur)}`;
+      // An unknown outcome is checked again, never paid anew (the SDK confirms the same payment).
+      payBtn.textContent = s.state === 'confirming' ? 'Check payment status' : `Pay ${fmt(s.session.amount, cur)}`;
       continueBtn.textContent = 'Update shipping';
       payBtn.disabled = s.state === 'paying' || s.state === 'requires_action';
     }
@@ -192,8 +193,13 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
       replace(payError, h('p', { class: 'notice notice-error', role: 'alert' },
         `Payment failed: ${s.message}`, s.retryable ? ' Check the card details and try again.' : ''));
       if (!s.retryable) payBtn.disabled = true;
+    } else if (s.state === 'confirming') {
+      // The answer was lost: the card may have been charged. Never "failed" or "check your card".
+      replace(payError, status('loading', 'We’re confirming your payment… You will not be charged twice.'));
     } else if (s.state === 'paying') {
-      replace(payError, status('loading', 'Processing your payment…'));
+      replace(payError, status('loading', s.attempt.lastStatus === 'processing'
+        ? 'Your bank is processing the payment… This page updates by itself.'
+        : 'Processing your payment…'));
     } else {
       replace(payError);
     }

@@ -1,0 +1,147 @@
+//! What `Checkout.start` and `Checkout.resume` are given (issues 5, 11, 16):
+//! what to buy ([`what_to_buy`]) and where the state is kept: `sessionStorage`,
+//! or for a persistent cart the cart's storage under `<cartKey>:checkout`
+//! (every tab of the cart reads it), or what `options.storage` names. The
+//! stored form is read back trusting nothing ([`crate::checkout::stored`]);
+//! an unreadable one is kept aside under `<key>:unreadable`, never deleted.
+
+use js_sys::{Function, Reflect, JSON};
+use wasm_bindgen::prelude::*;
+
+use super::interop::{from_js, to_js};
+use crate::checkout::stored::{restore, Stored};
+use crate::checkout::CheckoutState;
+use crate::model::PaymentItem;
+use crate::error::{Error, Result};
+use crate::text::{cat, quote};
+
+type JsResult<T> = std::result::Result<T, JsValue>;
+
+/// Where the state is kept unless `storageKey` says otherwise.
+pub(super) const DEFAULT_KEY: &str = "cirrus.checkout";
+/// Where an unreadable stored state is kept aside (`<key>` + this), never
+/// deleted: it may describe a payment whose outcome is not settled.
+const UNREADABLE_SUFFIX: &str = ":unreadable";
+/// The checkout record of a persistent cart: `<cartKey>` + this.
+pub(super) const CART_SUFFIX: &str = ":checkout";
+
+#[wasm_bindgen]
+extern "C" {
+    /// `sessionStorage` or anything with the same three methods.
+    pub type Store;
+    #[wasm_bindgen(method, catch, js_name = getItem)]
+    pub(super) fn get_item(this: &Store, key: &str) -> JsResult<Option<String>>;
+    #[wasm_bindgen(method, catch, js_name = setItem)]
+    pub(super) fn set_item(this: &Store, key: &str, value: &str) -> JsResult<()>;
+    #[wasm_bindgen(method, catch, js_name = removeItem)]
+    pub(super) fn remove_item(this: &Store, key: &str) -> JsResult<()>;
+}
+
+pub(super) fn get(obj: &JsValue, key: &str) -> JsValue {
+    if obj.is_object() || obj.is_function() {
+        Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+    } else {
+        JsValue::UNDEFINED
+    }
+}
+
+fn bad(message: &str) -> Error {
+    Error::invalid_argument(message)
+}
+
+/// The message of a thrown JS value ("" when it has none).
+pub(super) fn js_message(e: &JsValue) -> String {
+    get(e, "message").as_string().or_else(|| e.as_string()).unwrap_or_default()
+}
+
+/// `sessionStorage` through web-sys, if this global has one (reading it
+/// throws where storage is disabled: then nothing is kept).
+pub(super) fn session_storage() -> Option<Store> {
+    web_sys::window()?.session_storage().ok().flatten().map(JsCast::unchecked_into)
+}
+
+/// `localStorage` through web-sys, if this global has one.
+pub(super) fn local_storage() -> Option<Store> {
+    web_sys::window()?.local_storage().ok().flatten().map(JsCast::unchecked_into)
+}
+
+/// The state kept under `key`, if any.
+pub(super) fn stored(storage: Option<&Store>, key: &str) -> Result<Option<CheckoutState>> {
+    let Some(s) = storage else { return Ok(None) };
+    let Some(text) = s.get_item(key).ok().flatten() else { return Ok(None) };
+    let invalid = |m: &str| Error::invalid_argument(cat(&["stored checkout state is not valid: ", m]));
+    let value = JSON::parse(&text).map_err(|e| invalid(&js_message(&e)))?;
+    let state = restore(serde_wasm_bindgen::Deserializer::from(value.clone()))?;
+    // serde-wasm-bindgen reads only the members a struct declares, so
+    // `deny_unknown_fields` never fires here: a member the state does not
+    // write back is refused by comparing the input with its re-serialization.
+    let back = to_js(&Stored::of(&state))?;
+    if let Some(path) = foreign_member(&value, &back, "") {
+        return Err(invalid(&cat(&[&path, ": unknown member"])));
+    }
+    Ok(Some(state))
+}
+
+/// An unreadable stored state is reported, never silently deleted (it may
+/// describe a payment whose outcome is not settled): its text is moved to
+/// `<key>:unreadable` and the error says so.
+pub(super) fn keep_aside(storage: Option<&Store>, key: &str, e: Error) -> Error {
+    let Some(s) = storage else { return e };
+    let aside = cat(&[key, UNREADABLE_SUFFIX]);
+    let kept = s.get_item(key).ok().flatten().is_some_and(|text| s.set_item(&aside, &text).is_ok());
+    if !kept {
+        // Nowhere to keep it: leave it where it is rather than lose it.
+        return Error::new(e.code, cat(&[&e.message, "; it was left under ", &quote(key)]));
+    }
+    let _ = s.remove_item(key);
+    Error::new(e.code, cat(&[&e.message, "; it was kept aside under ", &quote(&aside)]))
+}
+
+/// The path of the first member of `input` that `known` (the same value as
+/// the SDK writes it) does not have, looking into objects and arrays.
+fn foreign_member(input: &JsValue, known: &JsValue, path: &str) -> Option<String> {
+    let at = |k: &str| if path.is_empty() { k.to_owned() } else { cat(&[path, ".", k]) };
+    if let (Some(a), Some(b)) = (input.dyn_ref::<js_sys::Array>(), known.dyn_ref::<js_sys::Array>()) {
+        return (0..a.length().min(b.length())).find_map(|i| {
+            let p = cat(&[path, "[", &crate::text::uint(u64::from(i)), "]"]);
+            foreign_member(&a.get(i), &b.get(i), &p)
+        });
+    }
+    if !(input.is_object() && known.is_object()) {
+        return None;
+    }
+    js_sys::Object::keys(input.unchecked_ref::<js_sys::Object>()).iter().find_map(|k| {
+        let k = k.as_string()?;
+        let key = JsValue::from_str(&k);
+        if !Reflect::has(known, &key).unwrap_or(false) {
+            return Some(at(&k));
+        }
+        foreign_member(&get(input, &k), &get(known, &k), &at(&k))
+    })
+}
+
+/// `{ cart }` (a `Cart`: `paymentItems()` and `currency`, a getter or a
+/// function) or `{ items, currency }`.
+pub(super) fn what_to_buy(options: &JsValue) -> Result<(Vec<PaymentItem>, String)> {
+    let cart = get(options, "cart");
+    let (items, currency) = if cart.is_undefined() {
+        (get(options, "items"), get(options, "currency"))
+    } else {
+        let call = |m: &str| -> Result<JsValue> {
+            get(&cart, m)
+                .dyn_into::<Function>()
+                .ok()
+                .and_then(|f| f.call0(&cart).ok())
+                .ok_or_else(|| bad(&cat(&["options.cart.", m, "() must be callable (pass a Cart)"])))
+        };
+        let items = call("paymentItems")?;
+        let currency = get(&cart, "currency");
+        (items, if currency.is_function() { call("currency")? } else { currency })
+    };
+    let items: Vec<PaymentItem> = from_js(items, "options.items")?;
+    let currency = currency.as_string().ok_or_else(|| bad("options.currency must be a string like \"USD\""))?;
+    if items.is_empty() {
+        return Err(Error::invalid_state("the cart is empty: add an item before checkout"));
+    }
+    Ok((items, currency))
+}
