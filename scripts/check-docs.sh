@@ -4,7 +4,8 @@
 # server/README.md, pkg-template/README.md). A path is a token starting with one of the
 # repository's top-level directories (src/, js/, tests/, scripts/, server/, docs/, www/,
 # pkg-template/); `{a,b}` is expanded, `*` globbed, `:line` and `#anchor` dropped.
-# docs/history.md is exempt: it records earlier states. Run by stage 10-core.
+# docs/history.md is exempt: it records earlier states; paths outside the repository
+# (../shared/design/) are not checked (CI's copy of shared/ is not everywhere). Run by stage 10-core.
 # Usage: scripts/check-docs.sh   (exit 1, listing each missing path and the doc naming it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +31,9 @@ for (const doc of process.argv.slice(2)) {
     for (let p of expand(t.replace(/[#:].*$/, "").replace(/[.,;)]+$/, ""))) {
       // A link is relative to its doc; a backticked path to the repository root (or, in
       // server/README.md, to server/ when it starts with neither).
-      const candidates = [p, path.join(base, p)];
+      // Paths outside the repository (../shared/design/…) are not the repository's to check.
+      const candidates = [p, path.join(base, p)].filter((c) => !path.normalize(c).startsWith(".."));
+      if (!candidates.length) continue;
       if (!TOP.test(p) && !(t.startsWith("../") || t.startsWith("./"))) continue;
       if (!candidates.some(exists)) missing.push(`${doc}: ${t}`);
     }
