@@ -3,6 +3,7 @@
 // integer cents, and artifacts.
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_FLAGS } from './flags.mjs';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,8 +23,7 @@ export const API = new URL('api/v1', SITE).href;
 export const API_KEY = need('CIRRUS_API_KEY');
 export const LOCALSTRIPE = need('LOCALSTRIPE_URL');
 
-export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export { CHROMIUM_FLAGS };
 
 export function launch() {
   return chromium.launch({ executablePath: process.env.CHROME_BIN ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });

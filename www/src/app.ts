@@ -2,9 +2,10 @@
 // store configuration, the router, and the per-view loading/error handling.
 import type { Page, Store } from 'cirrus-storefront';
 import { h, replace, status } from './dom';
-import { parseRoute, href, type Route } from './router';
-import { Api, CirrusError, describeError, initSdk, loadConfig, makeClient, type DemoConfig } from './sdk';
-import { homeView, collectionView, productView, pageView, prefetchHome } from './views/catalog';
+import { href, listen, parseRoute, redirectLegacyHash, useRoutes, type Route } from './router';
+import { Api, CirrusError, apiBase, describeError, initSdk, loadConfig, makeClient, type DemoConfig } from './sdk';
+import { dropEarly, sendEarly } from './early';
+import { homeView, collectionView, productView, pageView } from './views/catalog';
 import { CartUi } from './views/cart';
 import { checkoutView, orderView } from './views/checkout';
 import type { Ctx } from './ctx';
@@ -17,12 +18,18 @@ let current: AbortController | null = null;
 
 export async function boot(): Promise<void> {
   performance.mark('cirrus:boot');
+  redirectLegacyHash();
   wireSkipLink();
   let config: DemoConfig;
   let api: Api;
   try {
-    // Both over the network at once; the wasm and config.json are also preloaded by index.html.
-    [config] = await Promise.all([loadConfig(), initSdk()]);
+    // All over the network at once (the wasm and config.json are also preloaded by
+    // index.html): the first view's API requests go as soon as the key is known.
+    const sdk = initSdk();
+    sdk.catch(() => {}); // reported below
+    config = await loadConfig();
+    sendEarly(apiBase(), config.apiKey, location.pathname);
+    await sdk;
     api = new Api(makeClient(config));
   } catch (err) {
     // Nothing can work without the SDK: say so plainly (details go to the console).
@@ -37,20 +44,20 @@ export async function boot(): Promise<void> {
 /** Store configuration, collections and pages: the shell every view needs. */
 async function loadShell(config: DemoConfig, api: Api): Promise<void> {
   const main = $('main');
-  replace(main, status('loading', 'Loading the store…'));
+  replace(main, pageLoading('Loading the store…'));
   main.setAttribute('aria-busy', 'true');
   try {
-    // The home grid's first page is requested together with the shell, not after it.
-    if (parseRoute(location.hash).name === 'home') prefetchHome(api);
     const [store, collections, pages] = await Promise.all([api.store(), api.collections(), api.pages()]);
     performance.mark('cirrus:shell-ready');
+    useRoutes(store);
     const cart = new CartUi(store, api, () => ctx);
     ctx = { config, api, store, collections, pages, cart, signal: new AbortController().signal, setTitle };
     renderHeader(store);
     renderFooter(store, pages);
     cart.mount();
-    window.addEventListener('hashchange', () => void route());
+    listen(() => void route());
     await route();
+    dropEarly();
   } catch (err) {
     main.removeAttribute('aria-busy');
     replace(main, status('error', describeError(err), { label: 'Try again', run: () => void loadShell(config, api) }));
@@ -67,10 +74,9 @@ function setTitle(title: string | null, description?: string | null): void {
 
 async function route(): Promise<void> {
   if (!ctx) return;
-  if (!location.hash.startsWith('#/') && location.hash !== '') return; // in-page anchors
   current?.abort();
   current = new AbortController();
-  const r = parseRoute(location.hash);
+  const r = parseRoute(location.pathname);
   const view: Ctx = { ...ctx, signal: current.signal };
   const main = $('main');
   highlightNav(r);
@@ -80,7 +86,7 @@ async function route(): Promise<void> {
 
 async function runView(main: HTMLElement, view: Ctx, r: Route): Promise<void> {
   main.setAttribute('aria-busy', 'true');
-  replace(main, status('loading', 'Loading…'));
+  replace(main, pageLoading('Loading…'));
   try {
     switch (r.name) {
       case 'home': await homeView(main, view); break;
@@ -122,7 +128,9 @@ function renderHeader(store: Store): void {
   if (store.faviconUrl) document.querySelector('link[rel="icon"]')?.setAttribute('href', store.faviconUrl);
   replace($('site-header'),
     h('a', { class: 'brand', href: href.home() },
-      store.logoUrl ? h('img', { src: store.logoUrl, alt: '', class: 'logo' }) : null,
+      // width/height: the box is reserved before the logo loads (its CSS height is the store's;
+      // the attributes give the aspect ratio, square unless the file says otherwise).
+      store.logoUrl ? h('img', { src: store.logoUrl, alt: '', class: 'logo', width: 40, height: 40 }) : null,
       h('span', null, store.name)),
     h('a', { class: 'header-contact', href: `mailto:${store.contactEmail}` }, store.contactEmail),
     h('span', { class: 'header-spacer' }),
@@ -159,13 +167,20 @@ function highlightNav(r: Route): void {
   }
 }
 
+/** The loading indicator of a whole view: it floats (CSS), so nothing moves when it goes. */
+function pageLoading(text: string): HTMLElement {
+  const s = status('loading', text);
+  s.classList.add('state-page');
+  return s;
+}
+
 function clampPx(n: number, fallback: number): number {
   return Number.isFinite(n) && n > 0 && n <= 400 ? Math.round(n) : fallback;
 }
 
 function wireSkipLink(): void {
   $('skip-link').addEventListener('click', (e) => {
-    e.preventDefault(); // keep the route in the hash
+    e.preventDefault(); // no #main in the address
     const h1 = $('main').querySelector('h1');
     (h1 ?? $('main')).focus();
   });

@@ -1,6 +1,10 @@
-// Hash routes, so the dev server only has to serve static files and every view
-// has a URL that survives a reload: #/, #/products/:slug, #/collections/:slug,
-// #/pages/:slug, #/checkout, #/order.
+// Real paths under the store's route settings (routeProducts, routeCollections,
+// routePages: /products/:slug, /collections/:slug, /pages/:slug), plus /checkout and
+// /order, navigated with the History API. The dev server answers every one of these
+// paths with the page, so a reload or a shared link opens the same view. Links of old
+// bookmarks (#/products/x) are replaced by their path at start-up.
+import type { Store } from 'cirrus-storefront';
+
 export type Route =
   | { name: 'home' }
   | { name: 'product'; slug: string }
@@ -10,29 +14,82 @@ export type Route =
   | { name: 'order' }
   | { name: 'notfound'; path: string };
 
-export function parseRoute(hash: string): Route {
-  const path = hash.replace(/^#/, '') || '/';
-  const parts = path.split('/').filter(Boolean);
-  let seg: string[];
-  try {
-    seg = parts.map((p) => decodeURIComponent(p));
-  } catch {
-    return { name: 'notfound', path };
-  }
-  if (seg.length === 0) return { name: 'home' };
-  if (seg.length === 2 && seg[0] === 'products') return { name: 'product', slug: seg[1] };
-  if (seg.length === 2 && seg[0] === 'collections') return { name: 'collection', slug: seg[1] };
-  if (seg.length === 2 && seg[0] === 'pages') return { name: 'page', slug: seg[1] };
-  if (seg.length === 1 && seg[0] === 'checkout') return { name: 'checkout' };
-  if (seg.length === 1 && seg[0] === 'order') return { name: 'order' };
-  return { name: 'notfound', path };
+type Routes = Pick<Store, 'routeProducts' | 'routeCollections' | 'routePages'>;
+let routes: Routes = { routeProducts: '/products', routeCollections: '/collections', routePages: '/pages' };
+
+/** Use the store's route settings from now on. */
+export function useRoutes(store: Routes): void {
+  routes = { routeProducts: store.routeProducts, routeCollections: store.routeCollections, routePages: store.routePages };
 }
 
+const under = (route: string, slug: string) => `${route.replace(/\/+$/, '')}/${encodeURIComponent(slug)}`;
+
 export const href = {
-  home: () => '#/',
-  product: (slug: string) => `#/products/${encodeURIComponent(slug)}`,
-  collection: (slug: string) => `#/collections/${encodeURIComponent(slug)}`,
-  page: (slug: string) => `#/pages/${encodeURIComponent(slug)}`,
-  checkout: () => '#/checkout',
-  order: () => '#/order',
+  home: () => '/',
+  product: (slug: string) => under(routes.routeProducts, slug),
+  collection: (slug: string) => under(routes.routeCollections, slug),
+  page: (slug: string) => under(routes.routePages, slug),
+  checkout: () => '/checkout',
+  order: () => '/order',
 };
+
+export function parseRoute(pathname: string): Route {
+  if (pathname === '/' || pathname === '') return { name: 'home' };
+  if (pathname === '/checkout') return { name: 'checkout' };
+  if (pathname === '/order') return { name: 'order' };
+  const kinds = [['product', routes.routeProducts], ['collection', routes.routeCollections], ['page', routes.routePages]] as const;
+  for (const [name, route] of kinds) {
+    const prefix = `${route.replace(/\/+$/, '')}/`;
+    if (!pathname.startsWith(prefix)) continue;
+    const rest = pathname.slice(prefix.length);
+    if (rest === '' || rest.includes('/')) continue;
+    try {
+      return { name, slug: decodeURIComponent(rest) };
+    } catch {
+      return { name: 'notfound', path: pathname };
+    }
+  }
+  return { name: 'notfound', path: pathname };
+}
+
+/** An old `#/…` link: its path, put in place of the hash (no reload, no history entry). */
+export function redirectLegacyHash(): void {
+  if (location.hash.startsWith('#/')) history.replaceState(history.state, '', location.hash.slice(1) || '/');
+}
+
+/** Go to `to` (a path of this site) and show its view. */
+export function navigate(to: string, { replace = false } = {}): void {
+  if (replace) history.replaceState(null, '', to);
+  else history.pushState(null, '', to);
+  listener?.();
+}
+
+let listener: (() => void) | null = null;
+
+/**
+ * Calls `onRoute` on back/forward and on clicks of same-site links (which become
+ * History API navigations instead of page loads). Links to the API, to files, to
+ * another window or clicked with a modifier are left to the browser, and so are
+ * in-page anchors (`#main`).
+ */
+export function listen(onRoute: () => void): void {
+  listener = onRoute;
+  window.addEventListener('popstate', onRoute);
+  // an old #/ link followed from this page (same document: no reload)
+  window.addEventListener('hashchange', () => {
+    if (!location.hash.startsWith('#/')) return;
+    redirectLegacyHash();
+    onRoute();
+  });
+  document.addEventListener('click', (e) => {
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    const a = (e.target as Element | null)?.closest?.('a');
+    if (!a || a.target || a.hasAttribute('download')) return;
+    const url = new URL(a.href, location.href);
+    if (url.origin !== location.origin || url.pathname.startsWith('/api/') || /\.[a-z0-9]+$/i.test(url.pathname)) return;
+    if (url.pathname === location.pathname && url.search === location.search && url.hash) return;
+    e.preventDefault();
+    if (url.pathname + url.search === location.pathname + location.search) return;
+    navigate(url.pathname + url.search);
+  });
+}

@@ -4,12 +4,12 @@ import type { CollectionProduct, Image, MinimalProduct } from 'cirrus-storefront
 import type { Ctx } from '../ctx';
 import { h, replace, status } from '../dom';
 import { href } from '../router';
+import { PAGE_SIZE } from '../early';
 import { sanitize } from '../sanitize';
-import { describeError, type Api } from '../sdk';
+import { describeError } from '../sdk';
 import { formatPrice, savingsText } from '../money';
 import { inStock, initialSelection, normalize, optionStates, resolveVariant, sortedOptions, type Selection } from '../variants';
 
-const PAGE_SIZE = 24;
 let firstGridMarked = false;
 
 function markFirstGrid(): void {
@@ -18,18 +18,19 @@ function markFirstGrid(): void {
   performance.mark('cirrus:first-grid');
 }
 
-function img(image: Image | undefined, cls = ''): HTMLElement {
+/** `eager`: in the first screen (the largest paint), asked for at once and first. */
+function img(image: Image | undefined, cls = '', eager = false): HTMLElement {
   return image
-    ? h('img', { src: image.url, alt: image.alt, loading: 'lazy', decoding: 'async', width: 400, height: 400, class: cls })
+    ? h('img', { src: image.url, alt: image.alt, loading: eager ? 'eager' : 'lazy', fetchpriority: eager ? 'high' : 'auto', decoding: 'async', width: 400, height: 400, class: cls })
     : h('div', { class: `noimg ${cls}`, role: 'img', 'aria-label': 'No image' });
 }
 
-function card(ctx: Ctx, p: MinimalProduct | CollectionProduct): HTMLElement {
+function card(ctx: Ctx, p: MinimalProduct | CollectionProduct, index: number): HTMLElement {
   const currency = ctx.store.defaultCurrency;
   const compare = 'compareAtPrice' in p ? p.compareAtPrice : null;
   return h('li', { class: 'card' },
     h('a', { href: href.product(p.slug), 'data-product': p.slug },
-      img(p.images[0]),
+      img(p.images[0], '', index < 4),
       h('h2', null, p.name),
       priceLine(p.price, compare, currency)));
 }
@@ -41,20 +42,9 @@ export function priceLine(price: string, compareAt: string | null, currency: str
     onSale ? h('s', { class: 'was' }, h('span', { class: 'visually-hidden' }, 'Regular price '), formatPrice(compareAt!, currency)) : null);
 }
 
-type FirstPage = Awaited<ReturnType<Api['products']>>;
-let prefetched: Promise<FirstPage> | null = null;
-
-/** Start loading the home grid's first page early (used once, at start-up). */
-export function prefetchHome(api: Api): void {
-  prefetched = api.products(0, PAGE_SIZE);
-  prefetched.catch(() => {}); // a failure is reported by homeView, which asks again
-}
-
 export async function homeView(main: HTMLElement, ctx: Ctx): Promise<void> {
   ctx.setTitle(null);
-  const early = prefetched;
-  prefetched = null;
-  const first = await (early ?? Promise.reject(new Error('no prefetch'))).catch(() => ctx.api.products(0, PAGE_SIZE, ctx.signal));
+  const first = await ctx.api.products(0, PAGE_SIZE, ctx.signal); // sent early (early.ts) on a first visit
   if (ctx.signal.aborted) return;
   const grid = h('ul', { class: 'grid', 'aria-label': 'Products', id: 'product-grid' });
   const count = h('p', { class: 'collection-intro', 'aria-live': 'polite' });
@@ -72,7 +62,7 @@ export async function homeView(main: HTMLElement, ctx: Ctx): Promise<void> {
   let total = first.pagination.total;
   let loading = false;
   const show = (items: MinimalProduct[], hasMore: boolean) => {
-    for (const p of items) grid.appendChild(card(ctx, p));
+    for (const p of items) grid.appendChild(card(ctx, p, grid.childElementCount));
     offset += items.length;
     count.textContent = `Showing ${offset} of ${total} products`;
     replace(pager, hasMore ? more : h('p', null, 'You’ve seen everything.'));
@@ -125,7 +115,7 @@ export async function collectionView(main: HTMLElement, ctx: Ctx, slug: string):
     children.length ? h('nav', { 'aria-label': `Inside ${c.name}` }, h('ul', { class: 'subcollections' },
       children.map((x) => h('li', null, h('a', { href: href.collection(x.slug), 'data-collection': x.slug }, x.name))))) : null,
     c.products.length
-      ? h('ul', { class: 'grid', 'aria-label': `${c.name} products`, id: 'product-grid' }, c.products.map((p) => card(ctx, p)))
+      ? h('ul', { class: 'grid', 'aria-label': `${c.name} products`, id: 'product-grid' }, c.products.map((p, i) => card(ctx, p, i)))
       : status('empty', children.length ? 'Browse the collections above.' : 'Nothing in this collection yet.'));
 }
 
@@ -186,7 +176,7 @@ export async function productView(main: HTMLElement, ctx: Ctx, slug: string): Pr
       select.addEventListener('change', () => { sel = { ...sel, [opt.name]: select.value }; update(); document.getElementById(id)?.focus(); });
       return h('div', { class: 'field' }, h('label', { for: id }, opt.name), select);
     }));
-    replace(gallery, img(v?.image ?? p.images[0]));
+    replace(gallery, img(v?.image ?? p.images[0], '', true));
     if (!v) {
       replace(priceBox, priceLine(p.variants[0]?.price ?? '0', null, currency));
       stock.className = 'stock stock-out';
