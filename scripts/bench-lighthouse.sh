@@ -14,6 +14,7 @@
 #   BENCH_RUNS=3                    runs per page and preset
 #   BENCH_PRESETS="mobile desktop"  BENCH_PAGES="home collection product cms checkout"
 #   BENCH_LABEL=NAME                where the reports go: artifacts/lighthouse/NAME/
+#   BENCH_RESUME=1                  keep the reports already there, run only the missing ones
 # To measure another build in the same conditions (a baseline): BENCH_WWW_DIR=DIR (a built
 # page, any API key: its config.json gets this run's key), BENCH_SERVER_BIN=FILE, and
 # BENCH_HASH_ROUTES=1 for a page with #/ routes.
@@ -93,7 +94,8 @@ url_of() {
 # --disable-storage-reset; every other page is measured with storage cleared).
 cart_item=$product
 
-rm -rf "$OUT"; mkdir -p "$OUT"
+[ "${BENCH_RESUME:-0}" = 1 ] || rm -rf "$OUT"
+mkdir -p "$OUT"
 log "lighthouse $LIGHTHOUSE_VERSION: $RUNS run(s) of [$PAGES] x [$PRESETS] against $site"
 for preset in $PRESETS; do
   for page in $PAGES; do
@@ -108,11 +110,20 @@ for preset in $PRESETS; do
         node scripts/lighthouse-cart.mjs "$site$pre" "$cart_item" "$profile" >/dev/null
         flags+=(--disable-storage-reset)
       fi
-      CHROME_PATH=/usr/bin/chromium "$LH" "$url" --quiet "${flags[@]}" \
-        --only-categories=performance,accessibility,best-practices,seo \
-        --chrome-flags="--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir=$profile" \
-        --output=json --output-path="$OUT/$preset-$page-$i.json" >/dev/null 2>"$OUT/$preset-$page-$i.log" \
-        || { tail -5 "$OUT/$preset-$page-$i.log"; die "lighthouse failed on $url ($preset)"; }
+      report="$OUT/$preset-$page-$i.json"
+      [ "${BENCH_RESUME:-0}" = 1 ] && [ -s "$report" ] && continue
+      # Chromium sometimes fails to start on a loaded machine: up to 3 attempts.
+      for attempt in 1 2 3; do
+        if CHROME_PATH=/usr/bin/chromium "$LH" "$url" --quiet "${flags[@]}" \
+          --only-categories=performance,accessibility,best-practices,seo \
+          --chrome-flags="--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir=$profile" \
+          --output=json --output-path="$report" >/dev/null 2>"$OUT/$preset-$page-$i.log"; then
+          break
+        fi
+        rm -f "$report"
+        [ "$attempt" = 3 ] && { tail -5 "$OUT/$preset-$page-$i.log"; die "lighthouse failed 3 times on $url ($preset)"; }
+        log "lighthouse attempt $attempt failed on $url ($preset): $(grep -m1 -i error "$OUT/$preset-$page-$i.log" || true)"
+      done
       printf '.' >&2
     done
   done

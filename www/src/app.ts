@@ -95,27 +95,37 @@ async function runView(main: HTMLElement, view: Ctx, r: Route): Promise<void> {
       case 'page': await pageView(main, view, r.slug); break;
       case 'checkout': await checkoutView(main, view); break;
       case 'order': await orderView(main, view); break;
-      case 'notfound':
-        view.setTitle('Not found');
-        replace(main, h('h1', null, 'Page not found'), status('empty', 'There is nothing at this address.'),
-          h('p', null, h('a', { href: href.home() }, 'Back to the shop')));
+      case 'notfound': notFound(main, view);
     }
   } catch (err) {
     if (view.signal.aborted) return;
+    // A product or collection slug the store does not have: the same view as an unknown path.
+    if (err instanceof CirrusError && err.code === 'not_found') {
+      notFound(main, view);
+      return focusHeading(main);
+    }
     replace(main, status('error', describeError(err), { label: 'Try again', run: () => void runView(main, view, r) }));
     (main.querySelector('button') as HTMLButtonElement | null)?.focus();
   } finally {
     if (!view.signal.aborted) main.removeAttribute('aria-busy');
   }
-  if (!view.signal.aborted) {
-    // Move focus to the new view's heading so keyboard and screen-reader users land on it.
-    const h1 = main.querySelector('h1');
-    if (h1) {
-      h1.setAttribute('tabindex', '-1');
-      h1.focus({ preventScroll: true });
-    }
-    window.scrollTo(0, 0);
+  if (!view.signal.aborted) focusHeading(main);
+}
+
+/** Move focus to the new view's heading so keyboard and screen-reader users land on it. */
+function focusHeading(main: HTMLElement): void {
+  const h1 = main.querySelector('h1');
+  if (h1) {
+    h1.setAttribute('tabindex', '-1');
+    h1.focus({ preventScroll: true });
   }
+  window.scrollTo(0, 0);
+}
+
+function notFound(main: HTMLElement, view: Ctx): void {
+  view.setTitle('Not found');
+  replace(main, h('h1', null, 'Page not found'), status('empty', 'There is nothing at this address.'),
+    h('p', null, h('a', { href: href.home() }, 'Back to the shop')));
 }
 
 function renderHeader(store: Store): void {
