@@ -12,6 +12,7 @@
 //! - [`jsoncheck`]: a response body checked against the generated schemas, without allocating.
 //! - [`money`], [`cart`], [`shipping`]: exact pricing.
 //! - [`checkout`]: the checkout state machine.
+//! - [`storefront`]: variant selection, store URLs, SEO metadata.
 
 extern crate alloc;
 
@@ -38,6 +39,7 @@ pub mod options;
 pub mod request;
 pub mod retry;
 pub mod shipping;
+pub mod storefront;
 pub mod text;
 
 #[cfg(target_arch = "wasm32")]
