@@ -63,12 +63,27 @@ async fn store_paths_are_answered_with_the_page_and_unknown_ones_are_404() {
     let coll = collections["collections"][0]["slug"].as_str().unwrap().to_string();
     let page = s.get_json("/pages").await["pages"][0]["slug"].as_str().unwrap().to_string();
     let index = std::fs::read_to_string(site.dir.join("index.html")).unwrap();
+    let body_of = |html: &str| html[html.find("<body>").unwrap()..].to_string();
     for path in ["/".to_string(), format!("/products/{slug}"), format!("/collections/{coll}"), format!("/pages/{page}"), "/checkout".into(), "/order".into()] {
         let r = get(s, &path, &[]).await;
         assert_eq!(r.status(), 200, "{path}");
         assert_eq!(r.headers()["content-type"], "text/html; charset=utf-8", "{path}");
-        assert_eq!(r.text().await.unwrap(), index, "{path} is the page");
+        let html = r.text().await.unwrap();
+        assert_eq!(body_of(&html), body_of(&index), "{path} is the page");
+        // The view's head, rendered by the SDK core: one title, a canonical URL, JSON-LD.
+        if !path.starts_with("/checkout") && !path.starts_with("/order") {
+            assert_eq!(html.matches("<title>").count(), 1, "{path}: {html}");
+            assert!(html.contains(&format!("<link rel=\"canonical\" href=\"http://127.0.0.1:8787{path}\">")), "{path}: {html}");
+            assert!(html.contains("<script type=\"application/ld+json\">"), "{path}");
+        }
     }
+    // The product's JSON-LD: a Product with its offers.
+    let html = get(s, &format!("/products/{slug}"), &[]).await.text().await.unwrap();
+    let at = html.find("<script type=\"application/ld+json\">").unwrap() + "<script type=\"application/ld+json\">".len();
+    let ld: serde_json::Value = serde_json::from_str(&html[at..at + html[at..].find("</script>").unwrap()]).unwrap();
+    assert_eq!(ld["@type"], "Product", "{ld}");
+    assert_eq!(ld["name"], products[0]["name"]);
+    assert!(html.contains(&format!("<title>{}", products[0]["name"].as_str().unwrap())), "{html}");
     // Unknown views: the page (it says "not found") with status 404.
     for path in ["/products/no-such-product", "/collections/nope", "/pages/nope", "/nowhere", "/products/a/b"] {
         let r = get(s, path, &[]).await;

@@ -7,10 +7,10 @@
 //! - everything else (the HTML, config files): `no-cache` (revalidated with the ETag).
 //! - the store's paths (`/`, `<routeProducts>/<slug>`, `<routeCollections>/<slug>`,
 //!   `<routePages>/<slug>` from the store configuration, `/checkout`, `/order`) are
-//!   answered with `index.html`, so a reload or a shared link opens the same view; an
-//!   unknown slug or any other path without a file extension gets the page with status
-//!   404 (the page shows "not found"); a missing file, the API and other methods keep
-//!   the JSON 404.
+//!   answered with `index.html`, so a reload or a shared link opens the same view, its
+//!   head rendered for that view by the SDK core ([`head`]); an unknown slug or any
+//!   other path without a file extension gets the page with status 404 (the page shows
+//!   "not found"); a missing file, the API and other methods keep the JSON 404.
 //!
 //! The API's JSON is compressed on the fly by [`api_compression`].
 
@@ -30,6 +30,8 @@ use tower_http::compression::CompressionLayer;
 
 use crate::error::ApiError;
 use crate::State;
+
+mod head;
 
 /// Hashed, never-changing files live under this folder.
 const ASSETS: &str = "assets/";
@@ -239,85 +241,17 @@ async fn serve(state: &State, site: &Site, path: &str, headers: &HeaderMap) -> O
     if rel.rsplit('/').next().is_some_and(|last| last.contains('.')) {
         return None;
     }
-    let found = store_view_exists(state, path).await.unwrap_or_else(|e| {
+    let page_head = head::for_path(state, path).await.unwrap_or_else(|e| {
         eprintln!("www: cannot resolve {path}: {e:?}");
-        false
+        head::PageHead { found: false, head: None }
     });
-    Some(page.respond(if found { StatusCode::OK } else { StatusCode::NOT_FOUND }, headers))
-}
-
-/// What a page path names under the store's routes.
-#[derive(Debug, PartialEq, Eq)]
-pub enum View {
-    Home,
-    Product(String),
-    Collection(String),
-    Page(String),
-    Checkout,
-    Order,
-}
-
-/// The view `path` names under the routes (`/products` …; a route may be `/`),
-/// percent-decoded; `None` when it names none.
-#[must_use]
-pub fn resolve(routes: [&str; 3], path: &str) -> Option<View> {
-    match path {
-        "/" | "" => return Some(View::Home),
-        "/checkout" => return Some(View::Checkout),
-        "/order" => return Some(View::Order),
-        _ => {}
-    }
-    let kinds: [fn(String) -> View; 3] = [View::Product, View::Collection, View::Page];
-    for (route, kind) in routes.into_iter().zip(kinds) {
-        let prefix = format!("{}/", route.trim_end_matches('/'));
-        let Some(rest) = path.strip_prefix(&prefix) else { continue };
-        if rest.is_empty() || rest.contains('/') {
-            continue;
-        }
-        if let Some(slug) = percent_decode(rest) {
-            return Some(kind(slug));
-        }
-    }
-    None
-}
-
-/// Whether `path` names a view that exists (a product, collection or page by slug).
-async fn store_view_exists(state: &State, path: &str) -> Result<bool, ApiError> {
-    let path = path.to_string();
-    state
-        .db(move |c| {
-            let raw: String = c.query_row("SELECT value FROM meta WHERE key = 'store'", [], |r| r.get(0))?;
-            let store: serde_json::Value = serde_json::from_str(&raw).map_err(ApiError::internal)?;
-            let route = |k: &str| store[k].as_str().unwrap_or("").to_string();
-            let routes = [route("routeProducts"), route("routeCollections"), route("routePages")];
-            let sql = match resolve([&routes[0], &routes[1], &routes[2]], &path) {
-                None => return Ok(false),
-                Some(View::Home | View::Checkout | View::Order) => return Ok(true),
-                Some(View::Product(s)) => ("SELECT 1 FROM products WHERE slug = ?1 AND status = 'ACTIVE'", s),
-                Some(View::Collection(s)) => ("SELECT 1 FROM collections WHERE slug = ?1", s),
-                Some(View::Page(s)) => ("SELECT 1 FROM pages WHERE slug = ?1", s),
-            };
-            let mut stmt = c.prepare_cached(sql.0)?;
-            Ok(stmt.exists([sql.1])?)
-        })
-        .await
-}
-
-fn percent_decode(s: &str) -> Option<String> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hexpair = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hexpair, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
+    let status = if page_head.found { StatusCode::OK } else { StatusCode::NOT_FOUND };
+    let rendered = page_head.head.and_then(|h| head::inject(&String::from_utf8_lossy(&page.raw), &h));
+    Some(match rendered {
+        // Rendered per request (a few KB): compressed now, ETag of this HTML.
+        Some(html) => Asset::new("index.html", html.into_bytes()).respond(status, headers),
+        None => page.respond(status, headers),
+    })
 }
 
 fn content_type(ext: &str) -> &'static str {
@@ -408,28 +342,6 @@ fn meta_csp(html: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const ROUTES: [&str; 3] = ["/products", "/collections", "/pages"];
-
-    #[test]
-    fn store_paths_resolve_under_the_routes() {
-        assert_eq!(resolve(ROUTES, "/"), Some(View::Home));
-        assert_eq!(resolve(ROUTES, "/products/coastal-glass-bottle"), Some(View::Product("coastal-glass-bottle".into())));
-        assert_eq!(resolve(ROUTES, "/collections/apparel"), Some(View::Collection("apparel".into())));
-        assert_eq!(resolve(ROUTES, "/pages/about"), Some(View::Page("about".into())));
-        assert_eq!(resolve(ROUTES, "/pages/caf%C3%A9"), Some(View::Page("café".into())));
-        assert_eq!(resolve(ROUTES, "/checkout"), Some(View::Checkout));
-        assert_eq!(resolve(ROUTES, "/products"), None);
-        assert_eq!(resolve(ROUTES, "/products/"), None);
-        assert_eq!(resolve(ROUTES, "/products/a/b"), None);
-        assert_eq!(resolve(ROUTES, "/nowhere/a"), None);
-        assert_eq!(resolve(ROUTES, "/pages/%ZZ"), None);
-        // The store's own routes, not fixed ones.
-        assert_eq!(resolve(["/shop", "/c/", "/"], "/shop/x"), Some(View::Product("x".into())));
-        assert_eq!(resolve(["/shop", "/c/", "/"], "/c/x"), Some(View::Collection("x".into())));
-        assert_eq!(resolve(["/shop", "/c/", "/"], "/about"), Some(View::Page("about".into())));
-        assert_eq!(resolve(["/shop", "/c/", "/"], "/products/x"), None);
-    }
 
     #[test]
     fn encodings_and_etags_follow_the_request() {
