@@ -65,6 +65,38 @@ describe('views on their own URLs', () => {
     });
   });
 
+  test("a product page's JSON-LD: a Product whose offers carry price, currency and availability", async () => {
+    const { product } = await targets();
+    const { store } = await api('/store');
+    await usePage(browser, {}, async (page) => {
+      const url = await viewUrl('product', product.slug);
+      // In the HTML as sent (a crawler runs no script) and in the page once it has run.
+      const sent = await (await fetch(url)).text();
+      assert.match(sent, /<script type="application\/ld\+json">/, 'the server sends the JSON-LD');
+      await page.goto(url);
+      await settled(page);
+      const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
+      assert.equal(blocks.length, 1, 'one JSON-LD block');
+      const ld = JSON.parse(blocks[0]);
+      assert.equal(ld['@context'], 'https://schema.org');
+      assert.equal(ld['@type'], 'Product');
+      assert.equal(ld.name, product.name);
+      assert.ok(Array.isArray(ld.offers) && ld.offers.length === product.variants.length, 'one offer per variant');
+      for (const v of product.variants) {
+        const offer = ld.offers.find((o) => o.sku === v.id);
+        assert.ok(offer, `an offer for ${v.id}`);
+        assert.equal(offer['@type'], 'Offer');
+        assert.equal(offer.price, v.price);
+        assert.equal(offer.priceCurrency, store.defaultCurrency);
+        const inStock = v.stockStatus === 'IN_STOCK' && v.stockQuantity > 0;
+        assert.equal(offer.availability, `https://schema.org/${inStock ? 'InStock' : 'OutOfStock'}`);
+      }
+      const canonical = await page.locator('link[rel="canonical"]').getAttribute('href');
+      assert.equal(new URL(canonical).pathname, new URL(url).pathname, 'canonical URL of the product');
+      assert.equal(await page.locator('meta[property="og:type"]').getAttribute('content'), 'product');
+    });
+  });
+
   test('an old #/ link is replaced by its path', async () => {
     const { product } = await targets();
     await usePage(browser, {}, async (page) => {
