@@ -1,6 +1,19 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 import { CirrusClient as WasmClient } from "./cirrus_storefront.js";
-import { guardClass } from "./guard.js";
+// The storefront helpers (variants, store URLs, SEO): the wasm's own free functions (src/wasm/storefront.rs).
+import {
+  canonicalUrl as wasmCanonicalUrl,
+  collectionSeo as wasmCollectionSeo,
+  homeSeo as wasmHomeSeo,
+  pageSeo as wasmPageSeo,
+  productOptions as wasmProductOptions,
+  productSeo as wasmProductSeo,
+  resolveStorePath as wasmResolveStorePath,
+  storePath as wasmStorePath,
+  variantSelection as wasmVariantSelection,
+} from "./cirrus_storefront.js";
+import type { OptionMatrix, OptionSelection, Product } from "./cirrus_storefront.js";
+import { guardClass, guardFn } from "./guard.js";
 
 // Entry of `cirrus-storefront/client`: the catalog client alone, next to its own, smaller
 // .wasm (the crate built with `--features sdk-only`: no cart, checkout or money exports).
@@ -51,6 +64,16 @@ export type {
   VariantRates,
 } from "./cirrus_storefront.js";
 export type { AllProductsOptions, PaginationOf, ProductOf, ProductPages, ProductsResult } from "./cirrus_storefront.js";
+export type {
+  OpenGraph,
+  OptionAvailability,
+  OptionMatrix,
+  OptionSelection,
+  OptionValueAvailability,
+  SeoMeta,
+  StoreResource,
+  StoreSettings,
+} from "./cirrus_storefront.js";
 export { CirrusError, type CirrusErrorFields, type ErrorCode } from "./error.js";
 export { isReady } from "./ready.js";
 export { init } from "./load.js";
@@ -64,3 +87,15 @@ export { initSync } from "./init-sync.js";
  */
 export const CirrusClient = /* @__PURE__ */ guardClass(WasmClient);
 export type CirrusClient = WasmClient;
+
+/** Storefront helpers (docs/ARCHITECTURE.md "Storefront helpers"), guarded like the client. */
+/** `selection` may be omitted (nothing selected). */
+export const productOptions: (product: Product, selection?: OptionSelection | null) => OptionMatrix = /* @__PURE__ */ guardFn(wasmProductOptions);
+export const variantSelection = /* @__PURE__ */ guardFn(wasmVariantSelection);
+export const storePath = /* @__PURE__ */ guardFn(wasmStorePath);
+export const resolveStorePath = /* @__PURE__ */ guardFn(wasmResolveStorePath);
+export const canonicalUrl = /* @__PURE__ */ guardFn(wasmCanonicalUrl);
+export const homeSeo = /* @__PURE__ */ guardFn(wasmHomeSeo);
+export const productSeo = /* @__PURE__ */ guardFn(wasmProductSeo);
+export const collectionSeo = /* @__PURE__ */ guardFn(wasmCollectionSeo);
+export const pageSeo = /* @__PURE__ */ guardFn(wasmPageSeo);

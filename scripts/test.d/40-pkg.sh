@@ -54,7 +54,8 @@ project() { # project DIR [APP]: an empty ESM project, or a copy of the app in A
 
 log "consumer 1: tsc --strict on tests/package/consumer.ts"
 project "$WORK/node-esm"
-cp tests/package/consumer.ts tests/package/smoke.mjs tests/package/node-consumer.mjs tests/package/readme-example.mjs "$WORK/node-esm/"
+cp tests/package/consumer.ts tests/package/smoke.mjs tests/package/node-consumer.mjs tests/package/readme-example.mjs \
+  tests/package/storefront-checks.mjs tests/package/storefront-client.mjs tests/package/storefront-example.mjs "$WORK/node-esm/"
 cat >"$WORK/node-esm/tsconfig.json" <<'JSON'
 { "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "module": "NodeNext",
   "moduleResolution": "NodeNext", "lib": ["ES2022", "DOM"], "types": [], "skipLibCheck": false },
@@ -69,16 +70,18 @@ export CIRRUS_BASE_URL
 
 log "consumer 2: node ESM project"
 (cd "$WORK/node-esm" && node node-consumer.mjs)
-log "README example (tests/package/readme-example.mjs)"
-# The README's usage block must be this file, so what the README shows is what runs here.
+log "README examples (tests/package/readme-example.mjs, tests/package/storefront-example.mjs)"
+# The README's example blocks must be these files, so what the README shows is what runs here.
 node -e '
   const fs = require("fs");
   const readme = fs.readFileSync("README.md", "utf8");
-  const m = readme.match(/<!-- readme-example:start -->\n```js\n([\s\S]*?)```\n<!-- readme-example:end -->/);
-  const file = fs.readFileSync("tests/package/readme-example.mjs", "utf8").split("\n").filter((l) => !l.startsWith("// The README") && !l.startsWith("// (CIRRUS_BASE_URL")).join("\n");
-  if (!m) { console.error("README.md has no readme-example block"); process.exit(1); }
-  if (m[1].trim() !== file.trim()) { console.error("README.md usage block differs from tests/package/readme-example.mjs"); process.exit(1); }
-' || die "README usage example is out of date"
+  for (const [marker, path] of [["readme-example", "tests/package/readme-example.mjs"], ["storefront-example", "tests/package/storefront-example.mjs"]]) {
+    const m = readme.match(new RegExp("<!-- " + marker + ":start -->\\n```js\\n([\\s\\S]*?)```\\n<!-- " + marker + ":end -->"));
+    const file = fs.readFileSync(path, "utf8").split("\n").filter((l) => !l.startsWith("// The README") && !l.startsWith("// (CIRRUS_BASE_URL")).join("\n");
+    if (!m) { console.error(`README.md has no ${marker} block`); process.exit(1); }
+    if (m[1].trim() !== file.trim()) { console.error(`README.md ${marker} block differs from ${path}`); process.exit(1); }
+  }
+' || die "a README example is out of date"
 readme_out=$(cd "$WORK/node-esm" && node readme-example.mjs) || die "the README example failed"
 printf '%s\n' "$readme_out"
 # Every case the example shows must have happened, exactly as its comments say (no branch of
@@ -101,9 +104,32 @@ README_OUT="$readme_out" node -e '
   if (m[5][0].includes("request null")) fail("no request id");
 ' || die "the README example did not show every case it promises"
 
+log "storefront helpers through cirrus-storefront/client (the root entry ran them in the node consumer)"
+(cd "$WORK/node-esm" && node storefront-client.mjs) || die "storefront helpers failed through cirrus-storefront/client"
+log "README storefront example (tests/package/storefront-example.mjs)"
+sf_out=$(cd "$WORK/node-esm" && node storefront-example.mjs) || die "the README storefront example failed"
+printf '%s\n' "$sf_out"
+SF_OUT="$sf_out" node -e '
+  const lines = process.env.SF_OUT.trimEnd().split("\n");
+  const want = [
+    /^(\/products\/\S+) -> product (\S+)$/,
+    /^[^:]+: .+$/,
+    /^[^:]+: .+$/,
+    /^(selected \S+ at \d+\.\d{2}|no variant is \{.+\})$/,
+    /^\{"[^"]+":"[^"]+","[^"]+":"[^"]+"\}$/,
+    /^.+ \| http:\/\/\S+\/products\/\S+ \| og:product$/,
+    /^Product with [1-9]\d* offers, first \d+\.\d{2} [A-Z]{3}$/,
+  ];
+  const fail = (m) => { console.error(`README storefront example output: ${m}\n${lines.join("\n")}`); process.exit(1); };
+  if (lines.length !== want.length) fail(`${lines.length} lines, want ${want.length}`);
+  const m = lines.map((l, i) => want[i].exec(l) || fail(`line ${i + 1} does not match ${want[i]}`));
+  if (m[0][1] !== `/products/${m[0][2]}`) fail("the path does not resolve to its own slug");
+  if (!/\(sold out\)|\(none\)|, /.test(lines[1] + lines[2])) fail("no option lists its values");
+' || die "the README storefront example did not show every case it promises"
+
 log "consumer 3: esbuild browser bundle in headless Chromium"
 project "$WORK/bundler"
-cp tests/package/browser-consumer.mjs tests/package/smoke.mjs "$WORK/bundler/"
+cp tests/package/browser-consumer.mjs tests/package/smoke.mjs tests/package/storefront-checks.mjs "$WORK/bundler/"
 (cd "$WORK/bundler" && "$ROOT/node_modules/.bin/esbuild" browser-consumer.mjs --bundle --format=esm \
   --platform=browser --loader:.wasm=file --outdir=dist --log-level=warning)
 printf '<!doctype html><meta charset="utf-8"><script type="module" src="browser-consumer.js"></script>\n' >"$WORK/bundler/dist/index.html"

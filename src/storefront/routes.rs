@@ -103,7 +103,14 @@ fn routes(store: &StoreSettings) -> Result<[(&str, ResourceKind); 3]> {
             }
         }
     }
-    r.sort_by_key(|(p, _)| core::cmp::Reverse(p.len()));
+    // Longest first, by hand (three items; no sort code in the wasm).
+    for i in 1..3 {
+        let mut j = i;
+        while j > 0 && r[j - 1].0.len() < r[j].0.len() {
+            r.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     Ok(r)
 }
 

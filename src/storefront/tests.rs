@@ -335,3 +335,10 @@ fn home_and_page_seo() {
     let ld = parse(&m.json_ld);
     assert_eq!((ld["@type"].as_str(), ld["url"].as_str()), (Some("WebPage"), Some("https://shop.example/pages/about")));
 }
+
+#[test]
+fn by_position_keeps_ties_in_order() {
+    let items = [(1, 'a'), (0, 'b'), (1, 'c'), (0, 'd'), (2, 'e')];
+    let got: String = variants::by_position(&items, |x| x.0).into_iter().map(|x| x.1).collect();
+    assert_eq!(got, "bdace");
+}

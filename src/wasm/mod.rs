@@ -6,7 +6,8 @@
 //! - [`interop`]: every structured value in (`from_js`, errors naming the path)
 //!   and out (`to_js`, plain objects, `null` for `None`), through serde-wasm-bindgen;
 //! - [`client`]: the `CirrusClient` class (fetchers, sharing, cache), over
-//!   [`http`] (gloo-net, timeout, abort, retries) and [`body`] (2xx bodies).
+//!   [`http`] (gloo-net, timeout, abort, retries) and [`body`] (2xx bodies);
+//! - [`storefront`]: the storefront helpers (variants, store URLs, SEO), in both builds.
 
 #[cfg(not(feature = "sdk-only"))]
 mod cart;
@@ -19,6 +20,7 @@ pub(crate) mod error;
 pub(crate) mod interop;
 #[cfg(not(feature = "sdk-only"))]
 mod lock;
+mod storefront;
 
 #[cfg(test)]
 mod tests;

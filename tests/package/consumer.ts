@@ -90,3 +90,20 @@ export async function catalogOnly(): Promise<string> {
   void catalog.Cart;
   return (await c.store()).name;
 }
+
+// The storefront helpers (both entries): typed arguments and results.
+export function storefrontTypes(store: Store, product: Product): string {
+  const m: catalog.OptionMatrix = catalog.productOptions(product);
+  catalog.productOptions(product, { Size: "M" }).selectedVariant satisfies Product["variants"][number] | null;
+  m.options[0].values[0].available satisfies boolean;
+  m.options[0].values[0].variantId satisfies string | null;
+  // @ts-expect-error a selection maps option names to string values
+  catalog.productOptions(product, { Size: 1 });
+  const r = catalog.resolveStorePath(store, "/products/x");
+  if (r !== null && r.kind !== "home") r.slug satisfies string;
+  // @ts-expect-error a resource of kind "product" needs its slug
+  catalog.storePath(store, { kind: "product" });
+  const seo: catalog.SeoMeta = catalog.productSeo(store, product);
+  seo.openGraph.image satisfies string | null;
+  return seo.jsonLd + catalog.canonicalUrl(store, "/") + catalog.storePath(store, { kind: "home" });
+}

@@ -1,6 +1,8 @@
 // The package's behaviour as a consumer sees it, shared by the node ESM consumer
 // (node-consumer.mjs) and the esbuild browser bundle (browser-consumer.mjs).
 // `lib` is the imported `cirrus-storefront` module; throws on the first failure.
+import { storefrontChecks } from "./storefront-checks.mjs";
+
 export async function smoke(lib, { baseUrl, apiKey, initArg }) {
   const passed = [];
   const check = (name, ok, detail = "") => {
@@ -76,5 +78,6 @@ export async function smoke(lib, { baseUrl, apiKey, initArg }) {
   ctl.abort();
   const ab = await rejects(pending);
   check("abort", ab instanceof lib.CirrusError && ab.code === "aborted");
+  await storefrontChecks(lib, client, check);
   return passed;
 }

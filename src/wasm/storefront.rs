@@ -1,0 +1,145 @@
+//! The storefront helpers (issue 18) as free functions: variant selection,
+//! store URLs and SEO metadata from [`crate::storefront`]. Exported by both
+//! entries (`cirrus-storefront` and the catalog-only `cirrus-storefront/client`).
+//!
+//! Every argument is decoded once through [`super::interop`] (a bad one is an
+//! `invalid_argument` naming its path), every result handed back as a plain
+//! object through `to_js`. The TypeScript types are generated from the core's
+//! types by `tests/storefront/types.rs`.
+
+use serde::Deserialize;
+use wasm_bindgen::prelude::*;
+
+use super::interop::{from_js, required, to_js};
+use crate::error::Result;
+use crate::model::{Collection, Page, Product};
+use crate::storefront::{self, routes::ResourceKind, OptionSelection, StoreResource, StoreSettings};
+
+#[wasm_bindgen(typescript_custom_section)]
+const STOREFRONT_TYPES: &str = include_str!("../../js/generated/storefront.ts");
+
+/// A `StoreResource` as JS gives it: `kind`, and `slug` but for `home`.
+#[derive(Deserialize)]
+struct ResourceArg {
+    kind: ResourceKind,
+    #[serde(default)]
+    slug: Option<String>,
+}
+
+fn store(value: JsValue) -> Result<StoreSettings> {
+    required(value, "store")
+}
+
+fn resource(value: JsValue) -> Result<StoreResource> {
+    let r: ResourceArg = required(value, "resource")?;
+    StoreResource::from_parts(r.kind, r.slug)
+}
+
+/// The option matrix of `product` for a (partial) `selection`: each value's
+/// `exists` / `available` given the other selections, the variant the
+/// selection names, the first available variant.
+///
+/// # Errors
+/// `invalid_argument` for a product that is not one, or a selection naming an
+/// option or value the product does not have.
+#[wasm_bindgen(js_name = productOptions, unchecked_return_type = "OptionMatrix")]
+pub fn product_options(
+    #[wasm_bindgen(unchecked_param_type = "Product")] product: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "OptionSelection | null | undefined")] selection: Option<JsValue>,
+) -> Result<JsValue> {
+    let product: Product = required(product, "product")?;
+    let selection: OptionSelection = from_js(selection.unwrap_or(JsValue::UNDEFINED), "selection")?;
+    to_js(&storefront::product_options(&product, &selection)?)
+}
+
+/// The selection (option name → value) variant `variantId` corresponds to.
+///
+/// # Errors
+/// `invalid_argument` when the product has no such variant.
+#[wasm_bindgen(js_name = variantSelection, unchecked_return_type = "OptionSelection")]
+pub fn variant_selection(
+    #[wasm_bindgen(unchecked_param_type = "Product")] product: JsValue,
+    #[wasm_bindgen(js_name = variantId)] variant_id: &str,
+) -> Result<JsValue> {
+    let product: Product = required(product, "product")?;
+    to_js(&storefront::variant_selection(&product, variant_id)?)
+}
+
+/// The path of `resource` under the store's route settings, slug percent-encoded.
+///
+/// # Errors
+/// `invalid_argument` for a bad route setting, resource or slug.
+#[wasm_bindgen(js_name = storePath)]
+pub fn store_path(
+    #[wasm_bindgen(js_name = store, unchecked_param_type = "StoreSettings")] settings: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "StoreResource")] resource_arg: JsValue,
+) -> Result<String> {
+    let settings = store(settings)?;
+    storefront::store_path(&settings, &resource(resource_arg)?)
+}
+
+/// Which resource `path` (or an absolute URL) names, or `null`.
+///
+/// # Errors
+/// `invalid_argument` for a bad route setting.
+#[wasm_bindgen(js_name = resolveStorePath, unchecked_return_type = "StoreResource | null")]
+pub fn resolve_store_path(#[wasm_bindgen(js_name = store, unchecked_param_type = "StoreSettings")] settings: JsValue, path: &str) -> Result<JsValue> {
+    to_js(&storefront::resolve_path(&store(settings)?, path)?)
+}
+
+/// The canonical absolute URL of `path` on the store's `frontendDomain`.
+///
+/// # Errors
+/// `invalid_argument` for a bad `frontendDomain` or a path not starting with `/`.
+#[wasm_bindgen(js_name = canonicalUrl)]
+pub fn canonical_url(#[wasm_bindgen(js_name = store, unchecked_param_type = "StoreSettings")] settings: JsValue, path: &str) -> Result<String> {
+    storefront::canonical_url(&store(settings)?, path)
+}
+
+/// SEO metadata of the home page.
+///
+/// # Errors
+/// `invalid_argument` for bad store settings.
+#[wasm_bindgen(js_name = homeSeo, unchecked_return_type = "SeoMeta")]
+pub fn home_seo(#[wasm_bindgen(js_name = store, unchecked_param_type = "StoreSettings")] settings: JsValue) -> Result<JsValue> {
+    to_js(&storefront::home_seo(&store(settings)?)?)
+}
+
+/// SEO metadata of a product page (JSON-LD `Product` with an `Offer` per variant).
+///
+/// # Errors
+/// `invalid_argument` for bad store settings, a bad product or price.
+#[wasm_bindgen(js_name = productSeo, unchecked_return_type = "SeoMeta")]
+pub fn product_seo(
+    #[wasm_bindgen(js_name = store, unchecked_param_type = "StoreSettings")] settings: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Product")] product: JsValue,
+) -> Result<JsValue> {
+    let settings = store(settings)?;
+    to_js(&storefront::product_seo(&settings, &required::<Product>(product, "product")?)?)
+}
+
+/// SEO metadata of a collection page (JSON-LD `CollectionPage` and `BreadcrumbList`).
+///
+/// # Errors
+/// `invalid_argument` for bad store settings or a bad collection.
+#[wasm_bindgen(js_name = collectionSeo, unchecked_return_type = "SeoMeta")]
+pub fn collection_seo(
+    #[wasm_bindgen(js_name = store, unchecked_param_type = "StoreSettings")] settings: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Collection")] collection: JsValue,
+) -> Result<JsValue> {
+    let settings = store(settings)?;
+    to_js(&storefront::collection_seo(&settings, &required::<Collection>(collection, "collection")?)?)
+}
+
+/// SEO metadata of a CMS page (JSON-LD `WebPage`).
+///
+/// # Errors
+/// `invalid_argument` for bad store settings or a bad page.
+#[wasm_bindgen(js_name = pageSeo, unchecked_return_type = "SeoMeta")]
+pub fn page_seo(
+    #[wasm_bindgen(js_name = store, unchecked_param_type = "StoreSettings")] settings: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Page")] page: JsValue,
+) -> Result<JsValue> {
+    let settings = store(settings)?;
+    to_js(&storefront::page_seo(&settings, &required::<Page>(page, "page")?)?)
+}
