@@ -15,6 +15,7 @@
 #   BENCH_PRESETS="mobile desktop"  BENCH_PAGES="home collection product cms checkout"
 #   BENCH_LABEL=NAME                where the reports go: artifacts/lighthouse/NAME/
 #   BENCH_RESUME=1                  keep the reports already there, run only the missing ones
+#   BENCH_PKG=DIR                   an already built package (else scripts/build-pkg.sh builds one)
 # To measure another build in the same conditions (a baseline): BENCH_WWW_DIR=DIR (a built
 # page, any API key: its config.json gets this run's key), BENCH_SERVER_BIN=FILE, and
 # BENCH_HASH_ROUTES=1 for a page with #/ routes.
@@ -52,8 +53,8 @@ if [ -n "${BENCH_WWW_DIR:-}" ]; then
   sed -i "s#http://127.0.0.1:[0-9]*#http://127.0.0.1:$LS_PORT#g" "$www_dir/index.html"
 else
   log "building the package, the page and the server"
-  pkg="$RUN_DIR/lighthouse-pkg"
-  CIRRUS_PKG_OUT="$pkg" "$ROOT/scripts/build-pkg.sh" >/dev/null
+  pkg="${BENCH_PKG:-$RUN_DIR/lighthouse-pkg}"
+  [ -n "${BENCH_PKG:-}" ] || CIRRUS_PKG_OUT="$pkg" "$ROOT/scripts/build-pkg.sh" >/dev/null
   www_dir="$RUN_DIR/lighthouse-www"
   node www/build.mjs --pkg "$pkg" --out "$www_dir" --api-key "$key" --processor localstripe --localstripe "http://127.0.0.1:$LS_PORT" >/dev/null
   build_server
@@ -96,7 +97,7 @@ cart_item=$product
 
 [ "${BENCH_RESUME:-0}" = 1 ] || rm -rf "$OUT"
 mkdir -p "$OUT"
-log "lighthouse $LIGHTHOUSE_VERSION: $RUNS run(s) of [$PAGES] x [$PRESETS] against $site"
+log "lighthouse $LIGHTHOUSE_VERSION: $RUNS run(s) of [$PAGES] x [$PRESETS] against $site (load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores)"
 for preset in $PRESETS; do
   for page in $PAGES; do
     url=$(url_of "$page")
@@ -129,6 +130,7 @@ for preset in $PRESETS; do
   done
 done
 echo >&2
+log "done (load average $(cut -d' ' -f1-3 /proc/loadavg))"
 node - "$OUT" "$RUNS" "$PRESETS" "$PAGES" <<'JS'
 const [out, runs, presets, pages] = process.argv.slice(2);
 const fs = require('fs');

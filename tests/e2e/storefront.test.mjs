@@ -105,7 +105,11 @@ describe('catalog', () => {
       await page.locator('h1', { hasText: about.title }).waitFor();
       const text = (await page.locator(`[data-page="${about.slug}"]`).textContent()).trim();
       assert.ok(text.length > 20, 'page content is shown');
-      assert.equal(await page.title(), `${about.metaTitle || about.title} · ${(await api('/store')).store.name}`);
+      // The title from the SDK's pageSeo, the same the server renders into the page it sends for that path.
+      const sent = await (await fetch(await viewUrl('page', about.slug))).text();
+      const sentTitle = /<title>([^<]*)<\/title>/.exec(sent)[1].replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+      assert.equal(await page.title(), sentTitle, 'the title set on navigation is the one the server renders');
+      assert.ok(sentTitle.startsWith(about.metaTitle || about.title), `title ${sentTitle} from the page's metaTitle or title`);
     });
   });
 

@@ -5,6 +5,7 @@ import { h, replace, status } from './dom';
 import { href, listen, parseRoute, redirectLegacyHash, useRoutes, type Route } from './router';
 import { Api, CirrusError, apiBase, describeError, initSdk, loadConfig, makeClient, type DemoConfig } from './sdk';
 import { dropEarly, sendEarly } from './early';
+import { applySeo } from './seo';
 import { homeView, collectionView, productView, pageView } from './views/catalog';
 import { CartUi } from './views/cart';
 import { checkoutView, orderView } from './views/checkout';
@@ -34,6 +35,7 @@ export async function boot(): Promise<void> {
   } catch (err) {
     // Nothing can work without the SDK: say so plainly (details go to the console).
     const why = err instanceof CirrusError ? describeError(err) : (console.error(err), 'its code failed to load. Please reload the page.');
+    document.getElementById('boot-status')?.remove();
     replace($('main'), status('error', `The storefront could not start: ${why}`,
       { label: 'Reload', run: () => location.reload() }));
     return;
@@ -44,14 +46,15 @@ export async function boot(): Promise<void> {
 /** Store configuration, collections and pages: the shell every view needs. */
 async function loadShell(config: DemoConfig, api: Api): Promise<void> {
   const main = $('main');
-  replace(main, pageLoading('Loading the store…'));
   main.setAttribute('aria-busy', 'true');
   try {
     const [store, collections, pages] = await Promise.all([api.store(), api.collections(), api.pages()]);
     performance.mark('cirrus:shell-ready');
     useRoutes(store);
+    // The boot indicator floats outside <main>: nothing has moved while the store loaded.
+    document.getElementById('boot-status')?.remove();
     const cart = new CartUi(store, api, () => ctx);
-    ctx = { config, api, store, collections, pages, cart, signal: new AbortController().signal, setTitle };
+    ctx = { config, api, store, collections, pages, cart, signal: new AbortController().signal, setSeo: applySeo, setTitle };
     renderHeader(store);
     renderFooter(store, pages);
     cart.mount();
@@ -59,17 +62,15 @@ async function loadShell(config: DemoConfig, api: Api): Promise<void> {
     await route();
     dropEarly();
   } catch (err) {
+    document.getElementById('boot-status')?.remove();
     main.removeAttribute('aria-busy');
     replace(main, status('error', describeError(err), { label: 'Try again', run: () => void loadShell(config, api) }));
     (main.querySelector('button') as HTMLButtonElement | null)?.focus();
   }
 }
 
-function setTitle(title: string | null, description?: string | null): void {
-  const store = ctx!.store;
-  document.title = title ? `${title} · ${store.name}` : (store.homeMetaTitle || store.name);
-  const meta = document.querySelector('meta[name="description"]');
-  meta?.setAttribute('content', description ?? store.homeMetaDescription ?? '');
+function setTitle(title: string): void {
+  applySeo(null, `${title} · ${ctx!.store.name}`);
 }
 
 async function route(): Promise<void> {

@@ -2,7 +2,6 @@
 // while the wasm is still downloading and compiling; the SDK's client takes each answer
 // over, once, through its `fetch` option (it validates and decodes it as usual). Without
 // this, nothing would be asked before init() resolves.
-import { parseRoute, useRoutes } from './router';
 
 /** Products per page of the home grid (views/catalog.ts). */
 export const PAGE_SIZE = 24;
@@ -25,21 +24,12 @@ export function sendEarly(apiBase: string, apiKey: string, pathname: string): vo
     pending.set(key(url), res);
     return res;
   };
-  const store = get('/store');
+  get('/store');
   get('/collections');
   get('/pages');
+  // A product or collection path is read under the store's routes by the SDK (after
+  // init): those views ask for their resource themselves.
   if (pathname === '/') get(`/products?limit=${PAGE_SIZE}&offset=0&includePagination=true&minimal=true`);
-  // A product or collection path is read under the store's routes: ask once they are known.
-  void store
-    .then((r) => (r.ok ? r.clone().json() : null))
-    .then((body: { store?: Parameters<typeof useRoutes>[0] } | null) => {
-      if (!body?.store) return;
-      useRoutes(body.store);
-      const r = parseRoute(pathname);
-      if (r.name === 'product') get(`/products/slug/${encodeURIComponent(r.slug)}`);
-      if (r.name === 'collection') get(`/collections/slug/${encodeURIComponent(r.slug)}`);
-    })
-    .catch(() => {});
 }
 
 /** Requests of the first view are over: later ones always go to the network. */

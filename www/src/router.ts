@@ -3,7 +3,8 @@
 // /order, navigated with the History API. The dev server answers every one of these
 // paths with the page, so a reload or a shared link opens the same view. Links of old
 // bookmarks (#/products/x) are replaced by their path at start-up.
-import type { Store } from 'cirrus-storefront';
+import { resolveStorePath, storePath } from 'cirrus-storefront';
+import type { StoreSettings } from 'cirrus-storefront';
 
 export type Route =
   | { name: 'home' }
@@ -14,42 +15,39 @@ export type Route =
   | { name: 'order' }
   | { name: 'notfound'; path: string };
 
-type Routes = Pick<Store, 'routeProducts' | 'routeCollections' | 'routePages'>;
-let routes: Routes = { routeProducts: '/products', routeCollections: '/collections', routePages: '/pages' };
+let store: StoreSettings | null = null;
 
-/** Use the store's route settings from now on. */
-export function useRoutes(store: Routes): void {
-  routes = { routeProducts: store.routeProducts, routeCollections: store.routeCollections, routePages: store.routePages };
+/** Use the store's route settings (the SDK's storePath / resolveStorePath read them). */
+export function useRoutes(settings: StoreSettings): void {
+  store = settings;
 }
 
-const under = (route: string, slug: string) => `${route.replace(/\/+$/, '')}/${encodeURIComponent(slug)}`;
+function settings(): StoreSettings {
+  if (!store) throw new Error('router: useRoutes(store) first');
+  return store;
+}
 
 export const href = {
   home: () => '/',
-  product: (slug: string) => under(routes.routeProducts, slug),
-  collection: (slug: string) => under(routes.routeCollections, slug),
-  page: (slug: string) => under(routes.routePages, slug),
+  product: (slug: string) => storePath(settings(), { kind: 'product', slug }),
+  collection: (slug: string) => storePath(settings(), { kind: 'collection', slug }),
+  page: (slug: string) => storePath(settings(), { kind: 'page', slug }),
   checkout: () => '/checkout',
   order: () => '/order',
 };
 
+/** The view at `pathname`: the store's paths by the SDK's resolveStorePath, and the app's own. */
 export function parseRoute(pathname: string): Route {
-  if (pathname === '/' || pathname === '') return { name: 'home' };
   if (pathname === '/checkout') return { name: 'checkout' };
   if (pathname === '/order') return { name: 'order' };
-  const kinds = [['product', routes.routeProducts], ['collection', routes.routeCollections], ['page', routes.routePages]] as const;
-  for (const [name, route] of kinds) {
-    const prefix = `${route.replace(/\/+$/, '')}/`;
-    if (!pathname.startsWith(prefix)) continue;
-    const rest = pathname.slice(prefix.length);
-    if (rest === '' || rest.includes('/')) continue;
-    try {
-      return { name, slug: decodeURIComponent(rest) };
-    } catch {
-      return { name: 'notfound', path: pathname };
-    }
+  const r = resolveStorePath(settings(), pathname);
+  switch (r?.kind) {
+    case 'home': return { name: 'home' };
+    case 'product': return { name: 'product', slug: r.slug };
+    case 'collection': return { name: 'collection', slug: r.slug };
+    case 'page': return { name: 'page', slug: r.slug };
+    default: return { name: 'notfound', path: pathname };
   }
-  return { name: 'notfound', path: pathname };
 }
 
 /** An old `#/…` link: its path, put in place of the hash (no reload, no history entry). */

@@ -89,6 +89,10 @@ pub fn render(meta: &SeoMeta) -> String {
     if let Some(a) = &og.image_alt {
         prop("image:alt", a);
     }
+    // A product page's largest paint is its image: start it with the HTML.
+    if let (Some(i), "product") = (&og.image, og.kind.as_str()) {
+        tags.push(format!("<link rel=\"preload\" as=\"image\" href=\"{}\" fetchpriority=\"high\">", esc(i)));
+    }
     // json_ld is escaped for a script element by the core (<, >, & as \u escapes).
     tags.push(format!("<script type=\"application/ld+json\">{}</script>", meta.json_ld));
     tags.join("\n  ")

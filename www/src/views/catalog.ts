@@ -1,6 +1,7 @@
 // Catalog views: the product grid (infinite scroll + a "load more" button),
 // collections with breadcrumbs, product pages with option pickers, CMS pages.
-import type { CollectionProduct, Image, MinimalProduct } from 'cirrus-storefront';
+import { collectionSeo, homeSeo, pageSeo, productOptions, productSeo, variantSelection } from 'cirrus-storefront';
+import type { CollectionProduct, Image, MinimalProduct, OptionSelection, OptionValueAvailability, Product, Variant } from 'cirrus-storefront';
 import type { Ctx } from '../ctx';
 import { h, replace, status } from '../dom';
 import { href } from '../router';
@@ -8,7 +9,6 @@ import { PAGE_SIZE } from '../early';
 import { sanitize } from '../sanitize';
 import { describeError } from '../sdk';
 import { formatPrice, savingsText } from '../money';
-import { inStock, initialSelection, normalize, optionStates, resolveVariant, sortedOptions, type Selection } from '../variants';
 
 let firstGridMarked = false;
 
@@ -43,7 +43,7 @@ export function priceLine(price: string, compareAt: string | null, currency: str
 }
 
 export async function homeView(main: HTMLElement, ctx: Ctx): Promise<void> {
-  ctx.setTitle(null);
+  ctx.setSeo(homeSeo(ctx.store));
   const first = await ctx.api.products(0, PAGE_SIZE, ctx.signal); // sent early (early.ts) on a first visit
   if (ctx.signal.aborted) return;
   const grid = h('ul', { class: 'grid', 'aria-label': 'Products', id: 'product-grid' });
@@ -101,7 +101,7 @@ export async function homeView(main: HTMLElement, ctx: Ctx): Promise<void> {
 export async function collectionView(main: HTMLElement, ctx: Ctx, slug: string): Promise<void> {
   const c = await ctx.api.collection(slug, ctx.signal);
   if (ctx.signal.aborted) return;
-  ctx.setTitle(c.metaTitle || c.name, c.metaDescription);
+  ctx.setSeo(collectionSeo(ctx.store, c));
   const children = ctx.collections.filter((x) => x.parent === c.id);
   const crumbs = h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' },
     h('ol', null,
@@ -129,7 +129,7 @@ export async function pageView(main: HTMLElement, ctx: Ctx, slug: string): Promi
     replace(main, h('h1', null, 'Page not found'), status('empty', 'There is no such page.'));
     return;
   }
-  ctx.setTitle(page.metaTitle || page.title, page.metaDescription);
+  ctx.setSeo(pageSeo(ctx.store, page));
   const body = h('div', { class: 'rich', 'data-page': page.slug });
   body.appendChild(sanitize(page.content));
   replace(main, h('article', null, h('h1', null, page.title), body));
@@ -138,9 +138,10 @@ export async function pageView(main: HTMLElement, ctx: Ctx, slug: string): Promi
 export async function productView(main: HTMLElement, ctx: Ctx, slug: string): Promise<void> {
   const p = await ctx.api.product(slug, ctx.signal);
   if (ctx.signal.aborted) return;
-  ctx.setTitle(p.metaTitle ?? p.name, p.metaDescription);
+  ctx.setSeo(productSeo(ctx.store, p));
   const currency = ctx.store.defaultCurrency;
-  let sel: Selection = initialSelection(p);
+  const first = productOptions(p, null).firstAvailableVariant ?? p.variants[0];
+  let sel: OptionSelection = first ? variantSelection(p, first.id) : {};
 
   const gallery = h('div', { class: 'gallery' });
   const priceBox = h('div', { 'aria-live': 'polite' });
@@ -165,14 +166,14 @@ export async function productView(main: HTMLElement, ctx: Ctx, slug: string): Pr
     : null;
 
   const update = () => {
-    sel = normalize(p, sel);
-    const v = resolveVariant(p, sel);
-    const states = optionStates(p, sel);
-    replace(pickers, sortedOptions(p).map((opt) => {
-      const id = `opt-${opt.id}`;
+    const state = pickerState(p, sel);
+    sel = state.selection;
+    const v = state.variant;
+    replace(pickers, state.options.map((opt, i) => {
+      const id = `opt-${i}`;
       const select = h('select', { id, name: opt.name, 'data-option': opt.name },
-        (states.get(opt.name) ?? []).map((s) => h('option', { value: s.value, disabled: !s.inStock, selected: sel[opt.name] === s.value },
-          s.inStock ? s.value : `${s.value} — ${s.exists ? 'sold out' : 'unavailable'}`)));
+        opt.values.map((s) => h('option', { value: s.value, disabled: !s.available && sel[opt.name] !== s.value, selected: sel[opt.name] === s.value },
+          s.available ? s.value : `${s.value} — ${s.exists ? 'sold out' : 'unavailable'}`)));
       select.addEventListener('change', () => { sel = { ...sel, [opt.name]: select.value }; update(); document.getElementById(id)?.focus(); });
       return h('div', { class: 'field' }, h('label', { for: id }, opt.name), select);
     }));
@@ -201,7 +202,7 @@ export async function productView(main: HTMLElement, ctx: Ctx, slug: string): Pr
 
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    const v = resolveVariant(p, sel);
+    const v = pickerState(p, sel).variant;
     if (!v) return;
     const n = Number(qty.value);
     const err = ctx.cart.add(p, v.id, n);
@@ -224,4 +225,28 @@ export async function productView(main: HTMLElement, ctx: Ctx, slug: string): Pr
       h('h2', null, 'Description'),
       desc)));
   update();
+}
+
+const inStock = (v: Variant) => v.stockStatus === 'IN_STOCK' && v.stockQuantity > 0;
+
+/**
+ * The option pickers from the SDK's productOptions: the values of option N as available
+ * given the values chosen for options 1..N-1 (the later ones not yet counted), so the
+ * pickers never reach a combination that does not exist or is sold out and a shopper
+ * never gets stuck; each choice is kept while available, else the first available value
+ * is taken (or an existing one when all are sold out). Returns the selection made valid
+ * and the variant it names.
+ */
+function pickerState(p: Product, sel: OptionSelection): { options: { name: string; values: OptionValueAvailability[] }[]; selection: OptionSelection; variant: Variant | null } {
+  const names = productOptions(p, null).options.map((o) => o.name);
+  const next: OptionSelection = {};
+  const options = names.map((name, i) => {
+    const values = productOptions(p, next).options[i].values;
+    const current = values.find((x) => x.value === sel[name]);
+    const pick = current?.available ? current : values.find((x) => x.available) ?? (current?.exists ? current : values.find((x) => x.exists));
+    if (pick) next[name] = pick.value;
+    return { name, values };
+  });
+  const variant = names.length === 0 ? p.variants[0] ?? null : productOptions(p, next).selectedVariant;
+  return { options, selection: next, variant };
 }
