@@ -99,7 +99,9 @@ export async function homeView(main: HTMLElement, ctx: Ctx): Promise<void> {
 }
 
 export async function collectionView(main: HTMLElement, ctx: Ctx, slug: string): Promise<void> {
-  const c = await ctx.api.collection(slug, ctx.signal);
+  // Collections (with their products) come with the shell; ask again only for a slug not
+  // among them (one round trip less on a collection's first paint).
+  const c = ctx.collections.find((x) => x.slug === slug) ?? await ctx.api.collection(slug, ctx.signal);
   if (ctx.signal.aborted) return;
   ctx.setSeo(collectionSeo(ctx.store, c));
   const children = ctx.collections.filter((x) => x.parent === c.id);
