@@ -38,11 +38,14 @@ const ASSETS: &str = "assets/";
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const FRAME_ANCESTORS: &str = "frame-ancestors 'none'";
 
+/// The predicate of [`api_compression`]: the answer is JSON.
+pub type JsonOnly = fn(StatusCode, Version, &HeaderMap, &Extensions) -> bool;
+
 /// Compression of the JSON answers (gzip or brotli, as the client accepts). Outside the
 /// test faults, so a truncated body is cut before it is compressed.
 #[must_use]
-pub fn api_compression() -> CompressionLayer<And<SizeAbove, fn(StatusCode, Version, &HeaderMap, &Extensions) -> bool>> {
-    let json: fn(StatusCode, Version, &HeaderMap, &Extensions) -> bool = |_, _, h, _| {
+pub fn api_compression() -> CompressionLayer<And<SizeAbove, JsonOnly>> {
+    let json: JsonOnly = |_, _, h, _| {
         h.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| v.starts_with("application/json"))
     };
     CompressionLayer::new()
