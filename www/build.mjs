@@ -4,14 +4,15 @@
 //   1. `npm pack` the rendered package (pkg/) and `npm install` the tarball into
 //      www/node_modules (not saved to package.json),
 //   2. bundle src/main.ts with esbuild (imports `cirrus-storefront`),
-//   3. copy the package's .wasm next to the bundle,
-//   4. render index.html with its Content-Security-Policy and write config.json.
+//   3. copy the package's .wasm into assets/ (every file there is named by its content's hash),
+//   4. render index.html with its Content-Security-Policy and the hashed names, and write config.json.
 //
 // node www/build.mjs --out DIR --api-key ak_… [--pkg pkg] [--processor localstripe|stripe]
 //                    [--localstripe http://127.0.0.1:8420] [--no-install]
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -86,8 +87,15 @@ const sdkDir = join(WWW, 'node_modules', 'cirrus-storefront');
 if (!existsSync(join(sdkDir, 'package.json'))) fail('cirrus-storefront is not installed in www/node_modules');
 
 rmSync(o.out, { recursive: true, force: true });
-mkdirSync(o.out, { recursive: true });
-await build({
+mkdirSync(join(o.out, 'assets'), { recursive: true });
+// Every file under assets/ is named by a hash of its content (the dev server serves that
+// folder as immutable, for a year); index.html and config.json are revalidated.
+const wasmFiles = readdirSync(sdkDir).filter((f) => f.endsWith('.wasm'));
+if (wasmFiles.length !== 1) fail(`the installed package should have one .wasm at its root, found ${wasmFiles.length}`);
+const wasmBytes = readFileSync(join(sdkDir, wasmFiles[0]));
+const wasmName = `assets/${wasmFiles[0].replace(/\.wasm$/, '')}-${createHash('sha256').update(wasmBytes).digest('hex').slice(0, 12)}.wasm`;
+writeFileSync(join(o.out, wasmName), wasmBytes);
+const result = await build({
   entryPoints: { app: join(WWW, 'src', 'main.ts') },
   bundle: true,
   format: 'esm',
@@ -97,17 +105,24 @@ await build({
   sourcemap: true,
   outdir: o.out,
   logLevel: 'warning',
+  metafile: true,
+  entryNames: 'assets/[name]-[hash]',
+  assetNames: 'assets/[name]-[hash]',
   // The wasm is loaded by URL at runtime (see src/sdk.ts); never inline it.
   loader: { '.wasm': 'file' },
-  assetNames: '[name]',
+  define: { __CIRRUS_WASM_URL__: JSON.stringify(`/${wasmName}`) },
 });
-const wasmFiles = readdirSync(sdkDir).filter((f) => f.endsWith('.wasm'));
-if (wasmFiles.length === 0) fail('the installed package has no .wasm');
-for (const f of wasmFiles) copyFileSync(join(sdkDir, f), join(o.out, f));
+const url = (file) => '/' + relative(o.out, resolve(file)).split(sep).join('/');
+const entry = Object.entries(result.metafile.outputs).find(([f, m]) => m.entryPoint !== undefined && f.endsWith('.js'));
+if (!entry || !entry[1].cssBundle) fail('esbuild wrote no entry .js with its .css');
+const [js, css] = [url(entry[0]), url(entry[1].cssBundle)];
 const html = readFileSync(join(WWW, 'index.html'), 'utf8')
   .replace('%CSP%', csp(o))
+  .replaceAll('%APP_CSS%', css)
+  .replaceAll('%APP_JS%', js)
   // fetched by init() as soon as the bundle runs; start it with the HTML instead
-  .replace('%PRELOAD_WASM%', wasmFiles.map((f) => `<link rel="preload" href="${f}" as="fetch" crossorigin="anonymous">`).join('\n  '));
+  .replace('%PRELOAD_WASM%', `<link rel="preload" href="/${wasmName}" as="fetch" type="application/wasm" crossorigin="anonymous">`);
+if (/%[A-Z_]+%/.test(html)) fail(`index.html has a placeholder left: ${html.match(/%[A-Z_]+%/)[0]}`);
 writeFileSync(join(o.out, 'index.html'), html);
 writeFileSync(join(o.out, 'config.json'), JSON.stringify({
   apiKey: o.apiKey,

@@ -15,6 +15,7 @@ pub mod middleware;
 pub mod stripe;
 pub mod util;
 pub mod webhook;
+pub mod www;
 
 use std::collections::{HashMap, HashSet};
 use std::net::SocketAddr;
@@ -382,9 +383,10 @@ pub fn router(state: State) -> Router {
             .route("/__test/processor-faults", post(hooks::arm_processor_fault).delete(hooks::disarm_processor_faults))
             .route("/__test/orders", get(hooks::orders));
     }
-    app.fallback(hooks::fallback)
+    app.fallback(www::fallback(state.config.www_dir.clone()))
         .method_not_allowed_fallback(hooks::method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(state.clone(), middleware::faults))
+        .layer(www::api_compression())
         .layer(axum::middleware::from_fn_with_state(state.clone(), middleware::edge))
         .with_state(state)
 }

@@ -53,7 +53,8 @@ pub async fn edge(AxState(state): AxState<State>, req: Request, next: Next) -> R
         next.run(req).await
     };
     // Every error is the contract's JSON body, even one the framework produced.
-    if (resp.status().is_client_error() || resp.status().is_server_error()) && !is_json(resp.headers()) {
+    // (The www dir's page answers unknown page paths with a 404 of its own.)
+    if (resp.status().is_client_error() || resp.status().is_server_error()) && !is_json(resp.headers()) && !crate::www::is_page(&resp) {
         resp = framework_error(resp.status()).into_response();
     }
     let h = resp.headers_mut();

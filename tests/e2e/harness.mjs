@@ -3,6 +3,7 @@
 // integer cents, and artifacts.
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_FLAGS } from './flags.mjs';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,8 +23,7 @@ export const API = new URL('api/v1', SITE).href;
 export const API_KEY = need('CIRRUS_API_KEY');
 export const LOCALSTRIPE = need('LOCALSTRIPE_URL');
 
-export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export { CHROMIUM_FLAGS };
 
 export function launch() {
   return chromium.launch({ executablePath: process.env.CHROME_BIN ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
@@ -134,9 +134,18 @@ export async function pickProduct({ minStock = 5, skip = 0 } = {}) {
   return found[skip];
 }
 
+let routes = null;
+/** The URL of a product, collection or CMS page under the store's routes (routeProducts, …). */
+export async function viewUrl(kind, slug) {
+  routes ??= (await api('/store')).store;
+  const route = { product: routes.routeProducts, collection: routes.routeCollections, page: routes.routePages }[kind];
+  if (route === undefined) throw new Error(`viewUrl: unknown kind ${kind}`);
+  return new URL(`${route.replace(/\/+$/, '')}/${encodeURIComponent(slug)}`, SITE).href;
+}
+
 /** Open a product page and choose the variant's options in the pickers. */
 export async function chooseVariant(page, product, variant) {
-  await page.goto(`${SITE}#/products/${encodeURIComponent(product.slug)}`);
+  await page.goto(await viewUrl('product', product.slug));
   await page.locator('h1', { hasText: product.name }).waitFor();
   const opts = [...product.options].sort((a, b) => a.position - b.position);
   for (const o of opts) {

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, SITE, LOCALSTRIPE, api, chooseVariant, cents, launch, openPage, pickProduct, shot, testHook, usd, usePage } from './harness.mjs';
+import { ROOT, SITE, LOCALSTRIPE, api, chooseVariant, cents, launch, openPage, pickProduct, shot, testHook, usd, usePage, viewUrl } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -83,7 +83,7 @@ describe('catalog', () => {
       // the breadcrumb leads back up
       await page.locator('nav.breadcrumb').getByRole('link', { name: midRef.name, exact: true }).click();
       await page.locator('h1', { hasText: midRef.name }).waitFor();
-      assert.equal(new URL(page.url()).hash, `#/collections/${midRef.slug}`);
+      assert.equal(page.url(), await viewUrl('collection', midRef.slug), 'a real path, not a #/ route');
       await page.goBack();
       await page.locator('h1', { hasText: leaf.name }).waitFor();
     });
@@ -105,7 +105,11 @@ describe('catalog', () => {
       await page.locator('h1', { hasText: about.title }).waitFor();
       const text = (await page.locator(`[data-page="${about.slug}"]`).textContent()).trim();
       assert.ok(text.length > 20, 'page content is shown');
-      assert.equal(await page.title(), `${about.metaTitle || about.title} · ${(await api('/store')).store.name}`);
+      // The title from the SDK's pageSeo, the same the server renders into the page it sends for that path.
+      const sent = await (await fetch(await viewUrl('page', about.slug))).text();
+      const sentTitle = /<title>([^<]*)<\/title>/.exec(sent)[1].replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+      assert.equal(await page.title(), sentTitle, 'the title set on navigation is the one the server renders');
+      assert.ok(sentTitle.startsWith(about.metaTitle || about.title), `title ${sentTitle} from the page's metaTitle or title`);
     });
   });
 
@@ -166,7 +170,7 @@ describe('store content is rendered safely', () => {
     assert.match(product.description, /<script>/, 'the probe is seeded (CIRRUS_TEST_HOOKS=1)');
     const { context, page } = await openPage(browser);
     try {
-      await page.goto(`${SITE}#/products/xss-probe`);
+      await page.goto(await viewUrl('product', 'xss-probe'));
       await page.locator('#description').waitFor();
       await page.waitForTimeout(500); // give any onerror / script a chance to run
       assert.equal(await page.evaluate(() => typeof window.__xss), 'undefined');

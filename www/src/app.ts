@@ -2,9 +2,11 @@
 // store configuration, the router, and the per-view loading/error handling.
 import type { Page, Store } from 'cirrus-storefront';
 import { h, replace, status } from './dom';
-import { parseRoute, href, type Route } from './router';
-import { Api, CirrusError, describeError, initSdk, loadConfig, makeClient, type DemoConfig } from './sdk';
-import { homeView, collectionView, productView, pageView, prefetchHome } from './views/catalog';
+import { href, listen, parseRoute, redirectLegacyHash, useRoutes, type Route } from './router';
+import { Api, CirrusError, apiBase, describeError, initSdk, loadConfig, makeClient, type DemoConfig } from './sdk';
+import { dropEarly, sendEarly } from './early';
+import { applySeo } from './seo';
+import { homeView, collectionView, productView, pageView } from './views/catalog';
 import { CartUi } from './views/cart';
 import { checkoutView, orderView } from './views/checkout';
 import type { Ctx } from './ctx';
@@ -17,16 +19,23 @@ let current: AbortController | null = null;
 
 export async function boot(): Promise<void> {
   performance.mark('cirrus:boot');
+  redirectLegacyHash();
   wireSkipLink();
   let config: DemoConfig;
   let api: Api;
   try {
-    // Both over the network at once; the wasm and config.json are also preloaded by index.html.
-    [config] = await Promise.all([loadConfig(), initSdk()]);
+    // All over the network at once (the wasm and config.json are also preloaded by
+    // index.html): the first view's API requests go as soon as the key is known.
+    const sdk = initSdk();
+    sdk.catch(() => {}); // reported below
+    config = await loadConfig();
+    sendEarly(apiBase(), config.apiKey, location.pathname);
+    await sdk;
     api = new Api(makeClient(config));
   } catch (err) {
     // Nothing can work without the SDK: say so plainly (details go to the console).
     const why = err instanceof CirrusError ? describeError(err) : (console.error(err), 'its code failed to load. Please reload the page.');
+    document.getElementById('boot-status')?.remove();
     replace($('main'), status('error', `The storefront could not start: ${why}`,
       { label: 'Reload', run: () => location.reload() }));
     return;
@@ -37,40 +46,38 @@ export async function boot(): Promise<void> {
 /** Store configuration, collections and pages: the shell every view needs. */
 async function loadShell(config: DemoConfig, api: Api): Promise<void> {
   const main = $('main');
-  replace(main, status('loading', 'Loading the store…'));
   main.setAttribute('aria-busy', 'true');
   try {
-    // The home grid's first page is requested together with the shell, not after it.
-    if (parseRoute(location.hash).name === 'home') prefetchHome(api);
     const [store, collections, pages] = await Promise.all([api.store(), api.collections(), api.pages()]);
     performance.mark('cirrus:shell-ready');
+    useRoutes(store);
+    // The boot indicator floats outside <main>: nothing has moved while the store loaded.
+    document.getElementById('boot-status')?.remove();
     const cart = new CartUi(store, api, () => ctx);
-    ctx = { config, api, store, collections, pages, cart, signal: new AbortController().signal, setTitle };
+    ctx = { config, api, store, collections, pages, cart, signal: new AbortController().signal, setSeo: applySeo, setTitle };
     renderHeader(store);
     renderFooter(store, pages);
     cart.mount();
-    window.addEventListener('hashchange', () => void route());
+    listen(() => void route());
     await route();
+    dropEarly();
   } catch (err) {
+    document.getElementById('boot-status')?.remove();
     main.removeAttribute('aria-busy');
     replace(main, status('error', describeError(err), { label: 'Try again', run: () => void loadShell(config, api) }));
     (main.querySelector('button') as HTMLButtonElement | null)?.focus();
   }
 }
 
-function setTitle(title: string | null, description?: string | null): void {
-  const store = ctx!.store;
-  document.title = title ? `${title} · ${store.name}` : (store.homeMetaTitle || store.name);
-  const meta = document.querySelector('meta[name="description"]');
-  meta?.setAttribute('content', description ?? store.homeMetaDescription ?? '');
+function setTitle(title: string): void {
+  applySeo(null, `${title} · ${ctx!.store.name}`);
 }
 
 async function route(): Promise<void> {
   if (!ctx) return;
-  if (!location.hash.startsWith('#/') && location.hash !== '') return; // in-page anchors
   current?.abort();
   current = new AbortController();
-  const r = parseRoute(location.hash);
+  const r = parseRoute(location.pathname);
   const view: Ctx = { ...ctx, signal: current.signal };
   const main = $('main');
   highlightNav(r);
@@ -80,7 +87,7 @@ async function route(): Promise<void> {
 
 async function runView(main: HTMLElement, view: Ctx, r: Route): Promise<void> {
   main.setAttribute('aria-busy', 'true');
-  replace(main, status('loading', 'Loading…'));
+  replace(main, pageLoading('Loading…'));
   try {
     switch (r.name) {
       case 'home': await homeView(main, view); break;
@@ -89,27 +96,37 @@ async function runView(main: HTMLElement, view: Ctx, r: Route): Promise<void> {
       case 'page': await pageView(main, view, r.slug); break;
       case 'checkout': await checkoutView(main, view); break;
       case 'order': await orderView(main, view); break;
-      case 'notfound':
-        view.setTitle('Not found');
-        replace(main, h('h1', null, 'Page not found'), status('empty', 'There is nothing at this address.'),
-          h('p', null, h('a', { href: href.home() }, 'Back to the shop')));
+      case 'notfound': notFound(main, view);
     }
   } catch (err) {
     if (view.signal.aborted) return;
+    // A product or collection slug the store does not have: the same view as an unknown path.
+    if (err instanceof CirrusError && err.code === 'not_found') {
+      notFound(main, view);
+      return focusHeading(main);
+    }
     replace(main, status('error', describeError(err), { label: 'Try again', run: () => void runView(main, view, r) }));
     (main.querySelector('button') as HTMLButtonElement | null)?.focus();
   } finally {
     if (!view.signal.aborted) main.removeAttribute('aria-busy');
   }
-  if (!view.signal.aborted) {
-    // Move focus to the new view's heading so keyboard and screen-reader users land on it.
-    const h1 = main.querySelector('h1');
-    if (h1) {
-      h1.setAttribute('tabindex', '-1');
-      h1.focus({ preventScroll: true });
-    }
-    window.scrollTo(0, 0);
+  if (!view.signal.aborted) focusHeading(main);
+}
+
+/** Move focus to the new view's heading so keyboard and screen-reader users land on it. */
+function focusHeading(main: HTMLElement): void {
+  const h1 = main.querySelector('h1');
+  if (h1) {
+    h1.setAttribute('tabindex', '-1');
+    h1.focus({ preventScroll: true });
   }
+  window.scrollTo(0, 0);
+}
+
+function notFound(main: HTMLElement, view: Ctx): void {
+  view.setTitle('Not found');
+  replace(main, h('h1', null, 'Page not found'), status('empty', 'There is nothing at this address.'),
+    h('p', null, h('a', { href: href.home() }, 'Back to the shop')));
 }
 
 function renderHeader(store: Store): void {
@@ -122,7 +139,9 @@ function renderHeader(store: Store): void {
   if (store.faviconUrl) document.querySelector('link[rel="icon"]')?.setAttribute('href', store.faviconUrl);
   replace($('site-header'),
     h('a', { class: 'brand', href: href.home() },
-      store.logoUrl ? h('img', { src: store.logoUrl, alt: '', class: 'logo' }) : null,
+      // width/height: the box is reserved before the logo loads (its CSS height is the store's;
+      // the attributes give the aspect ratio, square unless the file says otherwise).
+      store.logoUrl ? h('img', { src: store.logoUrl, alt: '', class: 'logo', width: 40, height: 40 }) : null,
       h('span', null, store.name)),
     h('a', { class: 'header-contact', href: `mailto:${store.contactEmail}` }, store.contactEmail),
     h('span', { class: 'header-spacer' }),
@@ -159,13 +178,20 @@ function highlightNav(r: Route): void {
   }
 }
 
+/** The loading indicator of a whole view: it floats (CSS), so nothing moves when it goes. */
+function pageLoading(text: string): HTMLElement {
+  const s = status('loading', text);
+  s.classList.add('state-page');
+  return s;
+}
+
 function clampPx(n: number, fallback: number): number {
   return Number.isFinite(n) && n > 0 && n <= 400 ? Math.round(n) : fallback;
 }
 
 function wireSkipLink(): void {
   $('skip-link').addEventListener('click', (e) => {
-    e.preventDefault(); // keep the route in the hash
+    e.preventDefault(); // no #main in the address
     const h1 = $('main').querySelector('h1');
     (h1 ?? $('main')).focus();
   });

@@ -1,6 +1,6 @@
 // What every view gets from the shell (app.ts). In its own module so the views
 // never import the shell, which imports them: no app.ts <-> views/* cycle.
-import type { Cart, Collection, Page, Product, Store } from 'cirrus-storefront';
+import type { Cart, Collection, Page, Product, SeoMeta, Store } from 'cirrus-storefront';
 import type { Api, DemoConfig } from './sdk';
 
 /** The cart drawer as the shell and the views use it (views/cart.ts `CartUi`). */
@@ -25,5 +25,8 @@ export interface Ctx {
   cart: CartView;
   /** Aborted when the shopper navigates away from the view. */
   signal: AbortSignal;
-  setTitle(title: string | null, description?: string | null): void;
+  /** A view of the store's (home, product, collection, CMS page): its head from the SDK's SEO helpers. */
+  setSeo(seo: SeoMeta): void;
+  /** Any other view (checkout, order, not found): a title, and no canonical URL or JSON-LD. */
+  setTitle(title: string): void;
 }

@@ -5,7 +5,7 @@
 type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
 
-/** `h('a', { href: '#/', class: 'x', onclick: fn }, 'text', child)` */
+/** `h('a', { href: '/', class: 'x', onclick: fn }, 'text', child)` */
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attrs: Attrs | null = null,

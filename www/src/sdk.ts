@@ -4,6 +4,8 @@
 import { init, CirrusClient, CirrusError } from 'cirrus-storefront';
 import type { Collection, MinimalProduct, MinimalProductsResponse, Page, Pagination, Product, Store } from 'cirrus-storefront';
 
+import { earlyFetch } from './early';
+
 export { CirrusError };
 
 export interface DemoConfig {
@@ -12,8 +14,11 @@ export interface DemoConfig {
   localstripeUrl: string | null;
 }
 
+/** The wasm's hashed URL under /assets (www/build.mjs defines it; index.html preloads it). */
+declare const __CIRRUS_WASM_URL__: string;
+
 export async function loadConfig(): Promise<DemoConfig> {
-  const res = await fetch('config.json'); // preloaded by index.html; served no-cache
+  const res = await fetch('/config.json'); // preloaded by index.html; served no-cache
   if (!res.ok) throw new Error(`config.json: HTTP ${res.status}`);
   return (await res.json()) as DemoConfig;
 }
@@ -21,13 +26,16 @@ export async function loadConfig(): Promise<DemoConfig> {
 /** Instantiate the wasm, with performance marks around it (read by the e2e benchmark). */
 export async function initSdk(): Promise<void> {
   performance.mark('cirrus:wasm-init-start');
-  await init();
+  await init(new URL(__CIRRUS_WASM_URL__, location.href));
   performance.mark('cirrus:wasm-init-end');
   performance.measure('cirrus:wasm-init', 'cirrus:wasm-init-start', 'cirrus:wasm-init-end');
 }
 
+export const apiBase = () => new URL('/api/v1', location.href).href;
+
 export function makeClient(config: DemoConfig): CirrusClient {
-  return new CirrusClient({ baseUrl: new URL('/api/v1', location.href).href, apiKey: config.apiKey });
+  // earlyFetch: the first view's requests were sent before the wasm was ready (early.ts).
+  return new CirrusClient({ baseUrl: apiBase(), apiKey: config.apiKey, fetch: earlyFetch });
 }
 
 /** The fetchers the views use, each cancellable with the view's AbortSignal. */

@@ -17,7 +17,9 @@ export class CartUi {
   private drawer = document.getElementById('cart-drawer') as HTMLElement;
   private backdrop = document.getElementById('cart-backdrop') as HTMLElement;
   private btn: HTMLButtonElement | null = null;
-  private badge = h('span', { class: 'badge', 'aria-hidden': 'true' }, '0');
+  // The button's accessible name is its visible text plus a hidden word: "Cart 1 item".
+  private badge = h('span', { class: 'badge' }, '0');
+  private unit = h('span', { class: 'visually-hidden' }, ' items');
   private notice: string | null = null;
   private listeners = new Set<() => void>();
 
@@ -42,7 +44,7 @@ export class CartUi {
   private changed(): void {
     const count = this.cart.totals.itemCount;
     this.badge.textContent = String(count);
-    this.btn?.setAttribute('aria-label', `Cart, ${count} ${count === 1 ? 'item' : 'items'}`);
+    this.unit.textContent = count === 1 ? ' item' : ' items';
     if (!this.drawer.hidden) this.render();
     for (const fn of this.listeners) fn();
   }
@@ -65,7 +67,7 @@ export class CartUi {
 
   button(): HTMLButtonElement {
     this.btn = h('button', { type: 'button', class: 'btn cart-button', id: 'cart-button', 'aria-haspopup': 'dialog', 'aria-controls': 'cart-drawer', 'aria-expanded': 'false', onclick: () => this.open() },
-      h('span', { 'aria-hidden': 'true' }, 'Cart'), this.badge);
+      h('span', null, 'Cart'), ' ', this.badge, this.unit);
     this.changed();
     return this.btn;
   }

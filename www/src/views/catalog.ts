@@ -1,15 +1,15 @@
 // Catalog views: the product grid (infinite scroll + a "load more" button),
 // collections with breadcrumbs, product pages with option pickers, CMS pages.
-import type { CollectionProduct, Image, MinimalProduct } from 'cirrus-storefront';
+import { collectionSeo, homeSeo, pageSeo, productOptions, productSeo, variantSelection } from 'cirrus-storefront';
+import type { CollectionProduct, Image, MinimalProduct, OptionSelection, OptionValueAvailability, Product, Variant } from 'cirrus-storefront';
 import type { Ctx } from '../ctx';
 import { h, replace, status } from '../dom';
 import { href } from '../router';
+import { PAGE_SIZE } from '../early';
 import { sanitize } from '../sanitize';
-import { describeError, type Api } from '../sdk';
+import { describeError } from '../sdk';
 import { formatPrice, savingsText } from '../money';
-import { inStock, initialSelection, normalize, optionStates, resolveVariant, sortedOptions, type Selection } from '../variants';
 
-const PAGE_SIZE = 24;
 let firstGridMarked = false;
 
 function markFirstGrid(): void {
@@ -18,18 +18,19 @@ function markFirstGrid(): void {
   performance.mark('cirrus:first-grid');
 }
 
-function img(image: Image | undefined, cls = ''): HTMLElement {
+/** `eager`: in the first screen (the largest paint), asked for at once and first. */
+function img(image: Image | undefined, cls = '', eager = false): HTMLElement {
   return image
-    ? h('img', { src: image.url, alt: image.alt, loading: 'lazy', decoding: 'async', width: 400, height: 400, class: cls })
+    ? h('img', { src: image.url, alt: image.alt, loading: eager ? 'eager' : 'lazy', fetchpriority: eager ? 'high' : 'auto', decoding: 'async', width: 400, height: 400, class: cls })
     : h('div', { class: `noimg ${cls}`, role: 'img', 'aria-label': 'No image' });
 }
 
-function card(ctx: Ctx, p: MinimalProduct | CollectionProduct): HTMLElement {
+function card(ctx: Ctx, p: MinimalProduct | CollectionProduct, index: number): HTMLElement {
   const currency = ctx.store.defaultCurrency;
   const compare = 'compareAtPrice' in p ? p.compareAtPrice : null;
   return h('li', { class: 'card' },
     h('a', { href: href.product(p.slug), 'data-product': p.slug },
-      img(p.images[0]),
+      img(p.images[0], '', index < 4),
       h('h2', null, p.name),
       priceLine(p.price, compare, currency)));
 }
@@ -41,20 +42,9 @@ export function priceLine(price: string, compareAt: string | null, currency: str
     onSale ? h('s', { class: 'was' }, h('span', { class: 'visually-hidden' }, 'Regular price '), formatPrice(compareAt!, currency)) : null);
 }
 
-type FirstPage = Awaited<ReturnType<Api['products']>>;
-let prefetched: Promise<FirstPage> | null = null;
-
-/** Start loading the home grid's first page early (used once, at start-up). */
-export function prefetchHome(api: Api): void {
-  prefetched = api.products(0, PAGE_SIZE);
-  prefetched.catch(() => {}); // a failure is reported by homeView, which asks again
-}
-
 export async function homeView(main: HTMLElement, ctx: Ctx): Promise<void> {
-  ctx.setTitle(null);
-  const early = prefetched;
-  prefetched = null;
-  const first = await (early ?? Promise.reject(new Error('no prefetch'))).catch(() => ctx.api.products(0, PAGE_SIZE, ctx.signal));
+  ctx.setSeo(homeSeo(ctx.store));
+  const first = await ctx.api.products(0, PAGE_SIZE, ctx.signal); // sent early (early.ts) on a first visit
   if (ctx.signal.aborted) return;
   const grid = h('ul', { class: 'grid', 'aria-label': 'Products', id: 'product-grid' });
   const count = h('p', { class: 'collection-intro', 'aria-live': 'polite' });
@@ -72,7 +62,7 @@ export async function homeView(main: HTMLElement, ctx: Ctx): Promise<void> {
   let total = first.pagination.total;
   let loading = false;
   const show = (items: MinimalProduct[], hasMore: boolean) => {
-    for (const p of items) grid.appendChild(card(ctx, p));
+    for (const p of items) grid.appendChild(card(ctx, p, grid.childElementCount));
     offset += items.length;
     count.textContent = `Showing ${offset} of ${total} products`;
     replace(pager, hasMore ? more : h('p', null, 'You’ve seen everything.'));
@@ -109,9 +99,11 @@ export async function homeView(main: HTMLElement, ctx: Ctx): Promise<void> {
 }
 
 export async function collectionView(main: HTMLElement, ctx: Ctx, slug: string): Promise<void> {
-  const c = await ctx.api.collection(slug, ctx.signal);
+  // Collections (with their products) come with the shell; ask again only for a slug not
+  // among them (one round trip less on a collection's first paint).
+  const c = ctx.collections.find((x) => x.slug === slug) ?? await ctx.api.collection(slug, ctx.signal);
   if (ctx.signal.aborted) return;
-  ctx.setTitle(c.metaTitle || c.name, c.metaDescription);
+  ctx.setSeo(collectionSeo(ctx.store, c));
   const children = ctx.collections.filter((x) => x.parent === c.id);
   const crumbs = h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' },
     h('ol', null,
@@ -125,7 +117,7 @@ export async function collectionView(main: HTMLElement, ctx: Ctx, slug: string):
     children.length ? h('nav', { 'aria-label': `Inside ${c.name}` }, h('ul', { class: 'subcollections' },
       children.map((x) => h('li', null, h('a', { href: href.collection(x.slug), 'data-collection': x.slug }, x.name))))) : null,
     c.products.length
-      ? h('ul', { class: 'grid', 'aria-label': `${c.name} products`, id: 'product-grid' }, c.products.map((p) => card(ctx, p)))
+      ? h('ul', { class: 'grid', 'aria-label': `${c.name} products`, id: 'product-grid' }, c.products.map((p, i) => card(ctx, p, i)))
       : status('empty', children.length ? 'Browse the collections above.' : 'Nothing in this collection yet.'));
 }
 
@@ -139,7 +131,7 @@ export async function pageView(main: HTMLElement, ctx: Ctx, slug: string): Promi
     replace(main, h('h1', null, 'Page not found'), status('empty', 'There is no such page.'));
     return;
   }
-  ctx.setTitle(page.metaTitle || page.title, page.metaDescription);
+  ctx.setSeo(pageSeo(ctx.store, page));
   const body = h('div', { class: 'rich', 'data-page': page.slug });
   body.appendChild(sanitize(page.content));
   replace(main, h('article', null, h('h1', null, page.title), body));
@@ -148,9 +140,10 @@ export async function pageView(main: HTMLElement, ctx: Ctx, slug: string): Promi
 export async function productView(main: HTMLElement, ctx: Ctx, slug: string): Promise<void> {
   const p = await ctx.api.product(slug, ctx.signal);
   if (ctx.signal.aborted) return;
-  ctx.setTitle(p.metaTitle ?? p.name, p.metaDescription);
+  ctx.setSeo(productSeo(ctx.store, p));
   const currency = ctx.store.defaultCurrency;
-  let sel: Selection = initialSelection(p);
+  const first = productOptions(p, null).firstAvailableVariant ?? p.variants[0];
+  let sel: OptionSelection = first ? variantSelection(p, first.id) : {};
 
   const gallery = h('div', { class: 'gallery' });
   const priceBox = h('div', { 'aria-live': 'polite' });
@@ -175,18 +168,18 @@ export async function productView(main: HTMLElement, ctx: Ctx, slug: string): Pr
     : null;
 
   const update = () => {
-    sel = normalize(p, sel);
-    const v = resolveVariant(p, sel);
-    const states = optionStates(p, sel);
-    replace(pickers, sortedOptions(p).map((opt) => {
-      const id = `opt-${opt.id}`;
+    const state = pickerState(p, sel);
+    sel = state.selection;
+    const v = state.variant;
+    replace(pickers, state.options.map((opt, i) => {
+      const id = `opt-${i}`;
       const select = h('select', { id, name: opt.name, 'data-option': opt.name },
-        (states.get(opt.name) ?? []).map((s) => h('option', { value: s.value, disabled: !s.inStock, selected: sel[opt.name] === s.value },
-          s.inStock ? s.value : `${s.value} — ${s.exists ? 'sold out' : 'unavailable'}`)));
+        opt.values.map((s) => h('option', { value: s.value, disabled: !s.available && sel[opt.name] !== s.value, selected: sel[opt.name] === s.value },
+          s.available ? s.value : `${s.value} — ${s.exists ? 'sold out' : 'unavailable'}`)));
       select.addEventListener('change', () => { sel = { ...sel, [opt.name]: select.value }; update(); document.getElementById(id)?.focus(); });
       return h('div', { class: 'field' }, h('label', { for: id }, opt.name), select);
     }));
-    replace(gallery, img(v?.image ?? p.images[0]));
+    replace(gallery, img(v?.image ?? p.images[0], '', true));
     if (!v) {
       replace(priceBox, priceLine(p.variants[0]?.price ?? '0', null, currency));
       stock.className = 'stock stock-out';
@@ -211,7 +204,7 @@ export async function productView(main: HTMLElement, ctx: Ctx, slug: string): Pr
 
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    const v = resolveVariant(p, sel);
+    const v = pickerState(p, sel).variant;
     if (!v) return;
     const n = Number(qty.value);
     const err = ctx.cart.add(p, v.id, n);
@@ -234,4 +227,28 @@ export async function productView(main: HTMLElement, ctx: Ctx, slug: string): Pr
       h('h2', null, 'Description'),
       desc)));
   update();
+}
+
+const inStock = (v: Variant) => v.stockStatus === 'IN_STOCK' && v.stockQuantity > 0;
+
+/**
+ * The option pickers from the SDK's productOptions: the values of option N as available
+ * given the values chosen for options 1..N-1 (the later ones not yet counted), so the
+ * pickers never reach a combination that does not exist or is sold out and a shopper
+ * never gets stuck; each choice is kept while available, else the first available value
+ * is taken (or an existing one when all are sold out). Returns the selection made valid
+ * and the variant it names.
+ */
+function pickerState(p: Product, sel: OptionSelection): { options: { name: string; values: OptionValueAvailability[] }[]; selection: OptionSelection; variant: Variant | null } {
+  const names = productOptions(p, null).options.map((o) => o.name);
+  const next: OptionSelection = {};
+  const options = names.map((name, i) => {
+    const values = productOptions(p, next).options[i].values;
+    const current = values.find((x) => x.value === sel[name]);
+    const pick = current?.available ? current : values.find((x) => x.available) ?? (current?.exists ? current : values.find((x) => x.exists));
+    if (pick) next[name] = pick.value;
+    return { name, values };
+  });
+  const variant = names.length === 0 ? p.variants[0] ?? null : productOptions(p, next).selectedVariant;
+  return { options, selection: next, variant };
 }

@@ -9,7 +9,7 @@ import { StripeAdapter } from 'cirrus-storefront/adapters/stripe';
 import type { CheckoutState, PaymentItem, ShippingAddress, ShippingOption } from 'cirrus-storefront';
 import type { Ctx } from '../ctx';
 import { h, replace, status } from '../dom';
-import { href } from '../router';
+import { href, navigate } from '../router';
 import { fmt } from '../money';
 import { CirrusError, describeError } from '../sdk';
 
@@ -217,7 +217,7 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
     sessionStorage.setItem(ORDER_KEY, JSON.stringify(order));
     ctx.cart.clear();
     Checkout.clearStored();
-    location.hash = href.order();
+    navigate(href.order());
   };
 
   payBtn.addEventListener('click', async () => {
