@@ -21,10 +21,25 @@ fn store(value: JsValue) -> Result<StoreSettings> {
     required(value, "store")
 }
 
-/// A `StoreResource` as JS gives it (`kind`, and `slug` but for `home`),
-/// decoded as the string map a selection is (one decoder for both).
+/// A `StoreResource` as JS gives it (`kind`, and `slug` but for `home`): its
+/// `kind` and `slug` members (`null` or `undefined` read as absent, other
+/// members ignored, as the struct it was decoded as did) decoded as the string
+/// map a selection is (one decoder for both).
 fn resource_of(value: JsValue) -> Result<StoreResource> {
-    let r: OptionSelection = required(value, "resource")?;
+    let given = !value.is_undefined() && !value.is_null(); // else `required` says "resource is required"
+    if given && (!value.is_object() || js_sys::Array::is_array(&value) || value.is_function()) {
+        let got = if js_sys::Array::is_array(&value) { "an array" } else { "a value that is not an object" };
+        return Err(crate::error::Error::invalid_argument(["resource: expected an object, got ", got].concat()));
+    }
+    let picked = js_sys::Object::new();
+    for key in ["kind", "slug"] {
+        let key = JsValue::from_str(key);
+        let v = js_sys::Reflect::get(&value, &key).unwrap_or(JsValue::UNDEFINED);
+        if !v.is_undefined() && !v.is_null() {
+            let _ = js_sys::Reflect::set(&picked, &key, &v);
+        }
+    }
+    let r: OptionSelection = required(if given { picked.into() } else { value }, "resource")?;
     // `get`, not `remove`: a removal brings the map's rebalancing code in (~4 KB).
     StoreResource::from_parts(ResourceKind::parse(r.get("kind").map(String::as_str))?, r.get("slug").cloned())
 }
