@@ -30,8 +30,7 @@ pub enum StoreResource {
 }
 
 /// The kinds of [`StoreResource`], as the JS `kind` member spells them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ResourceKind {
     Home,
     Product,
@@ -39,7 +38,47 @@ pub enum ResourceKind {
     Page,
 }
 
+impl ResourceKind {
+    /// Every kind with its JS name.
+    pub const ALL: [(&'static str, Self); 4] = [("home", Self::Home), ("product", Self::Product), ("collection", Self::Collection), ("page", Self::Page)];
+
+    /// The kind `kind` names (a `resource`'s `kind` member; `None` when absent).
+    /// Read by name, not by a serde enum: the wasm decodes a resource as the
+    /// string map it already decodes selections as (one decoder fewer).
+    ///
+    /// # Errors
+    /// `invalid_argument` in serde's words: `resource: missing field `kind``,
+    /// `resource.kind: unknown variant `x`, expected one of `home`, …`.
+    pub fn parse(kind: Option<&str>) -> Result<Self> {
+        let Some(kind) = kind else { return Err(Error::invalid_argument("resource: missing field `kind`")) };
+        if let Some((_, k)) = Self::ALL.iter().find(|(name, _)| *name == kind) {
+            return Ok(*k);
+        }
+        let names: Vec<String> = Self::ALL.iter().map(|(name, _)| cat(&["`", name, "`"])).collect();
+        Err(Error::invalid_argument(cat(&["resource.kind: unknown variant `", kind, "`, expected one of ", &names.join(", ")])))
+    }
+}
+
 impl StoreResource {
+    /// `{kind}` or `{kind, slug}` as a string map: what serde's internally
+    /// tagged form of this type gives, made of the map type a selection is (so
+    /// the wasm serializes it with the serializer it already has).
+    #[must_use]
+    pub fn to_map(&self) -> BTreeMap<String, String> {
+        let (kind, slug) = match self {
+            Self::Home => ("home", None),
+            Self::Product { slug } => ("product", Some(slug)),
+            Self::Collection { slug } => ("collection", Some(slug)),
+            Self::Page { slug } => ("page", Some(slug)),
+        };
+        let mut map = BTreeMap::new();
+        map.insert("kind".to_owned(), kind.to_owned());
+        if let Some(slug) = slug {
+            map.insert("slug".to_owned(), slug.clone());
+        }
+        map
+    }
+
     /// The resource of `kind` with `slug` (which `home` must not have, and the
     /// others must).
     ///

@@ -7,32 +7,46 @@
 //! object through `to_js`. The TypeScript types are generated from the core's
 //! types by `tests/typegen/` (storefront.rs).
 
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
 use super::interop::{from_js, required, to_js};
 use crate::error::Result;
-use crate::storefront::input::{Collection, Page, Product};
+use crate::storefront::input::{Listing, Product};
 use crate::storefront::{self, routes::ResourceKind, OptionSelection, StoreResource, StoreSettings};
 
 #[wasm_bindgen(typescript_custom_section)]
 const STOREFRONT_TYPES: &str = include_str!("../../js/generated/storefront.ts");
 
-/// A `StoreResource` as JS gives it: `kind`, and `slug` but for `home`.
-#[derive(Deserialize)]
-struct ResourceArg {
-    kind: ResourceKind,
-    #[serde(default)]
-    slug: Option<String>,
-}
-
 fn store(value: JsValue) -> Result<StoreSettings> {
     required(value, "store")
 }
 
+/// A `StoreResource` as JS gives it (`kind`, and `slug` but for `home`): its
+/// `kind` and `slug` members (`null` or `undefined` read as absent, other
+/// members ignored, as the struct it was decoded as did) decoded as the string
+/// map a selection is (one decoder for both).
 fn resource_of(value: JsValue) -> Result<StoreResource> {
-    let r: ResourceArg = required(value, "resource")?;
-    StoreResource::from_parts(r.kind, r.slug)
+    let given = !value.is_undefined() && !value.is_null(); // else `required` says "resource is required"
+    if given && (!value.is_object() || js_sys::Array::is_array(&value) || value.is_function()) {
+        let got = if js_sys::Array::is_array(&value) { "an array" } else { "a value that is not an object" };
+        return Err(crate::error::Error::invalid_argument(["resource: expected an object, got ", got].concat()));
+    }
+    let picked = js_sys::Object::new();
+    for key in ["kind", "slug"] {
+        let key = JsValue::from_str(key);
+        let v = js_sys::Reflect::get(&value, &key).unwrap_or(JsValue::UNDEFINED);
+        if !v.is_undefined() && !v.is_null() {
+            let _ = js_sys::Reflect::set(&picked, &key, &v);
+        }
+    }
+    let r: OptionSelection = required(if given { picked.into() } else { value }, "resource")?;
+    // `get`, not `remove`: a removal brings the map's rebalancing code in (~4 KB).
+    StoreResource::from_parts(ResourceKind::parse(r.get("kind").map(String::as_str))?, r.get("slug").cloned())
+}
+
+/// A collection or a page: one decoded type for both ([`Listing`]).
+fn listing(value: JsValue, what: &str) -> Result<Listing> {
+    required(value, what)
 }
 
 /// The option matrix of `product` for a (partial) `selection`: each value's
@@ -84,7 +98,11 @@ pub fn store_path(
 /// `invalid_argument` for a bad route setting.
 #[wasm_bindgen(js_name = resolveStorePath, unchecked_return_type = "StoreResource | null")]
 pub fn resolve_store_path(#[wasm_bindgen(js_name = store, unchecked_param_type = "StoreSettings")] settings: JsValue, path: &str) -> Result<JsValue> {
-    to_js(&storefront::resolve_path(&store(settings)?, path)?)
+    // As the string map a selection is: no serializer of its own for `StoreResource`.
+    match storefront::resolve_path(&store(settings)?, path)? {
+        Some(r) => to_js(&r.to_map()),
+        None => Ok(JsValue::NULL),
+    }
 }
 
 /// The canonical absolute URL of `path` on the store's `frontendDomain`.
@@ -128,7 +146,7 @@ pub fn collection_seo(
     #[wasm_bindgen(unchecked_param_type = "Collection")] collection: JsValue,
 ) -> Result<JsValue> {
     let settings = store(settings)?;
-    to_js(&storefront::collection_seo(&settings, &required::<Collection>(collection, "collection")?)?)
+    to_js(&storefront::collection_seo(&settings, &listing(collection, "collection")?.collection()?)?)
 }
 
 /// SEO metadata of a CMS page (JSON-LD `WebPage`).
@@ -141,5 +159,5 @@ pub fn page_seo(
     #[wasm_bindgen(unchecked_param_type = "Page")] page: JsValue,
 ) -> Result<JsValue> {
     let settings = store(settings)?;
-    to_js(&storefront::page_seo(&settings, &required::<Page>(page, "page")?)?)
+    to_js(&storefront::page_seo(&settings, &listing(page, "page")?.page()?)?)
 }

@@ -62,6 +62,10 @@ export async function storefrontChecks(lib, client, check) {
   check("storefront: slugs are percent-encoded", lib.storePath(store, { kind: "product", slug: "a b/ü" }) === "/products/a%20b%2F%C3%BC");
   check("storefront: home", lib.resolveStorePath(store, "/")?.kind === "home" && lib.storePath(store, { kind: "home" }) === "/");
   check("storefront: unknown paths name nothing", lib.resolveStorePath(store, "/products") === null && lib.resolveStorePath(store, "/cart/x") === null);
+  check("storefront: a resource's null/undefined slug reads as absent, other members are ignored",
+    lib.storePath(store, { kind: "home", slug: undefined }) === "/" && lib.storePath(store, { kind: "home", slug: null }) === "/"
+      && lib.storePath(store, { kind: "page", slug: "about", title: "About", position: 1 }) === "/pages/about");
+  check("storefront: a resource that is not an object is invalid_argument", invalid(rejects(() => lib.storePath(store, [])), /^resource: expected an object, got an array$/));
   check("storefront: a resource without its slug is invalid_argument", invalid(rejects(() => lib.storePath(store, { kind: "product" })), /^resource\.slug is required for a product$/));
   check("storefront: canonicalUrl", lib.canonicalUrl(store, "/pages/about") === `http://${store.frontendDomain}/pages/about`, lib.canonicalUrl(store, "/pages/about"));
 
