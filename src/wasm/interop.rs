@@ -146,6 +146,19 @@ pub(crate) fn required<T: DeserializeOwned>(value: JsValue, what: &str) -> Resul
     from_js(value, what)
 }
 
+/// Like [`arg_from_js`] for a value that must be given (`undefined`/`null` is
+/// an error naming `what`, not `{}`): the storefront helpers' arguments, with no
+/// second decoder per type.
+///
+/// # Errors
+/// `invalid_argument` as [`arg_from_js`].
+pub(crate) fn required_arg<T: DeserializeOwned>(value: JsValue, what: &str, root: Option<crate::jsoncheck::Root>) -> Result<T> {
+    if value.is_undefined() || value.is_null() {
+        return Err(Error::invalid_argument([what, " is required"].concat()));
+    }
+    arg_from_js(value, what, root, false)
+}
+
 /// The serializer every value leaving the wasm goes through.
 fn serializer() -> serde_wasm_bindgen::Serializer {
     serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true).serialize_maps_as_objects(true)

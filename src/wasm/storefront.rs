@@ -9,7 +9,8 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::interop::{from_js, required, to_js};
+use super::interop::{arg_from_js, required_arg, to_js};
+use crate::jsoncheck::Root;
 use crate::error::Result;
 use crate::storefront::input::{Listing, Product};
 use crate::storefront::{self, routes::ResourceKind, OptionSelection, StoreResource, StoreSettings};
@@ -18,7 +19,7 @@ use crate::storefront::{self, routes::ResourceKind, OptionSelection, StoreResour
 const STOREFRONT_TYPES: &str = include_str!("../../js/generated/storefront.ts");
 
 fn store(value: JsValue) -> Result<StoreSettings> {
-    required(value, "store")
+    required_arg(value, "store", Some(Root::Store))
 }
 
 /// A `StoreResource` as JS gives it (`kind`, and `slug` but for `home`): its
@@ -39,14 +40,14 @@ fn resource_of(value: JsValue) -> Result<StoreResource> {
             let _ = js_sys::Reflect::set(&picked, &key, &v);
         }
     }
-    let r: OptionSelection = required(if given { picked.into() } else { value }, "resource")?;
+    let r: OptionSelection = required_arg(if given { picked.into() } else { value }, "resource", None)?;
     // `get`, not `remove`: a removal brings the map's rebalancing code in (~4 KB).
     StoreResource::from_parts(ResourceKind::parse(r.get("kind").map(String::as_str))?, r.get("slug").cloned())
 }
 
 /// A collection or a page: one decoded type for both ([`Listing`]).
-fn listing(value: JsValue, what: &str) -> Result<Listing> {
-    required(value, what)
+fn listing(value: JsValue, what: &str, root: Root) -> Result<Listing> {
+    required_arg(value, what, Some(root))
 }
 
 /// The option matrix of `product` for a (partial) `selection`: each value's
@@ -61,8 +62,8 @@ pub fn product_options(
     #[wasm_bindgen(unchecked_param_type = "Product")] product: JsValue,
     #[wasm_bindgen(unchecked_param_type = "OptionSelection | null | undefined")] selection: Option<JsValue>,
 ) -> Result<JsValue> {
-    let product: Product = required(product, "product")?;
-    let selection: OptionSelection = from_js(selection.unwrap_or(JsValue::UNDEFINED), "selection")?;
+    let product: Product = required_arg(product, "product", Some(Root::Product))?;
+    let selection: OptionSelection = arg_from_js(selection.unwrap_or(JsValue::UNDEFINED), "selection", None, false)?;
     to_js(&storefront::product_options(&product, &selection)?)
 }
 
@@ -75,7 +76,7 @@ pub fn variant_selection(
     #[wasm_bindgen(unchecked_param_type = "Product")] product: JsValue,
     #[wasm_bindgen(js_name = variantId)] variant_id: &str,
 ) -> Result<JsValue> {
-    let product: Product = required(product, "product")?;
+    let product: Product = required_arg(product, "product", Some(Root::Product))?;
     to_js(&storefront::variant_selection(&product, variant_id)?)
 }
 
@@ -133,7 +134,7 @@ pub fn product_seo(
     #[wasm_bindgen(unchecked_param_type = "Product")] product: JsValue,
 ) -> Result<JsValue> {
     let settings = store(settings)?;
-    to_js(&storefront::product_seo(&settings, &required::<Product>(product, "product")?)?)
+    to_js(&storefront::product_seo(&settings, &required_arg::<Product>(product, "product", Some(Root::Product))?)?)
 }
 
 /// SEO metadata of a collection page (JSON-LD `CollectionPage` and `BreadcrumbList`).
@@ -146,7 +147,7 @@ pub fn collection_seo(
     #[wasm_bindgen(unchecked_param_type = "Collection")] collection: JsValue,
 ) -> Result<JsValue> {
     let settings = store(settings)?;
-    to_js(&storefront::collection_seo(&settings, &listing(collection, "collection")?.collection()?)?)
+    to_js(&storefront::collection_seo(&settings, &listing(collection, "collection", Root::Collection)?.collection()?)?)
 }
 
 /// SEO metadata of a CMS page (JSON-LD `WebPage`).
@@ -159,5 +160,5 @@ pub fn page_seo(
     #[wasm_bindgen(unchecked_param_type = "Page")] page: JsValue,
 ) -> Result<JsValue> {
     let settings = store(settings)?;
-    to_js(&storefront::page_seo(&settings, &listing(page, "page")?.page()?)?)
+    to_js(&storefront::page_seo(&settings, &listing(page, "page", Root::Page)?.page()?)?)
 }
