@@ -1,6 +1,7 @@
 //! `Checkout` for JavaScript (issues 5, 11): the async methods orchestrate.
 //! They drive the core state machine ([`crate::checkout`]) with the client's
-//! payment methods, a processor adapter (`js/adapters/`) and storage, keep
+//! payment methods ([`super::payment_api`]: a real `CirrusClient` is called
+//! from Rust, a JS object through its methods), a processor adapter (`js/adapters/`) and storage, keep
 //! the state in `sessionStorage` and resume it, and hold the tab's checkout
 //! lock ([`super::lock`]) so two tabs never pay for one cart.
 //!
@@ -29,20 +30,17 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Function, Promise, Reflect, JSON};
-use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::checkout_options::{get, js_message, keep_aside, local_storage, session_storage, stored, what_to_buy, Store, CART_SUFFIX, DEFAULT_KEY};
 use super::interop::{from_js, to_js};
 use super::lock;
+use super::payment_api::{PaymentApi, Payer};
 use crate::checkout::stored::Stored;
 use crate::checkout::{AfterConfirm, CheckoutState, PayStep};
 use crate::error::{Error, ErrorCode, Result};
-use crate::model::{
-    ConfirmResponse, InitiateRequest, InitiateResponse, ShippingAddress, ShippingRatesRequest, ShippingRatesResponse,
-    UpdateResponse, VariantRates,
-};
+use crate::model::{InitiateRequest, ShippingAddress, ShippingRatesRequest, ShippingRatesResponse};
 use crate::money::Currency;
 use crate::shipping::{usable_rates, ShippingOption};
 use crate::text::{cat, quote};
@@ -68,29 +66,11 @@ extern "C" {
     fn collect_token(this: &Adapter) -> JsResult<JsValue>;
     #[wasm_bindgen(method, catch, js_name = handleNextAction)]
     fn handle_next_action(this: &Adapter, client_secret: &str) -> JsResult<JsValue>;
-
-    /// The client's payment methods: the TypeScript or the Rust `CirrusClient`, or a fake.
-    #[wasm_bindgen(typescript_type = "CheckoutClient")]
-    pub type Client;
-    #[wasm_bindgen(method, catch, js_name = initiatePayment)]
-    fn initiate_payment(this: &Client, body: &JsValue) -> JsResult<JsValue>;
-    #[wasm_bindgen(method, catch, js_name = updatePayment)]
-    fn update_payment(this: &Client, body: &JsValue) -> JsResult<JsValue>;
-    #[wasm_bindgen(method, catch, js_name = confirmPayment)]
-    fn confirm_payment(this: &Client, body: &JsValue) -> JsResult<JsValue>;
-    #[wasm_bindgen(method, catch, js_name = shippingRates)]
-    fn shipping_rates(this: &Client, body: &JsValue) -> JsResult<JsValue>;
 }
 
 /// Await whatever a JS method returned (a promise or a plain value).
 async fn settle(call: JsResult<JsValue>) -> JsResult<JsValue> {
     JsFuture::from(Promise::resolve(&call?)).await
-}
-
-/// Await a client call and decode its answer (`what` names it in errors).
-async fn answer<T: DeserializeOwned>(call: JsResult<JsValue>, what: &str) -> JsResult<T> {
-    let v = settle(call).await?;
-    Ok(from_js(v, what)?)
 }
 
 fn js(v: Result<JsValue>) -> JsResult<JsValue> {
@@ -143,22 +123,13 @@ fn common(options: &JsValue) -> Result<Common> {
     Ok(Common { adapter: adapter.unchecked_into(), storage, key, shared })
 }
 
-fn check_client(client: &Client) -> Result<()> {
-    for m in ["initiatePayment", "updatePayment", "confirmPayment", "shippingRates"] {
-        if !get(client, m).is_function() {
-            return Err(bad(&cat(&["client.", m, " must be a function (pass a CirrusClient)"])));
-        }
-    }
-    Ok(())
-}
-
 thread_local! {
     static NEXT_ID: Cell<u32> = const { Cell::new(1) };
 }
 
 struct Inner {
     id: u32,
-    client: Client,
+    client: Payer,
     adapter: Adapter,
     storage: Option<Store>,
     key: String,
@@ -174,7 +145,7 @@ struct Inner {
 }
 
 impl Inner {
-    fn new(client: Client, c: Common, state: CheckoutState) -> Rc<Self> {
+    fn new(client: Payer, c: Common, state: CheckoutState) -> Rc<Self> {
         let id = NEXT_ID.with(|n| {
             let id = n.get();
             n.set(id.wrapping_add(1));
@@ -297,10 +268,7 @@ impl Inner {
         loop {
             let body = self.state.borrow_mut().begin_confirm(&token, return_url)?;
             self.changed(); // stored as in flight before anything is sent
-            let sent = match to_js(&body) {
-                Ok(b) => answer::<ConfirmResponse>(self.client.confirm_payment(&b), "confirmPayment answer").await,
-                Err(e) => Err(e.into()),
-            };
+            let sent = self.client.confirm(&body).await;
             let after = match sent {
                 Ok(a) => self.state.borrow_mut().confirmed(a),
                 Err(e) => {
@@ -362,7 +330,7 @@ fn run_flight(inner: &Rc<Inner>, return_url: String, resume: bool) -> Promise {
 /// A stored checkout made live again (`resume`, or `start` on a cart's live
 /// checkout): the lock taken if free, the adapter mounted unless final, an
 /// unsettled payment finished first.
-async fn open(client: Client, c: Common, state: CheckoutState) -> JsResult<Checkout> {
+async fn open(client: Payer, c: Common, state: CheckoutState) -> JsResult<Checkout> {
     let live = !state.is_final();
     let inner = Inner::new(client, c, state);
     if live {
@@ -413,10 +381,10 @@ impl Checkout {
     /// adapter that fails to mount rejects with its own error.
     #[wasm_bindgen(unchecked_return_type = "Checkout")]
     pub async fn start(
-        #[wasm_bindgen(unchecked_param_type = "CheckoutClient")] client: Client,
+        #[wasm_bindgen(unchecked_param_type = "CheckoutClient")] client: JsValue,
         #[wasm_bindgen(unchecked_param_type = "StartCheckoutOptions")] options: JsValue,
     ) -> JsResult<Checkout> {
-        check_client(&client)?;
+        let client = Payer::of(client)?;
         let c = common(&options)?;
         let (items, currency) = what_to_buy(&options)?;
         match stored(c.storage.as_ref(), &c.key) {
@@ -439,7 +407,7 @@ impl Checkout {
         // From here on an error drops `checkout`, which lets the lock go.
         let inner = &checkout.inner;
         let body = InitiateRequest { items: items.clone(), currency };
-        let answer: InitiateResponse = answer(inner.client.initiate_payment(&to_js(&body)?), "initiatePayment answer").await?;
+        let answer = inner.client.initiate(&body).await?;
         inner.state.borrow_mut().initiated(items, answer)?;
         inner.changed();
         inner.mount_adapter().await?;
@@ -461,10 +429,10 @@ impl Checkout {
     /// says so), since it may describe a payment not settled yet.
     #[wasm_bindgen(unchecked_return_type = "Checkout | null")]
     pub async fn resume(
-        #[wasm_bindgen(unchecked_param_type = "CheckoutClient")] client: Client,
+        #[wasm_bindgen(unchecked_param_type = "CheckoutClient")] client: JsValue,
         #[wasm_bindgen(unchecked_param_type = "CheckoutOptions")] options: JsValue,
     ) -> JsResult<JsValue> {
-        check_client(&client)?;
+        let client = Payer::of(client)?;
         let c = common(&options)?;
         let state = match stored(c.storage.as_ref(), &c.key) {
             Ok(Some(s)) => s,
@@ -522,13 +490,7 @@ impl Checkout {
         let currency = Currency::from_code(&currency)?;
         // No `orderTotal`: the band is checked exactly on minor units below.
         let body = ShippingRatesRequest { variant_ids: ids.clone(), country: country.clone(), order_total: None };
-        let v = settle(inner.client.shipping_rates(&to_js(&body)?)).await?;
-        // The client answers the `variantRates` list; a whole response object is accepted too.
-        let answer = if v.is_array() {
-            ShippingRatesResponse { variant_rates: from_js::<Vec<VariantRates>>(v, "shippingRates answer")? }
-        } else {
-            from_js::<ShippingRatesResponse>(v, "shippingRates answer")?
-        };
+        let answer = ShippingRatesResponse { variant_rates: inner.client.shipping_rates(&body).await? };
         let id_refs: Vec<&str> = ids.iter().map(String::as_str).collect();
         let options = usable_rates(&answer, &id_refs, subtotal, currency)?;
         let out = to_js(&options)?;
@@ -575,7 +537,7 @@ impl Checkout {
             found.ok_or_else(|| bad(&cat(&["shipping rate ", &quote(&rate_id), " is not one of the options for ", country])))?
         };
         let body = inner.state.borrow().update_request(&rate, &address)?;
-        let answer: UpdateResponse = answer(inner.client.update_payment(&to_js(&body)?), "updatePayment answer").await?;
+        let answer = inner.client.update(&body).await?;
         inner.idle("select shipping")?;
         let (amount, currency) = (answer.amount, answer.currency.clone());
         inner.state.borrow_mut().shipping_chosen(rate, address, answer)?;

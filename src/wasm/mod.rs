@@ -22,6 +22,8 @@ pub(crate) mod error;
 pub(crate) mod interop;
 #[cfg(not(feature = "sdk-only"))]
 mod lock;
+#[cfg(not(feature = "sdk-only"))]
+mod payment_api;
 mod storefront;
 
 #[cfg(test)]
