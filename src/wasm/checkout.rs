@@ -29,11 +29,15 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use js_sys::{Function, Promise, Reflect, JSON};
+use js_sys::{Function, Promise, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
-use super::checkout_options::{get, js_message, keep_aside, local_storage, session_storage, stored, what_to_buy, Store, CART_SUFFIX, DEFAULT_KEY};
+use super::checkout_options::{js_message, keep_aside, stored, what_to_buy, CART_SUFFIX, DEFAULT_KEY};
+use super::js::get;
+use super::listeners::{emit, unsubscriber, Listeners};
+use super::storage::{self, Store};
+use super::timers::sleep;
 use super::interop::{from_js, to_js};
 use super::lock;
 use super::payment_api::{PaymentApi, Payer};
@@ -108,8 +112,9 @@ fn common(options: &JsValue) -> Result<Common> {
     };
     let storage = match get(options, "storage") {
         v if v.is_null() => None,
-        v if v.is_undefined() && cart_key.is_some() => local_storage(),
-        v if v.is_undefined() => session_storage(),
+        // Reading the storage throws where it is disabled: then nothing is kept.
+        v if v.is_undefined() && cart_key.is_some() => storage::local().ok().flatten(),
+        v if v.is_undefined() => storage::session().ok().flatten(),
         v => {
             for m in ["getItem", "setItem", "removeItem"] {
                 if !get(&v, m).is_function() {
@@ -136,8 +141,7 @@ struct Inner {
     /// The record is the cart's, shared with its other tabs.
     shared: bool,
     state: RefCell<CheckoutState>,
-    listeners: RefCell<Vec<(u32, Function)>>,
-    next_listener: Cell<u32>,
+    listeners: RefCell<Listeners>,
     /// The running payment's promise (single flight).
     flight: RefCell<Option<Promise>>,
     /// The last shipping options and the country they were fetched for.
@@ -159,8 +163,7 @@ impl Inner {
             key: c.key,
             shared: c.shared,
             state: RefCell::new(state),
-            listeners: RefCell::new(Vec::new()),
-            next_listener: Cell::new(0),
+            listeners: RefCell::default(),
             flight: RefCell::new(None),
             options: RefCell::new(None),
         })
@@ -188,11 +191,8 @@ impl Inner {
             lock::release(&self.lock_name(), self.id);
         }
         let Ok(js) = to_js(&state) else { return };
-        let listeners: Vec<Function> = self.listeners.borrow().iter().map(|(_, f)| f.clone()).collect();
-        for f in listeners {
-            // a listener's error is its own
-            let _ = f.call1(&JsValue::NULL, &js);
-        }
+        let listeners = self.listeners.borrow().snapshot();
+        emit(listeners, &js);
     }
 
     async fn mount_adapter(&self) -> JsResult<()> {
@@ -299,15 +299,6 @@ impl Inner {
             token = self.state.borrow().action_finished()?;
         }
     }
-}
-
-/// Waits `ms` with the global `setTimeout` (a window's or node's).
-async fn sleep(ms: u32) {
-    let Ok(set) = Reflect::get(&js_sys::global(), &JsValue::from_str("setTimeout")).and_then(JsCast::dyn_into::<Function>) else { return };
-    let p = Promise::new(&mut |resolve, _| {
-        let _ = set.call2(&JsValue::UNDEFINED, &resolve, &JsValue::from(ms));
-    });
-    let _ = JsFuture::from(p).await;
 }
 
 /// Starts a payment as the single flight and records its promise.
@@ -446,7 +437,7 @@ impl Checkout {
     /// from `sessionStorage`, e.g. after showing the order confirmation.
     #[wasm_bindgen(js_name = clearStored)]
     pub fn clear_stored(#[wasm_bindgen(js_name = storageKey)] storage_key: Option<String>) {
-        if let Some(s) = session_storage() {
+        if let Ok(Some(s)) = storage::session() {
             let _ = s.remove_item(storage_key.as_deref().unwrap_or(DEFAULT_KEY));
         }
     }
@@ -461,16 +452,13 @@ impl Checkout {
     /// the function that unsubscribes it.
     #[wasm_bindgen(unchecked_return_type = "() => void")]
     pub fn subscribe(&self, #[wasm_bindgen(unchecked_param_type = "CheckoutListener")] listener: Function) -> JsValue {
-        let id = self.inner.next_listener.get();
-        self.inner.next_listener.set(id.wrapping_add(1));
-        self.inner.listeners.borrow_mut().push((id, listener));
+        let id = self.inner.listeners.borrow_mut().add(listener);
         let weak = Rc::downgrade(&self.inner);
-        Closure::<dyn FnMut()>::new(move || {
+        unsubscriber(move || {
             if let Some(inner) = weak.upgrade() {
-                inner.listeners.borrow_mut().retain(|(i, _)| *i != id);
+                inner.listeners.borrow_mut().remove(id);
             }
         })
-        .into_js_value()
     }
 
     /// The shipping options the whole order can use in `country` (uppercase

@@ -15,7 +15,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::client::CirrusClient;
 use super::interop::{from_js, to_js};
-use super::checkout_options::get;
+use super::js::get;
 use crate::endpoint::Body;
 use crate::error::{Error, Result};
 use crate::model::{
