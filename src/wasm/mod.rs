@@ -35,6 +35,8 @@ pub(crate) mod interop;
 #[cfg(not(feature = "sdk-only"))]
 mod lock;
 #[cfg(not(feature = "sdk-only"))]
+mod money;
+#[cfg(not(feature = "sdk-only"))]
 mod payment_api;
 mod storefront;
 
