@@ -16,7 +16,7 @@
 
 extern crate alloc;
 
-/// What the checkout's modules import from `alloc` (kept from the crate's
+/// What `src/storefront/` still imports from `alloc` (kept from the crate's
 /// no_std days; the other modules use std's prelude).
 #[allow(unused_imports)]
 mod prelude {

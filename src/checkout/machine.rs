@@ -3,8 +3,6 @@
 //! or is an error that changes nothing. What the caller does next is the
 //! return value ([`PayStep`], [`AfterConfirm`], a request body to send).
 
-#[allow(unused_imports)]
-use crate::prelude::*;
 use crate::text::cat;
 
 use super::state::{

@@ -2,9 +2,6 @@
 //! what JavaScript sees (through serde-wasm-bindgen) and what
 //! `js/generated/checkout.ts` is generated from (`tests/typegen/checkout.rs`).
 
-#[allow(unused_imports)]
-use crate::prelude::*;
-
 use serde::{Deserialize, Serialize};
 
 use crate::error::ErrorCode;

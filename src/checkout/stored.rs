@@ -10,8 +10,6 @@
 //! not empty, only `paying` has a confirm in flight, `requires_action` has a
 //! client secret). A tampered or stale state is refused with the reason.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
 use crate::text::{cat, uint};
 
 use serde::{Deserialize, Deserializer, Serialize};

@@ -2,8 +2,6 @@
 //! shipping addresses (before they are sent), and the session a stored state
 //! carries.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
 use crate::text::{cat, int, quote, uint};
 
 use super::state::CheckoutSession;

@@ -1,4 +1,4 @@
-//! The `Cart` class and the money helpers (issue 11): the core's
+//! The `Cart` class (issue 11; the money helpers are [`super::money`]): the core's
 //! [`crate::cart::Cart`] behind one typed method per operation.
 //!
 //! Products, rates and reports cross as JS objects through
@@ -8,9 +8,10 @@
 //! by the cart's invariants. Line objects are frozen snapshots, built once per
 //! line version and cached, so `totals` and `add` do not touch them.
 //!
-//! Persistence (`Cart.persistent`): `localStorage` through `web_sys::Storage`
-//! (or the `storage` option), other tabs through the `storage` event (a
-//! `Closure` removed when the cart is freed). Missing or failing storage and
+//! Persistence (`Cart.persistent`): `localStorage` through
+//! [`super::storage`] (or the `storage` option), other tabs through the
+//! `storage` event (a [`super::listeners::EventListener`] removed when the
+//! cart is freed). Missing or failing storage and
 //! bad saved data are a `problem`, never an exception.
 
 use std::cell::RefCell;
@@ -21,10 +22,14 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::interop::{from_js, required, to_js};
+use super::money::format_currency;
+use super::js::get;
+use super::listeners::{unsubscriber, EventListener, Listeners};
+use super::storage::{self, Store as Storage};
 use crate::cart::{self, CartProduct, RestoreProblem, RestoreProblemKind, SavedReader, Stored};
 use crate::error::{Error, Result};
 use crate::model::{ShippingRatesResponse, VariantRates};
-use crate::money::{self, Currency};
+use crate::money;
 use crate::shipping;
 use crate::text::cat;
 
@@ -35,11 +40,6 @@ const CART_TYPES: &str = include_str!("../../js/generated/cart-types.ts");
 
 #[wasm_bindgen]
 extern "C" {
-    /// `Intl.NumberFormat(locales, options)` (callable without `new`); `catch`
-    /// turns a bad locale's `RangeError` into a `Result`.
-    #[wasm_bindgen(catch, js_namespace = Intl, js_name = NumberFormat)]
-    fn number_format(locales: &JsValue, options: &Object) -> core::result::Result<js_sys::Intl::NumberFormat, JsValue>;
-
     /// The options of `Cart.persistent` (functions and a `Storage` inside: read member by member).
     #[wasm_bindgen(typescript_type = "PersistentCartOptions")]
     pub type PersistentCartOptions;
@@ -47,22 +47,13 @@ extern "C" {
 
 const DEFAULT_KEY: &str = "cirrus-storefront.cart";
 
-/// `o[k]`, `undefined` when `o` is not an object.
-fn get(o: &JsValue, k: &str) -> JsValue {
-    if o.is_object() || o.is_function() {
-        Reflect::get(o, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
-    } else {
-        JsValue::UNDEFINED
-    }
-}
-
 /// The `message` of a thrown JS value.
-fn js_message(e: &JsValue) -> String {
-    get(e, "message").as_string().unwrap_or_else(|| "unknown error".to_owned())
+pub(super) fn js_message(e: &JsValue) -> String {
+    super::js::message(e).unwrap_or_else(|| "unknown error".to_owned())
 }
 
 /// A short rendering of a JS value for messages (JSON, at most 40 characters).
-fn show(v: &JsValue) -> String {
+pub(super) fn show(v: &JsValue) -> String {
     if v.is_undefined() {
         return "undefined".to_owned();
     }
@@ -74,7 +65,7 @@ fn show(v: &JsValue) -> String {
 }
 
 /// An amount argument: a safe integer `number` (never rounded).
-fn amount(v: &JsValue, what: &str) -> Result<i64> {
+pub(super) fn amount(v: &JsValue, what: &str) -> Result<i64> {
     if !js_sys::Number::is_safe_integer(v) {
         return Err(Error::invalid_argument(cat(&[what, " must be a whole number of minor units, got ", &show(v)])));
     }
@@ -91,7 +82,7 @@ fn quantity(v: &JsValue) -> Result<u32> {
 }
 
 /// A checked amount as a JS number.
-fn number(minor: i64) -> Result<JsValue> {
+pub(super) fn number(minor: i64) -> Result<JsValue> {
     to_js(&money::check_safe(minor)?)
 }
 
@@ -126,7 +117,7 @@ struct CartEvent<'a> {
 /// Where a persistent cart is kept.
 struct Store {
     key: String,
-    storage: Option<web_sys::Storage>,
+    storage: Option<Storage>,
 }
 
 /// Everything of a cart: the core cart, the line snapshots handed to JS, the
@@ -141,8 +132,7 @@ struct State {
     array: Option<(Array, Vec<usize>)>,
     store: Option<Store>,
     problem: Option<RestoreProblem>,
-    listeners: Vec<(u32, Function)>,
-    next_listener: u32,
+    listeners: Listeners,
 }
 
 /// An event for the listeners: `(source, problem)`.
@@ -151,7 +141,7 @@ type Event = (&'static str, Option<RestoreProblem>);
 impl State {
     fn new(cart: cart::Cart) -> Self {
         let snapshots = vec![None; cart.lines().len()];
-        Self { cart, snapshots, array: None, store: None, problem: None, listeners: Vec::new(), next_listener: 0 }
+        Self { cart, snapshots, array: None, store: None, problem: None, listeners: Listeners::default() }
     }
 
     /// Replace the whole cart (restore, another tab, refresh): snapshots of
@@ -251,7 +241,7 @@ impl State {
     /// After a change of a persistent cart: what to write (storage, key,
     /// text). Taken while the state is borrowed, written after the borrow is
     /// released ([`Cart::change`]): a storage's `setItem` may call the cart.
-    fn to_save(&mut self) -> Option<(web_sys::Storage, String, String)> {
+    fn to_save(&mut self) -> Option<(Storage, String, String)> {
         let store = self.store.as_ref()?;
         let (storage, key) = (store.storage.clone()?, store.key.clone());
         Some((storage, key, self.serialize()))
@@ -278,26 +268,12 @@ impl State {
 /// throwing listener does not break the cart or the other listeners).
 fn emit(state: &Rc<RefCell<State>>, event: Option<Event>) {
     let Some((source, problem)) = event else { return };
-    let listeners: Vec<Function> = state.borrow().listeners.iter().map(|(_, f)| f.clone()).collect();
+    let listeners = state.borrow().listeners.snapshot();
     if listeners.is_empty() {
         return;
     }
     let Ok(event) = to_js(&CartEvent { source, problem: problem.as_ref() }) else { return };
-    for f in listeners {
-        let _ = f.call1(&JsValue::NULL, &event);
-    }
-}
-
-/// The `storage` listener of a persistent cart, removed when the cart is dropped.
-struct Follow {
-    window: web_sys::Window,
-    listener: Closure<dyn FnMut(web_sys::StorageEvent)>,
-}
-
-impl Drop for Follow {
-    fn drop(&mut self) {
-        let _ = self.window.remove_event_listener_with_callback("storage", self.listener.as_ref().unchecked_ref());
-    }
+    super::listeners::emit(listeners, &event);
 }
 
 /// Read a saved cart; an empty cart and the problem when it is not usable.
@@ -316,7 +292,8 @@ fn load(data: Option<&str>, currency: &str) -> Result<(cart::Cart, Option<Restor
 #[wasm_bindgen]
 pub struct Cart {
     state: Rc<RefCell<State>>,
-    _follow: Option<Follow>,
+    /// The `storage` listener of a persistent cart, removed when the cart is dropped.
+    _follow: Option<EventListener>,
 }
 
 impl Cart {
@@ -398,19 +375,18 @@ impl Cart {
             f => Some(f.dyn_into::<Function>().map_err(|_| Error::invalid_argument("options.onChange must be a function"))?),
         };
         let mut problem = None;
-        let window = web_sys::window();
-        let storage: Option<web_sys::Storage> = match get(&options, "storage") {
-            s if s.is_undefined() || s.is_null() => match window.as_ref().map(web_sys::Window::local_storage) {
-                Some(Ok(Some(s))) => Some(s),
+        let storage: Option<Storage> = match get(&options, "storage") {
+            s if s.is_undefined() || s.is_null() => match storage::local() {
+                Ok(Some(s)) => Some(s),
                 // Reading `localStorage` itself throws where storage is disabled.
-                Some(Err(e)) => {
+                Err(e) => {
                     problem = Some(RestoreProblem::new(
                         RestoreProblemKind::StorageUnavailable,
                         cat(&["localStorage is not available; the cart is kept in memory only: ", &js_message(&e)]),
                     ));
                     None
                 }
-                Some(Ok(None)) | None => {
+                Ok(None) => {
                     problem = Some(RestoreProblem::new(
                         RestoreProblemKind::StorageUnavailable,
                         "localStorage is not available here; the cart is kept in memory only",
@@ -435,15 +411,17 @@ impl Cart {
         let (restored, restore_problem) = load(saved.as_deref(), currency)?;
         let mut state = State::new(restored);
         state.problem = problem.or(restore_problem);
-        state.listeners.extend(on_change.map(|f| (0, f)));
-        state.next_listener = 1;
+        if let Some(f) = on_change {
+            state.listeners.add(f);
+        }
         state.store = Some(Store { key: key.clone(), storage: storage.clone() });
         let state = Rc::new(RefCell::new(state));
-        let follow = match (window, storage) {
+        let follow = match (web_sys::window(), storage) {
             (Some(window), Some(storage)) => {
                 let weak = Rc::downgrade(&state);
                 let code = currency.to_owned();
-                let listener = Closure::<dyn FnMut(web_sys::StorageEvent)>::new(move |e: web_sys::StorageEvent| {
+                EventListener::new(&window, "storage", move |e: JsValue| {
+                    let e: web_sys::StorageEvent = e.unchecked_into();
                     let Some(state) = weak.upgrade() else { return };
                     if !e.storage_area().is_some_and(|a| Object::is(&a, &storage)) {
                         return;
@@ -459,11 +437,7 @@ impl Cart {
                         s.problem.clone_from(&problem);
                     }
                     emit(&state, Some(("storage", problem)));
-                });
-                window
-                    .add_event_listener_with_callback("storage", listener.as_ref().unchecked_ref())
-                    .ok()
-                    .map(|()| Follow { window, listener })
+                })
             }
             _ => None,
         };
@@ -486,20 +460,13 @@ impl Cart {
     #[wasm_bindgen(unchecked_return_type = "() => void")]
     pub fn subscribe(&self, #[wasm_bindgen(unchecked_param_type = "(event: CartStorageEvent) => void")] listener: JsValue) -> Result<JsValue> {
         let f: Function = listener.dyn_into().map_err(|_| Error::invalid_argument("listener must be a function"))?;
-        let id = {
-            let mut s = self.state.borrow_mut();
-            let id = s.next_listener;
-            s.next_listener += 1;
-            s.listeners.push((id, f));
-            id
-        };
+        let id = self.state.borrow_mut().listeners.add(f);
         let weak: Weak<RefCell<State>> = Rc::downgrade(&self.state);
-        let unsubscribe = Closure::<dyn FnMut()>::new(move || {
+        Ok(unsubscriber(move || {
             if let Some(state) = weak.upgrade() {
-                state.borrow_mut().listeners.retain(|(i, _)| *i != id);
+                state.borrow_mut().listeners.remove(id);
             }
-        });
-        Ok(unsubscribe.into_js_value())
+        }))
     }
 
     /// The versioned JSON form (`{"version":1,…}`) for `Cart.restore`.
@@ -693,99 +660,4 @@ impl Cart {
         let currency = self.state.borrow().cart.currency();
         format_currency(amount(&minor, "minor")?, currency, locale.as_deref())
     }
-}
-
-/// Decimal price string → integer minor units: `parseMoney("19.99", "USD") === 1999`.
-///
-/// # Errors
-/// `invalid_argument` naming the value (not a plain decimal, more decimals
-/// than the currency has, beyond 2^53 − 1) or the unknown currency.
-#[wasm_bindgen(js_name = parseMoney, unchecked_return_type = "number")]
-pub fn parse_money(value: &str, currency: &str) -> Result<JsValue> {
-    number(Currency::from_code(currency)?.parse(value)?)
-}
-
-/// Integer minor units → the exact decimal string: `moneyToDecimal(1999, "USD") === "19.99"`.
-///
-/// # Errors
-/// `invalid_argument` for a non-integer or unsafe amount or an unknown currency.
-#[wasm_bindgen(js_name = moneyToDecimal)]
-pub fn money_to_decimal(#[wasm_bindgen(unchecked_param_type = "number")] minor: JsValue, currency: &str) -> Result<String> {
-    let minor = amount(&minor, "minor")?;
-    Ok(Currency::from_code(currency)?.format(minor))
-}
-
-/// `a + b` in minor units, exact.
-///
-/// # Errors
-/// `invalid_argument` for a non-integer input or a sum beyond 2^53 − 1.
-#[wasm_bindgen(js_name = addMoney, unchecked_return_type = "number")]
-pub fn add_money(
-    #[wasm_bindgen(unchecked_param_type = "number")] a: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "number")] b: JsValue,
-) -> Result<JsValue> {
-    number(money::checked_add(amount(&a, "a")?, amount(&b, "b")?)?)
-}
-
-/// Digits after the decimal point of an ISO 4217 currency (USD 2, JPY 0, KWD 3).
-///
-/// # Errors
-/// `invalid_argument` for an unknown currency.
-#[wasm_bindgen(js_name = currencyExponent)]
-pub fn currency_exponent(currency: &str) -> Result<u32> {
-    Ok(Currency::from_code(currency)?.exponent())
-}
-
-/// Format `minor` units of `currency` for display with `Intl.NumberFormat`
-/// (`locale` like `"de-DE"`; omitted: the runtime's default). The exact decimal
-/// string is handed to `Intl`, so no digit is lost or rounded:
-/// `formatMoney(123456, "USD", "en-US") === "$1,234.56"`.
-///
-/// # Errors
-/// `invalid_argument` for a non-integer or unsafe amount, an unknown currency
-/// or a locale `Intl` rejects.
-#[wasm_bindgen(js_name = formatMoney, unchecked_return_type = "string")]
-pub fn format_money(#[wasm_bindgen(unchecked_param_type = "number")] minor: JsValue, currency: &str, locale: Option<String>) -> Result<JsValue> {
-    let minor = amount(&minor, "minor")?;
-    format_currency(minor, Currency::from_code(currency)?, locale.as_deref())
-}
-
-thread_local! {
-    /// `Intl.NumberFormat#format` by (locale, currency): building a formatter
-    /// costs tens of microseconds, formatting with one a fraction of that.
-    static FORMATTERS: RefCell<Vec<(Option<String>, &'static str, Function)>> = const { RefCell::new(Vec::new()) };
-}
-
-fn formatter(locale: Option<&str>, currency: Currency) -> Result<Function> {
-    let code = currency.code();
-    let cached = FORMATTERS.with(|m| m.borrow().iter().find(|(l, c, _)| l.as_deref() == locale && *c == code).map(|(_, _, f)| f.clone()));
-    if let Some(f) = cached {
-        return Ok(f);
-    }
-    let options = Object::new();
-    let set = |k: &str, v: JsValue| {
-        let _ = Reflect::set(&options, &JsValue::from_str(k), &v);
-    };
-    set("style", JsValue::from_str("currency"));
-    set("currency", JsValue::from_str(code));
-    // Exactly the ISO 4217 digits, so the display is the exact amount.
-    set("minimumFractionDigits", JsValue::from(currency.exponent()));
-    set("maximumFractionDigits", JsValue::from(currency.exponent()));
-    let locales = locale.map_or(JsValue::UNDEFINED, JsValue::from_str);
-    let nf = number_format(&locales, &options)
-        .map_err(|e| Error::invalid_argument(cat(&["locale ", &show(&locales), " is not usable: ", &js_message(&e)])))?;
-    let format = nf.format();
-    FORMATTERS.with(|m| m.borrow_mut().push((locale.map(str::to_owned), code, format.clone())));
-    Ok(format)
-}
-
-/// The JS string `Intl` made (handed back as is: no round trip through Rust).
-fn format_currency(minor: i64, currency: Currency, locale: Option<&str>) -> Result<JsValue> {
-    // Intl.NumberFormat formats a decimal *string* exactly (no conversion to a double).
-    let decimal = currency.format(minor);
-    formatter(locale, currency)?
-        .call1(&JsValue::NULL, &JsValue::from_str(&decimal))
-        .ok()
-        .filter(JsValue::is_string)
-        .ok_or_else(|| Error::invalid_argument(cat(&["Intl.NumberFormat could not format ", &decimal, " ", currency.code()])))
 }

@@ -1,6 +1,7 @@
 //! `Checkout` for JavaScript (issues 5, 11): the async methods orchestrate.
 //! They drive the core state machine ([`crate::checkout`]) with the client's
-//! payment methods, a processor adapter (`js/adapters/`) and storage, keep
+//! payment methods ([`super::payment_api`]: a real `CirrusClient` is called
+//! from Rust, a JS object through its methods), a processor adapter (`js/adapters/`) and storage, keep
 //! the state in `sessionStorage` and resume it, and hold the tab's checkout
 //! lock ([`super::lock`]) so two tabs never pay for one cart.
 //!
@@ -28,21 +29,22 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use js_sys::{Function, Promise, Reflect, JSON};
-use serde::de::DeserializeOwned;
+use js_sys::{Function, Promise, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
-use super::checkout_options::{get, js_message, keep_aside, local_storage, session_storage, stored, what_to_buy, Store, CART_SUFFIX, DEFAULT_KEY};
+use super::checkout_options::{js_message, keep_aside, stored, what_to_buy, CART_SUFFIX, DEFAULT_KEY};
+use super::js::get;
+use super::listeners::{emit, unsubscriber, Listeners};
+use super::storage::{self, Store};
+use super::timers::sleep;
 use super::interop::{from_js, to_js};
 use super::lock;
+use super::payment_api::{PaymentApi, Payer};
 use crate::checkout::stored::Stored;
 use crate::checkout::{AfterConfirm, CheckoutState, PayStep};
 use crate::error::{Error, ErrorCode, Result};
-use crate::model::{
-    ConfirmResponse, InitiateRequest, InitiateResponse, ShippingAddress, ShippingRatesRequest, ShippingRatesResponse,
-    UpdateResponse, VariantRates,
-};
+use crate::model::{InitiateRequest, ShippingAddress, ShippingRatesRequest, ShippingRatesResponse};
 use crate::money::Currency;
 use crate::shipping::{usable_rates, ShippingOption};
 use crate::text::{cat, quote};
@@ -68,29 +70,11 @@ extern "C" {
     fn collect_token(this: &Adapter) -> JsResult<JsValue>;
     #[wasm_bindgen(method, catch, js_name = handleNextAction)]
     fn handle_next_action(this: &Adapter, client_secret: &str) -> JsResult<JsValue>;
-
-    /// The client's payment methods: the TypeScript or the Rust `CirrusClient`, or a fake.
-    #[wasm_bindgen(typescript_type = "CheckoutClient")]
-    pub type Client;
-    #[wasm_bindgen(method, catch, js_name = initiatePayment)]
-    fn initiate_payment(this: &Client, body: &JsValue) -> JsResult<JsValue>;
-    #[wasm_bindgen(method, catch, js_name = updatePayment)]
-    fn update_payment(this: &Client, body: &JsValue) -> JsResult<JsValue>;
-    #[wasm_bindgen(method, catch, js_name = confirmPayment)]
-    fn confirm_payment(this: &Client, body: &JsValue) -> JsResult<JsValue>;
-    #[wasm_bindgen(method, catch, js_name = shippingRates)]
-    fn shipping_rates(this: &Client, body: &JsValue) -> JsResult<JsValue>;
 }
 
 /// Await whatever a JS method returned (a promise or a plain value).
 async fn settle(call: JsResult<JsValue>) -> JsResult<JsValue> {
     JsFuture::from(Promise::resolve(&call?)).await
-}
-
-/// Await a client call and decode its answer (`what` names it in errors).
-async fn answer<T: DeserializeOwned>(call: JsResult<JsValue>, what: &str) -> JsResult<T> {
-    let v = settle(call).await?;
-    Ok(from_js(v, what)?)
 }
 
 fn js(v: Result<JsValue>) -> JsResult<JsValue> {
@@ -128,8 +112,9 @@ fn common(options: &JsValue) -> Result<Common> {
     };
     let storage = match get(options, "storage") {
         v if v.is_null() => None,
-        v if v.is_undefined() && cart_key.is_some() => local_storage(),
-        v if v.is_undefined() => session_storage(),
+        // Reading the storage throws where it is disabled: then nothing is kept.
+        v if v.is_undefined() && cart_key.is_some() => storage::local().ok().flatten(),
+        v if v.is_undefined() => storage::session().ok().flatten(),
         v => {
             for m in ["getItem", "setItem", "removeItem"] {
                 if !get(&v, m).is_function() {
@@ -143,30 +128,20 @@ fn common(options: &JsValue) -> Result<Common> {
     Ok(Common { adapter: adapter.unchecked_into(), storage, key, shared })
 }
 
-fn check_client(client: &Client) -> Result<()> {
-    for m in ["initiatePayment", "updatePayment", "confirmPayment", "shippingRates"] {
-        if !get(client, m).is_function() {
-            return Err(bad(&cat(&["client.", m, " must be a function (pass a CirrusClient)"])));
-        }
-    }
-    Ok(())
-}
-
 thread_local! {
     static NEXT_ID: Cell<u32> = const { Cell::new(1) };
 }
 
 struct Inner {
     id: u32,
-    client: Client,
+    client: Payer,
     adapter: Adapter,
     storage: Option<Store>,
     key: String,
     /// The record is the cart's, shared with its other tabs.
     shared: bool,
     state: RefCell<CheckoutState>,
-    listeners: RefCell<Vec<(u32, Function)>>,
-    next_listener: Cell<u32>,
+    listeners: RefCell<Listeners>,
     /// The running payment's promise (single flight).
     flight: RefCell<Option<Promise>>,
     /// The last shipping options and the country they were fetched for.
@@ -174,7 +149,7 @@ struct Inner {
 }
 
 impl Inner {
-    fn new(client: Client, c: Common, state: CheckoutState) -> Rc<Self> {
+    fn new(client: Payer, c: Common, state: CheckoutState) -> Rc<Self> {
         let id = NEXT_ID.with(|n| {
             let id = n.get();
             n.set(id.wrapping_add(1));
@@ -188,8 +163,7 @@ impl Inner {
             key: c.key,
             shared: c.shared,
             state: RefCell::new(state),
-            listeners: RefCell::new(Vec::new()),
-            next_listener: Cell::new(0),
+            listeners: RefCell::default(),
             flight: RefCell::new(None),
             options: RefCell::new(None),
         })
@@ -217,11 +191,8 @@ impl Inner {
             lock::release(&self.lock_name(), self.id);
         }
         let Ok(js) = to_js(&state) else { return };
-        let listeners: Vec<Function> = self.listeners.borrow().iter().map(|(_, f)| f.clone()).collect();
-        for f in listeners {
-            // a listener's error is its own
-            let _ = f.call1(&JsValue::NULL, &js);
-        }
+        let listeners = self.listeners.borrow().snapshot();
+        emit(listeners, &js);
     }
 
     async fn mount_adapter(&self) -> JsResult<()> {
@@ -297,10 +268,7 @@ impl Inner {
         loop {
             let body = self.state.borrow_mut().begin_confirm(&token, return_url)?;
             self.changed(); // stored as in flight before anything is sent
-            let sent = match to_js(&body) {
-                Ok(b) => answer::<ConfirmResponse>(self.client.confirm_payment(&b), "confirmPayment answer").await,
-                Err(e) => Err(e.into()),
-            };
+            let sent = self.client.confirm(&body).await;
             let after = match sent {
                 Ok(a) => self.state.borrow_mut().confirmed(a),
                 Err(e) => {
@@ -333,15 +301,6 @@ impl Inner {
     }
 }
 
-/// Waits `ms` with the global `setTimeout` (a window's or node's).
-async fn sleep(ms: u32) {
-    let Ok(set) = Reflect::get(&js_sys::global(), &JsValue::from_str("setTimeout")).and_then(JsCast::dyn_into::<Function>) else { return };
-    let p = Promise::new(&mut |resolve, _| {
-        let _ = set.call2(&JsValue::UNDEFINED, &resolve, &JsValue::from(ms));
-    });
-    let _ = JsFuture::from(p).await;
-}
-
 /// Starts a payment as the single flight and records its promise.
 fn run_flight(inner: &Rc<Inner>, return_url: String, resume: bool) -> Promise {
     if let Some(p) = inner.flight.borrow().clone() {
@@ -362,7 +321,7 @@ fn run_flight(inner: &Rc<Inner>, return_url: String, resume: bool) -> Promise {
 /// A stored checkout made live again (`resume`, or `start` on a cart's live
 /// checkout): the lock taken if free, the adapter mounted unless final, an
 /// unsettled payment finished first.
-async fn open(client: Client, c: Common, state: CheckoutState) -> JsResult<Checkout> {
+async fn open(client: Payer, c: Common, state: CheckoutState) -> JsResult<Checkout> {
     let live = !state.is_final();
     let inner = Inner::new(client, c, state);
     if live {
@@ -413,10 +372,10 @@ impl Checkout {
     /// adapter that fails to mount rejects with its own error.
     #[wasm_bindgen(unchecked_return_type = "Checkout")]
     pub async fn start(
-        #[wasm_bindgen(unchecked_param_type = "CheckoutClient")] client: Client,
+        #[wasm_bindgen(unchecked_param_type = "CheckoutClient")] client: JsValue,
         #[wasm_bindgen(unchecked_param_type = "StartCheckoutOptions")] options: JsValue,
     ) -> JsResult<Checkout> {
-        check_client(&client)?;
+        let client = Payer::of(client)?;
         let c = common(&options)?;
         let (items, currency) = what_to_buy(&options)?;
         match stored(c.storage.as_ref(), &c.key) {
@@ -439,7 +398,7 @@ impl Checkout {
         // From here on an error drops `checkout`, which lets the lock go.
         let inner = &checkout.inner;
         let body = InitiateRequest { items: items.clone(), currency };
-        let answer: InitiateResponse = answer(inner.client.initiate_payment(&to_js(&body)?), "initiatePayment answer").await?;
+        let answer = inner.client.initiate(&body).await?;
         inner.state.borrow_mut().initiated(items, answer)?;
         inner.changed();
         inner.mount_adapter().await?;
@@ -461,10 +420,10 @@ impl Checkout {
     /// says so), since it may describe a payment not settled yet.
     #[wasm_bindgen(unchecked_return_type = "Checkout | null")]
     pub async fn resume(
-        #[wasm_bindgen(unchecked_param_type = "CheckoutClient")] client: Client,
+        #[wasm_bindgen(unchecked_param_type = "CheckoutClient")] client: JsValue,
         #[wasm_bindgen(unchecked_param_type = "CheckoutOptions")] options: JsValue,
     ) -> JsResult<JsValue> {
-        check_client(&client)?;
+        let client = Payer::of(client)?;
         let c = common(&options)?;
         let state = match stored(c.storage.as_ref(), &c.key) {
             Ok(Some(s)) => s,
@@ -478,7 +437,7 @@ impl Checkout {
     /// from `sessionStorage`, e.g. after showing the order confirmation.
     #[wasm_bindgen(js_name = clearStored)]
     pub fn clear_stored(#[wasm_bindgen(js_name = storageKey)] storage_key: Option<String>) {
-        if let Some(s) = session_storage() {
+        if let Ok(Some(s)) = storage::session() {
             let _ = s.remove_item(storage_key.as_deref().unwrap_or(DEFAULT_KEY));
         }
     }
@@ -493,16 +452,13 @@ impl Checkout {
     /// the function that unsubscribes it.
     #[wasm_bindgen(unchecked_return_type = "() => void")]
     pub fn subscribe(&self, #[wasm_bindgen(unchecked_param_type = "CheckoutListener")] listener: Function) -> JsValue {
-        let id = self.inner.next_listener.get();
-        self.inner.next_listener.set(id.wrapping_add(1));
-        self.inner.listeners.borrow_mut().push((id, listener));
+        let id = self.inner.listeners.borrow_mut().add(listener);
         let weak = Rc::downgrade(&self.inner);
-        Closure::<dyn FnMut()>::new(move || {
+        unsubscriber(move || {
             if let Some(inner) = weak.upgrade() {
-                inner.listeners.borrow_mut().retain(|(i, _)| *i != id);
+                inner.listeners.borrow_mut().remove(id);
             }
         })
-        .into_js_value()
     }
 
     /// The shipping options the whole order can use in `country` (uppercase
@@ -522,13 +478,7 @@ impl Checkout {
         let currency = Currency::from_code(&currency)?;
         // No `orderTotal`: the band is checked exactly on minor units below.
         let body = ShippingRatesRequest { variant_ids: ids.clone(), country: country.clone(), order_total: None };
-        let v = settle(inner.client.shipping_rates(&to_js(&body)?)).await?;
-        // The client answers the `variantRates` list; a whole response object is accepted too.
-        let answer = if v.is_array() {
-            ShippingRatesResponse { variant_rates: from_js::<Vec<VariantRates>>(v, "shippingRates answer")? }
-        } else {
-            from_js::<ShippingRatesResponse>(v, "shippingRates answer")?
-        };
+        let answer = ShippingRatesResponse { variant_rates: inner.client.shipping_rates(&body).await? };
         let id_refs: Vec<&str> = ids.iter().map(String::as_str).collect();
         let options = usable_rates(&answer, &id_refs, subtotal, currency)?;
         let out = to_js(&options)?;
@@ -575,7 +525,7 @@ impl Checkout {
             found.ok_or_else(|| bad(&cat(&["shipping rate ", &quote(&rate_id), " is not one of the options for ", country])))?
         };
         let body = inner.state.borrow().update_request(&rate, &address)?;
-        let answer: UpdateResponse = answer(inner.client.update_payment(&to_js(&body)?), "updatePayment answer").await?;
+        let answer = inner.client.update(&body).await?;
         inner.idle("select shipping")?;
         let (amount, currency) = (answer.amount, answer.currency.clone());
         inner.state.borrow_mut().shipping_chosen(rate, address, answer)?;

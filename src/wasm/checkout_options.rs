@@ -9,13 +9,13 @@ use js_sys::{Function, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 
 use super::interop::{from_js, to_js};
+use super::js::get;
+use super::storage::Store;
 use crate::checkout::stored::{restore, Stored};
 use crate::checkout::CheckoutState;
 use crate::model::PaymentItem;
 use crate::error::{Error, Result};
 use crate::text::{cat, quote};
-
-type JsResult<T> = std::result::Result<T, JsValue>;
 
 /// Where the state is kept unless `storageKey` says otherwise.
 pub(super) const DEFAULT_KEY: &str = "cirrus.checkout";
@@ -25,44 +25,13 @@ const UNREADABLE_SUFFIX: &str = ":unreadable";
 /// The checkout record of a persistent cart: `<cartKey>` + this.
 pub(super) const CART_SUFFIX: &str = ":checkout";
 
-#[wasm_bindgen]
-extern "C" {
-    /// `sessionStorage` or anything with the same three methods.
-    pub type Store;
-    #[wasm_bindgen(method, catch, js_name = getItem)]
-    pub(super) fn get_item(this: &Store, key: &str) -> JsResult<Option<String>>;
-    #[wasm_bindgen(method, catch, js_name = setItem)]
-    pub(super) fn set_item(this: &Store, key: &str, value: &str) -> JsResult<()>;
-    #[wasm_bindgen(method, catch, js_name = removeItem)]
-    pub(super) fn remove_item(this: &Store, key: &str) -> JsResult<()>;
-}
-
-pub(super) fn get(obj: &JsValue, key: &str) -> JsValue {
-    if obj.is_object() || obj.is_function() {
-        Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-    } else {
-        JsValue::UNDEFINED
-    }
-}
-
 fn bad(message: &str) -> Error {
     Error::invalid_argument(message)
 }
 
 /// The message of a thrown JS value ("" when it has none).
 pub(super) fn js_message(e: &JsValue) -> String {
-    get(e, "message").as_string().or_else(|| e.as_string()).unwrap_or_default()
-}
-
-/// `sessionStorage` through web-sys, if this global has one (reading it
-/// throws where storage is disabled: then nothing is kept).
-pub(super) fn session_storage() -> Option<Store> {
-    web_sys::window()?.session_storage().ok().flatten().map(JsCast::unchecked_into)
-}
-
-/// `localStorage` through web-sys, if this global has one.
-pub(super) fn local_storage() -> Option<Store> {
-    web_sys::window()?.local_storage().ok().flatten().map(JsCast::unchecked_into)
+    super::js::message(e).or_else(|| e.as_string()).unwrap_or_default()
 }
 
 /// The state kept under `key`, if any.

@@ -35,6 +35,7 @@ use crate::text::{cat, uint};
 use super::body;
 use super::http::{self, Transport};
 use super::interop::{arg_from_js, to_js};
+use super::js::get;
 use crate::jsoncheck::Root;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -141,7 +142,7 @@ fn signal_arg(signal: Option<JsValue>) -> Result<Option<AbortSignal>> {
     match signal {
         None => Ok(None),
         Some(s) if s.is_undefined() || s.is_null() => Ok(None),
-        Some(s) if Reflect::get(&s, &"aborted".into()).is_ok_and(|a| a.as_bool().is_some()) => Ok(Some(s.unchecked_into())),
+        Some(s) if get(&s, "aborted").as_bool().is_some() => Ok(Some(s.unchecked_into())),
         Some(_) => Err(Error::invalid_argument("signal must be an AbortSignal")),
     }
 }
@@ -312,6 +313,22 @@ impl CirrusClient {
 }
 
 impl CirrusClient {
+    /// Another handle on the same client (its cache and requests in flight shared).
+    #[cfg_attr(feature = "sdk-only", allow(dead_code))] // the checkout's
+    pub(super) fn handle(&self) -> CirrusClient {
+        CirrusClient { inner: self.inner.clone() }
+    }
+
+    /// A POST from Rust (the checkout's payment calls): `body` checked by its
+    /// rules and sent as [`CirrusClient::post`] sends it, once unless its
+    /// endpoint retries; the checked answer as the JS caller gets it.
+    #[cfg_attr(feature = "sdk-only", allow(dead_code))] // the checkout's
+    pub(super) async fn send<B: Body>(&self, body: &B) -> Result<JsValue> {
+        let call = Call::body(body)?;
+        let json = json(body)?;
+        self.inner.fetch(&call, Some(&json), None).await
+    }
+
     /// A catalog GET: its slug or id (ignored by the endpoints without one).
     fn catalog(&self, op: Op, arg: &JsValue, signal: Option<JsValue>) -> Promise {
         let call = match op.endpoint().arg {
@@ -506,10 +523,8 @@ impl ProductPages {
             }
             let q = ProductsQuery { limit: Some(self.limit), offset: Some(offset), include_pagination: true, minimal: self.minimal };
             let page = self.client.clone().get(Call::products(&q)?, self.signal.clone()).await?;
-            let products: js_sys::Array = Reflect::get(&page, &"products".into())?.unchecked_into();
-            let has_more = Reflect::get(&page, &"pagination".into())
-                .and_then(|p| Reflect::get(&p, &"hasMore".into()))
-                .is_ok_and(|h| h.as_bool() == Some(true));
+            let products: js_sys::Array = get(&page, "products").unchecked_into();
+            let has_more = get(&get(&page, "pagination"), "hasMore").as_bool() == Some(true);
             let mut st = self.state.borrow_mut();
             st.offset += u64::from(products.length());
             st.done = !has_more || products.length() == 0;

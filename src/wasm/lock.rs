@@ -28,6 +28,10 @@ use js_sys::{Function, Object, Promise, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+use super::js::get;
+use super::listeners::EventListener;
+use super::storage::{self, Store};
+use super::timers::{sleep, Interval};
 use crate::error::{Error, Result};
 use crate::text::cat;
 
@@ -37,8 +41,8 @@ pub(crate) const LEASE_MS: f64 = 15_000.0;
 enum Release {
     /// The resolver of the promise the Web Lock callback returned.
     Web(Function),
-    /// The renewal timer of a lease.
-    Lease { interval: i32, _renew: Closure<dyn FnMut()> },
+    /// The renewal timer of a lease (cleared when dropped).
+    Lease { _renew: Option<Interval> },
     /// No lock API: nothing is held.
     Nothing,
 }
@@ -124,10 +128,8 @@ pub(crate) fn release(name: &str, owner: u32) {
 fn drop_release(r: Release, name: &str) {
     match r {
         Release::Web(resolve) => drop(resolve.call0(&JsValue::NULL)),
-        Release::Lease { interval, _renew } => {
-            if let Some(w) = web_sys::window() {
-                w.clear_interval_with_handle(interval);
-            }
+        Release::Lease { .. } => {
+            // the renewal timer stops when `r` is dropped
             if let Some(s) = local_storage() {
                 if lease_of(&s, name).is_some_and(|(o, _)| o == tab_id()) {
                     let _ = s.remove_item(name);
@@ -136,10 +138,6 @@ fn drop_release(r: Release, name: &str) {
         }
         Release::Nothing => {}
     }
-}
-
-fn get(obj: &JsValue, key: &str) -> JsValue {
-    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
 /// The Web Lock, if the API is there: `Ok(Some(release))` when taken,
@@ -177,8 +175,8 @@ async fn web_lock(name: &str) -> Result<Option<Release>> {
     }
 }
 
-fn local_storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
+fn local_storage() -> Option<Store> {
+    storage::local().ok().flatten()
 }
 
 /// This page's id: random per page, never kept in sessionStorage (a
@@ -213,7 +211,7 @@ fn release_leases_on_pagehide() {
         return;
     }
     let Some(w) = web_sys::window() else { return };
-    let hide = Closure::<dyn FnMut(JsValue)>::new(|e: JsValue| {
+    let hide = EventListener::new(&w, "pagehide", |e: JsValue| {
         if get(&e, "persisted").is_truthy() {
             return; // kept in the back/forward cache: the page may come back
         }
@@ -227,29 +225,22 @@ fn release_leases_on_pagehide() {
             drop_release(x.release, &x.name);
         }
     });
-    let _ = w.add_event_listener_with_callback("pagehide", hide.as_ref().unchecked_ref());
-    hide.forget(); // one listener for the page's lifetime
+    if let Some(hide) = hide {
+        hide.forget(); // one listener for the page's lifetime
+    }
 }
 
 /// The lease stored under `name`: its owner and expiry.
-fn lease_of(s: &web_sys::Storage, name: &str) -> Option<(String, f64)> {
+fn lease_of(s: &Store, name: &str) -> Option<(String, f64)> {
     let v = JSON::parse(&s.get_item(name).ok()??).ok()?;
     Some((get(&v, "owner").as_string()?, get(&v, "until").as_f64()?))
 }
 
-fn write_lease(s: &web_sys::Storage, name: &str) -> bool {
+fn write_lease(s: &Store, name: &str) -> bool {
     let v = Object::new();
     let _ = Reflect::set(&v, &JsValue::from_str("owner"), &JsValue::from_str(&tab_id()));
     let _ = Reflect::set(&v, &JsValue::from_str("until"), &JsValue::from_f64(js_sys::Date::now() + LEASE_MS));
     JSON::stringify(&v).ok().and_then(|t| t.as_string()).is_some_and(|t| s.set_item(name, &t).is_ok())
-}
-
-async fn sleep(ms: i32) {
-    let Some(w) = web_sys::window() else { return };
-    let p = Promise::new(&mut |resolve, _| {
-        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-    });
-    let _ = JsFuture::from(p).await;
 }
 
 /// The localStorage lease: refused while another tab's lease is live; taken
@@ -258,7 +249,7 @@ async fn sleep(ms: i32) {
 async fn lease(name: &str) -> Result<Release> {
     let Some(s) = local_storage() else { return Ok(Release::Nothing) };
     let me = tab_id();
-    let live_elsewhere = |s: &web_sys::Storage| lease_of(s, name).is_some_and(|(o, until)| o != me && until > js_sys::Date::now());
+    let live_elsewhere = |s: &Store| lease_of(s, name).is_some_and(|(o, until)| o != me && until > js_sys::Date::now());
     if live_elsewhere(&s) {
         return Err(held_elsewhere());
     }
@@ -271,15 +262,10 @@ async fn lease(name: &str) -> Result<Release> {
     }
     release_leases_on_pagehide();
     let (store, key) = (s.clone(), name.to_owned());
-    let renew = Closure::<dyn FnMut()>::new(move || {
+    let renew = Interval::new((LEASE_MS / 3.0) as u32, move || {
         if lease_of(&store, &key).is_none_or(|(o, _)| o == tab_id()) {
             write_lease(&store, &key);
         }
     });
-    let interval = web_sys::window()
-        .and_then(|w| {
-            w.set_interval_with_callback_and_timeout_and_arguments_0(renew.as_ref().unchecked_ref(), (LEASE_MS / 3.0) as i32).ok()
-        })
-        .unwrap_or(0);
-    Ok(Release::Lease { interval, _renew: renew })
+    Ok(Release::Lease { _renew: renew })
 }

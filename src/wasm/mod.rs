@@ -7,7 +7,12 @@
 //!   and out (`to_js`, plain objects, `null` for `None`), through serde-wasm-bindgen;
 //! - [`client`]: the `CirrusClient` class (fetchers, sharing, cache), over
 //!   [`http`] (gloo-net, timeout, abort, retries) and [`body`] (2xx bodies);
-//! - [`storefront`]: the storefront helpers (variants, store URLs, SEO), in both builds.
+//! - [`storefront`]: the storefront helpers (variants, store URLs, SEO), in both builds;
+//! - the JS plumbing the client, the cart, the checkout and the lock share:
+//!   [`js`] (members of JS values, thrown messages), `storage` (one `Store`
+//!   type over `localStorage`/`sessionStorage`/doubles), `listeners`
+//!   (subscriptions, DOM listeners removed on drop) and `timers` (`sleep`,
+//!   `Interval`).
 
 #[cfg(not(feature = "sdk-only"))]
 mod cart;
@@ -17,11 +22,22 @@ mod checkout;
 mod checkout_options;
 mod body;
 pub(crate) mod client;
+mod js;
+#[cfg(not(feature = "sdk-only"))]
+mod listeners;
+#[cfg(not(feature = "sdk-only"))]
+mod storage;
+#[cfg(not(feature = "sdk-only"))]
+mod timers;
 mod http;
 pub(crate) mod error;
 pub(crate) mod interop;
 #[cfg(not(feature = "sdk-only"))]
 mod lock;
+#[cfg(not(feature = "sdk-only"))]
+mod money;
+#[cfg(not(feature = "sdk-only"))]
+mod payment_api;
 mod storefront;
 
 #[cfg(test)]

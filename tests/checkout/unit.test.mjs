@@ -301,3 +301,39 @@ test("a 2xx body over 8 MiB is refused with a typed decode error before it is co
   // At the cap it is read and decoded as usual (here: `store` is null, a schema error naming the path).
   await assert.rejects(client(MiB8).store(), (e) => e.code === "decode" && !/larger than 8 MiB/.test(e.message));
 });
+
+test("a real CirrusClient is called from Rust (its JS methods are not used), once per payment call, and stays usable", async () => {
+  const sent = [];
+  const answers = {
+    "/payments/initiate": { processor: "stripe", sessionId: "ps_1", publishableKey: "pk_test", amount: 1000, currency: "USD", breakdown: { subtotal: 1000, shipping: 0, tax: 0, total: 1000 } },
+    "/payments/confirm": { success: true, status: "succeeded", clientSecret: null, paymentIntentId: "pi_1", error: null },
+    "/shipping-rates": { variantRates: [{ variantId: "v1", profileId: "p", rates: [{ id: "std", name: "std", price: "5.00", deliveryDescription: "", deliveryTimeframeMin: 1, deliveryTimeframeMax: 2, minOrderPrice: null, maxOrderPrice: null }] }] },
+    "/payments/update": { sessionId: "ps_1", amount: 1500, currency: "USD", breakdown: { subtotal: 1000, shipping: 500, tax: 0, total: 1500 } },
+  };
+  const client = new lib.CirrusClient({
+    baseUrl: "http://127.0.0.1:1/api/v1",
+    apiKey: `ak_${"0".repeat(48)}`,
+    fetch: async (req) => {
+      const path = req.url.replace(/^.*\/api\/v1/, "");
+      sent.push([req.method, path, req.method === "POST" ? await req.text() : null]);
+      return new Response(JSON.stringify(answers[path] ?? {}), { status: 200, headers: { "content-type": "application/json" } });
+    },
+  });
+  // The JS round trip would go through these; the Rust path never does.
+  for (const m of ["initiatePayment", "updatePayment", "confirmPayment", "shippingRates"]) {
+    client[m] = () => { throw new Error(`JS ${m} called`); };
+  }
+  const w = world();
+  const c = await lib.Checkout.start(client, { ...w.opts, items: [{ variantId: "v1", quantity: 1 }], currency: "USD" });
+  assert.deepEqual((await c.shippingOptions("US")).map((o) => [o.rate.id, o.price]), [["std", 500]]);
+  await c.selectShipping("std", ADDRESS);
+  const s = await c.pay({ returnUrl: URL });
+  assert.equal(s.state, "succeeded");
+  assert.deepEqual(sent.map(([m, p]) => [m, p]),
+    [["POST", "/payments/initiate"], ["POST", "/shipping-rates"], ["POST", "/payments/update"], ["POST", "/payments/confirm"]]);
+  assert.deepEqual(JSON.parse(sent[0][2]), { items: [{ variantId: "v1", quantity: 1 }], currency: "USD" });
+  assert.equal(JSON.parse(sent[3][2]).confirmationTokenId, "tok_1");
+  // The caller's client was not taken over: it still works.
+  await client.store().catch(() => {});
+  assert.equal(sent.at(-1)[1], "/store");
+});

@@ -1,0 +1,117 @@
+//! The money helpers for JavaScript (issue 11): `parseMoney`, `moneyToDecimal`,
+//! `addMoney`, `currencyExponent`, `formatMoney` (and `Cart.format`), exact on
+//! integer minor units; display through `Intl.NumberFormat`, one formatter
+//! kept per (locale, currency).
+
+use std::cell::RefCell;
+
+use js_sys::{Function, Object, Reflect};
+use wasm_bindgen::prelude::*;
+
+use super::cart::{amount, js_message, number, show};
+use crate::error::{Error, Result};
+use crate::money::{self, Currency};
+use crate::text::cat;
+
+#[wasm_bindgen]
+extern "C" {
+    /// `Intl.NumberFormat(locales, options)` (callable without `new`); `catch`
+    /// turns a bad locale's `RangeError` into a `Result`.
+    #[wasm_bindgen(catch, js_namespace = Intl, js_name = NumberFormat)]
+    fn number_format(locales: &JsValue, options: &Object) -> core::result::Result<js_sys::Intl::NumberFormat, JsValue>;
+}
+
+/// Decimal price string → integer minor units: `parseMoney("19.99", "USD") === 1999`.
+///
+/// # Errors
+/// `invalid_argument` naming the value (not a plain decimal, more decimals
+/// than the currency has, beyond 2^53 − 1) or the unknown currency.
+#[wasm_bindgen(js_name = parseMoney, unchecked_return_type = "number")]
+pub fn parse_money(value: &str, currency: &str) -> Result<JsValue> {
+    number(Currency::from_code(currency)?.parse(value)?)
+}
+
+/// Integer minor units → the exact decimal string: `moneyToDecimal(1999, "USD") === "19.99"`.
+///
+/// # Errors
+/// `invalid_argument` for a non-integer or unsafe amount or an unknown currency.
+#[wasm_bindgen(js_name = moneyToDecimal)]
+pub fn money_to_decimal(#[wasm_bindgen(unchecked_param_type = "number")] minor: JsValue, currency: &str) -> Result<String> {
+    let minor = amount(&minor, "minor")?;
+    Ok(Currency::from_code(currency)?.format(minor))
+}
+
+/// `a + b` in minor units, exact.
+///
+/// # Errors
+/// `invalid_argument` for a non-integer input or a sum beyond 2^53 − 1.
+#[wasm_bindgen(js_name = addMoney, unchecked_return_type = "number")]
+pub fn add_money(
+    #[wasm_bindgen(unchecked_param_type = "number")] a: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] b: JsValue,
+) -> Result<JsValue> {
+    number(money::checked_add(amount(&a, "a")?, amount(&b, "b")?)?)
+}
+
+/// Digits after the decimal point of an ISO 4217 currency (USD 2, JPY 0, KWD 3).
+///
+/// # Errors
+/// `invalid_argument` for an unknown currency.
+#[wasm_bindgen(js_name = currencyExponent)]
+pub fn currency_exponent(currency: &str) -> Result<u32> {
+    Ok(Currency::from_code(currency)?.exponent())
+}
+
+/// Format `minor` units of `currency` for display with `Intl.NumberFormat`
+/// (`locale` like `"de-DE"`; omitted: the runtime's default). The exact decimal
+/// string is handed to `Intl`, so no digit is lost or rounded:
+/// `formatMoney(123456, "USD", "en-US") === "$1,234.56"`.
+///
+/// # Errors
+/// `invalid_argument` for a non-integer or unsafe amount, an unknown currency
+/// or a locale `Intl` rejects.
+#[wasm_bindgen(js_name = formatMoney, unchecked_return_type = "string")]
+pub fn format_money(#[wasm_bindgen(unchecked_param_type = "number")] minor: JsValue, currency: &str, locale: Option<String>) -> Result<JsValue> {
+    let minor = amount(&minor, "minor")?;
+    format_currency(minor, Currency::from_code(currency)?, locale.as_deref())
+}
+
+thread_local! {
+    /// `Intl.NumberFormat#format` by (locale, currency): building a formatter
+    /// costs tens of microseconds, formatting with one a fraction of that.
+    static FORMATTERS: RefCell<Vec<(Option<String>, &'static str, Function)>> = const { RefCell::new(Vec::new()) };
+}
+
+fn formatter(locale: Option<&str>, currency: Currency) -> Result<Function> {
+    let code = currency.code();
+    let cached = FORMATTERS.with(|m| m.borrow().iter().find(|(l, c, _)| l.as_deref() == locale && *c == code).map(|(_, _, f)| f.clone()));
+    if let Some(f) = cached {
+        return Ok(f);
+    }
+    let options = Object::new();
+    let set = |k: &str, v: JsValue| {
+        let _ = Reflect::set(&options, &JsValue::from_str(k), &v);
+    };
+    set("style", JsValue::from_str("currency"));
+    set("currency", JsValue::from_str(code));
+    // Exactly the ISO 4217 digits, so the display is the exact amount.
+    set("minimumFractionDigits", JsValue::from(currency.exponent()));
+    set("maximumFractionDigits", JsValue::from(currency.exponent()));
+    let locales = locale.map_or(JsValue::UNDEFINED, JsValue::from_str);
+    let nf = number_format(&locales, &options)
+        .map_err(|e| Error::invalid_argument(cat(&["locale ", &show(&locales), " is not usable: ", &js_message(&e)])))?;
+    let format = nf.format();
+    FORMATTERS.with(|m| m.borrow_mut().push((locale.map(str::to_owned), code, format.clone())));
+    Ok(format)
+}
+
+/// The JS string `Intl` made (handed back as is: no round trip through Rust).
+pub(super) fn format_currency(minor: i64, currency: Currency, locale: Option<&str>) -> Result<JsValue> {
+    // Intl.NumberFormat formats a decimal *string* exactly (no conversion to a double).
+    let decimal = currency.format(minor);
+    formatter(locale, currency)?
+        .call1(&JsValue::NULL, &JsValue::from_str(&decimal))
+        .ok()
+        .filter(JsValue::is_string)
+        .ok_or_else(|| Error::invalid_argument(cat(&["Intl.NumberFormat could not format ", &decimal, " ", currency.code()])))
+}
