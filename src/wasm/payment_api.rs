@@ -1,8 +1,10 @@
 //! The client's payment calls as the checkout makes them ([`PaymentApi`]).
 //!
 //! Rust calls Rust: given a real [`CirrusClient`] (of this module instance),
-//! the checkout calls its Rust methods directly, with the core's request and
-//! response types; nothing is converted to JS and decoded again on the way.
+//! the checkout calls its Rust methods directly with the core's request types,
+//! so a request body is no longer converted to JS, decoded and checked again.
+//! The answer still takes the client's one path (its bytes checked, then
+//! `JSON.parse`d) and is decoded once from that object into the core's type.
 //! Only an object that really lives in JS (a test's fake, anything shaped
 //! like `CheckoutClient` in `js/interfaces.d.ts`) is called through the
 //! extern [`JsClient`]. Either way a payment body is sent once, never retried.
