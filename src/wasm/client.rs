@@ -15,7 +15,6 @@
 //! caller gets, so nullable members are `null` and maps are plain objects.
 
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use js_sys::{Function, Promise, Reflect};
@@ -124,10 +123,41 @@ enum Entry {
     Cached { value: JsValue, expires: f64 },
 }
 
+/// The shared GETs and cached answers by request path: a few hundred at
+/// most ([`MAX_CACHED`] answers plus what is in flight), so a list searched
+/// in order (no ordered map's code in the wasm for one lookup table).
+#[derive(Default)]
+struct Entries(Vec<(String, Entry)>);
+
+impl Entries {
+    fn get_mut(&mut self, key: &str) -> Option<&mut Entry> {
+        self.0.iter_mut().find(|(k, _)| k == key).map(|(_, e)| e)
+    }
+    fn get(&self, key: &str) -> Option<&Entry> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, e)| e)
+    }
+    fn insert(&mut self, key: String, entry: Entry) {
+        match self.get_mut(&key) {
+            Some(e) => *e = entry,
+            None => self.0.push((key, entry)),
+        }
+    }
+    fn remove(&mut self, key: &str) -> Option<Entry> {
+        let i = self.0.iter().position(|(k, _)| k == key)?;
+        Some(self.0.swap_remove(i).1)
+    }
+    fn retain(&mut self, mut keep: impl FnMut(&Entry) -> bool) {
+        self.0.retain(|(_, e)| keep(e));
+    }
+    fn cached(&self) -> usize {
+        self.0.iter().filter(|(_, e)| matches!(e, Entry::Cached { .. })).count()
+    }
+}
+
 struct Inner {
     http: Transport,
     ttl_ms: u32,
-    entries: RefCell<BTreeMap<String, Entry>>,
+    entries: RefCell<Entries>,
     next_id: Cell<u32>,
 }
 
@@ -300,14 +330,14 @@ impl CirrusClient {
     /// Forgets cached answers (requests in flight still complete).
     #[wasm_bindgen(js_name = clearCache)]
     pub fn clear_cache(&self) {
-        self.inner.entries.borrow_mut().retain(|_, e| matches!(e, Entry::Flight { .. }));
+        self.inner.entries.borrow_mut().retain(|e| matches!(e, Entry::Flight { .. }));
     }
 
     /// How many answers the cache holds now (at most 256; expired ones are
     /// swept as new ones arrive).
     #[wasm_bindgen(getter, js_name = cacheSize)]
     pub fn cache_size(&self) -> u32 {
-        let n = self.inner.entries.borrow().values().filter(|e| matches!(e, Entry::Cached { .. })).count();
+        let n = self.inner.entries.borrow().cached();
         u32::try_from(n).unwrap_or(u32::MAX)
     }
 }
@@ -458,24 +488,24 @@ impl Inner {
 
 /// Keeps the cache within [`MAX_CACHED`] answers: expired ones go first, then
 /// the ones closest to expiring.
-fn bound(entries: &mut BTreeMap<String, Entry>) {
-    let cached = |e: &Entry| matches!(e, Entry::Cached { .. });
-    if entries.values().filter(|e| cached(e)).count() <= MAX_CACHED {
+fn bound(entries: &mut Entries) {
+    if entries.cached() <= MAX_CACHED {
         return;
     }
     let now = js_sys::Date::now();
-    entries.retain(|_, e| !matches!(e, Entry::Cached { expires, .. } if *expires <= now));
-    while entries.values().filter(|e| cached(e)).count() > MAX_CACHED {
+    entries.retain(|e| !matches!(e, Entry::Cached { expires, .. } if *expires <= now));
+    while entries.cached() > MAX_CACHED {
         let oldest = entries
+            .0
             .iter()
-            .filter_map(|(k, e)| match e {
-                Entry::Cached { expires, .. } => Some((k.clone(), *expires)),
+            .enumerate()
+            .filter_map(|(i, (_, e))| match e {
+                Entry::Cached { expires, .. } => Some((i, *expires)),
                 Entry::Flight { .. } => None,
             })
-            .min_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(k, _)| k);
+            .min_by(|a, b| a.1.total_cmp(&b.1));
         match oldest {
-            Some(k) => drop(entries.remove(&k)),
+            Some((i, _)) => drop(entries.0.swap_remove(i)),
             None => break,
         }
     }
@@ -485,7 +515,9 @@ fn bound(entries: &mut BTreeMap<String, Entry>) {
 #[derive(Default)]
 struct PagesState {
     offset: u64,
-    buffer: std::collections::VecDeque<JsValue>,
+    /// The last page's products (a JS array, read in place) and the next one to give.
+    page: Option<js_sys::Array>,
+    next: u32,
     done: bool,
 }
 
@@ -513,7 +545,8 @@ impl ProductPages {
         loop {
             let (offset, done) = {
                 let mut st = self.state.borrow_mut();
-                if let Some(v) = st.buffer.pop_front() {
+                if let Some(v) = st.page.as_ref().filter(|p| st.next < p.length()).map(|p| p.get(st.next)) {
+                    st.next += 1;
                     return result(&v, false);
                 }
                 (st.offset, st.done)
@@ -528,7 +561,8 @@ impl ProductPages {
             let mut st = self.state.borrow_mut();
             st.offset += u64::from(products.length());
             st.done = !has_more || products.length() == 0;
-            st.buffer.extend(products.iter());
+            st.page = Some(products);
+            st.next = 0;
         }
     }
 }
