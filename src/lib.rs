@@ -40,6 +40,7 @@ pub mod options;
 pub mod retry;
 pub mod shipping;
 pub mod storefront;
+pub mod strmap;
 pub mod text;
 
 #[cfg(target_arch = "wasm32")]

@@ -10,7 +10,7 @@
 //! Prices are decimal strings as on the wire; [`crate::money`] turns them into
 //! exact integer minor units.
 
-use std::collections::BTreeMap;
+use crate::strmap::StrMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -96,7 +96,7 @@ pub struct Variant {
     #[serde(deserialize_with = "nullable::deserialize")]
     pub image: Option<Image>,
     /// Option name to option value, e.g. `{"Size": "M", "Color": "Red"}`.
-    pub attributes: BTreeMap<String, String>,
+    pub attributes: StrMap,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

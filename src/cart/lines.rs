@@ -1,6 +1,6 @@
 //! A cart line, the catalog data it is priced from, and the totals.
 
-use std::collections::BTreeMap;
+use crate::strmap::StrMap;
 
 use crate::text::cat;
 
@@ -21,7 +21,7 @@ pub struct CartLine {
     pub product_slug: String,
     pub variant_id: String,
     /// Option name to value, e.g. `{"Size": "M"}` (sorted by name).
-    pub attributes: BTreeMap<String, String>,
+    pub attributes: StrMap,
     /// The variant's image, else the product's first image, else `null`.
     #[serde(default)]
     pub image: Option<Image>,
@@ -91,7 +91,7 @@ pub struct CartVariant {
     pub stock_status: StockStatus,
     #[serde(default)]
     pub image: Option<Image>,
-    pub attributes: BTreeMap<String, String>,
+    pub attributes: StrMap,
 }
 
 impl From<&Variant> for CartVariant {

@@ -2,7 +2,6 @@
 //! what changed for the buyer; [`Cart::check`] reports without applying, so a
 //! storefront can show "prices changed" and let the buyer accept.
 
-use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -82,14 +81,18 @@ impl Cart {
     /// `invalid_argument` when a fresh price string is invalid or the new total
     /// would exceed 2^53 − 1 minor units; the cart is then unchanged.
     pub fn refresh(&mut self, products: &[CartProduct]) -> Result<RefreshReport> {
-        let mut by_id: BTreeMap<&str, &CartProduct> = BTreeMap::new();
+        // By id, sorted (the first of a repeated id counts): no ordered tree's code in the wasm.
+        let mut by_id: Vec<(&str, &CartProduct)> = Vec::with_capacity(products.len());
         for p in products {
-            by_id.entry(p.id.as_str()).or_insert(p);
+            if let Err(i) = by_id.binary_search_by(|(id, _)| (*id).cmp(p.id.as_str())) {
+                by_id.insert(i, (p.id.as_str(), p));
+            }
         }
+        let find = |id: &str| by_id.binary_search_by(|(k, _)| (*k).cmp(id)).ok().and_then(|i| by_id.get(i)).map(|(_, p)| *p);
         let mut report = RefreshReport::default();
         let mut lines = Vec::with_capacity(self.lines.len());
         for line in &self.lines {
-            let Some(product) = by_id.get(line.product_id.as_str()) else {
+            let Some(product) = find(line.product_id.as_str()) else {
                 report.unchecked.push(line.variant_id.clone());
                 lines.push(line.clone());
                 continue;

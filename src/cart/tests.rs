@@ -1,7 +1,5 @@
 //! Unit tests of the cart core (the property tests are in `props.rs`).
 
-use std::collections::BTreeMap;
-
 use super::*;
 use crate::error::ErrorCode;
 use crate::model::{Image, PaymentItem, Product, ProductStatus, StockStatus, Variant};
@@ -15,7 +13,7 @@ pub(crate) fn variant(id: &str, price: &str, compare: Option<&str>, stock: u32) 
         stock_quantity: stock,
         stock_status: if stock == 0 { StockStatus::OutOfStock } else { StockStatus::InStock },
         image: None,
-        attributes: BTreeMap::from([("Size".to_owned(), "M".to_owned())]),
+        attributes: crate::strmap::StrMap::from([("Size".to_owned(), "M".to_owned())]),
     }
 }
 
@@ -41,7 +39,7 @@ fn saved_line(variant_id: &str, unit_price: i64, compare_at_price: Option<i64>, 
         product_name: String::new(),
         product_slug: String::new(),
         variant_id: variant_id.to_owned(),
-        attributes: BTreeMap::new(),
+        attributes: crate::strmap::StrMap::new(),
         image: None,
         unit_price,
         compare_at_price,
@@ -75,7 +73,7 @@ fn a_catalog_product_reads_as_a_cart_product() {
             stock_quantity: 3,
             stock_status: StockStatus::InStock,
             image: None,
-            attributes: BTreeMap::new(),
+            attributes: crate::strmap::StrMap::new(),
         }],
         collections: vec![],
     };

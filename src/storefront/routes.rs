@@ -64,14 +64,14 @@ impl StoreResource {
     /// tagged form of this type gives, made of the map type a selection is (so
     /// the wasm serializes it with the serializer it already has).
     #[must_use]
-    pub fn to_map(&self) -> BTreeMap<String, String> {
+    pub fn to_map(&self) -> crate::strmap::StrMap {
         let (kind, slug) = match self {
             Self::Home => ("home", None),
             Self::Product { slug } => ("product", Some(slug)),
             Self::Collection { slug } => ("collection", Some(slug)),
             Self::Page { slug } => ("page", Some(slug)),
         };
-        let mut map = BTreeMap::new();
+        let mut map = crate::strmap::StrMap::new();
         map.insert("kind".to_owned(), kind.to_owned());
         if let Some(slug) = slug {
             map.insert("slug".to_owned(), slug.clone());

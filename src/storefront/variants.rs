@@ -21,7 +21,7 @@ use crate::model::{StockStatus, Variant};
 use crate::text::{cat, quote};
 
 /// Option name to option value, e.g. `{"Size": "M", "Color": "Red"}`.
-pub type OptionSelection = BTreeMap<String, String>;
+pub type OptionSelection = crate::strmap::StrMap;
 
 /// One value of one option, given the selection.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
