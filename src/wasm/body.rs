@@ -1,26 +1,24 @@
-//! Response bodies. A body is read once, as bytes (`Response.arrayBuffer()`);
-//! a 2xx body is copied into wasm memory in one copy, checked there against
-//! the response schema of its endpoint ([`crate::jsoncheck`], one
-//! allocation-free pass over the bytes), then decoded by the engine's
-//! `TextDecoder` (as `Response.text()` decodes) and built into JS objects by
-//! the engine's `JSON.parse` (so nullable members are `null` and maps plain
-//! objects, and nothing is converted member by member across the boundary).
+//! 2xx bodies: the text `Response.text()` gave (the engine's UTF-8 decode) is
+//! copied into wasm memory as UTF-8 by the engine's `TextEncoder.encodeInto`,
+//! writing straight into a Rust buffer; checked there against the response
+//! schema of its endpoint ([`crate::jsoncheck`], one allocation-free pass over
+//! the bytes); then built into JS objects by the engine's `JSON.parse` of the
+//! same JS string (so nullable members are `null` and maps plain objects, and
+//! nothing is converted member by member across the boundary).
 //!
-//! What the checker sees is what `Response.text()` would have given
-//! `JSON.parse`: a leading UTF-8 byte-order mark is skipped, and a body that
-//! is not UTF-8 is checked again with its bad bytes replaced by U+FFFD (only
-//! when the first check failed, so a valid body is read once).
-//!
-//! An `options.fetch` may resolve to a Response-like object with `text()` and
-//! no `arrayBuffer()`: its body is read as text and copied into wasm memory
-//! from the JS string (UTF-16 to UTF-8), as before bodies were bytes.
+//! Why text and not bytes (`arrayBuffer()`, one memcpy into wasm memory, then
+//! `TextDecoder` for `JSON.parse`): measured slower in Chromium (BENCHMARKS.md
+//! "Decode speed": the stub's `arrayBuffer()` alone costs more than its
+//! `text()`, and the decode is still needed for `JSON.parse`). Why not
+//! `String::from(&JsString)`: wasm-bindgen's glue copies an ASCII string into
+//! wasm memory one code unit at a time in JS (`charCodeAt`).
 
-use js_sys::{ArrayBuffer, JsString, Reflect, Uint8Array};
+use js_sys::{JsString, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::endpoint::Call;
 use crate::error::{Error, Result};
-use crate::jsoncheck::{self, Problem, Root};
 
 use super::http::Answer;
 
@@ -31,80 +29,48 @@ extern "C" {
     #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
     pub(super) fn json_parse(text: &JsString) -> Result<JsValue, JsValue>;
 
-    /// The engine's UTF-8 decoder (`new TextDecoder()`: replacement
-    /// characters for bad bytes, a leading byte-order mark dropped, as
-    /// `Response.text()`). web-sys's `decode` returns a Rust `String`, which
-    /// would copy the text into wasm memory; this one keeps it a JS string.
-    type TextDecoder;
+    /// The engine's UTF-8 encoder; web-sys's `encodeInto` takes a `&str`
+    /// (the text already in wasm memory), this one the JS string.
+    type TextEncoder;
     #[wasm_bindgen(constructor)]
-    fn new() -> TextDecoder;
-    #[wasm_bindgen(method)]
-    fn decode(this: &TextDecoder, bytes: &ArrayBuffer) -> JsString;
+    fn new() -> TextEncoder;
+    #[wasm_bindgen(method, js_name = encodeInto)]
+    fn encode_into(this: &TextEncoder, text: &JsString, into: &Uint8Array) -> Encoded;
+
+    /// What `encodeInto` did: UTF-16 code units `read`, bytes `written`.
+    type Encoded;
+    #[wasm_bindgen(method, getter)]
+    fn read(this: &Encoded) -> u32;
+    #[wasm_bindgen(method, getter)]
+    fn written(this: &Encoded) -> u32;
 }
 
-/// The largest 2xx body the SDK copies into wasm memory: 8 MiB (bytes; for a
-/// body read as text, UTF-16 code units, each at least one UTF-8 byte). The
-/// largest answer the contract allows (a page of 100 full products) is far
-/// below it.
+/// The largest 2xx body the SDK copies into wasm memory: 8 MiB, counted in
+/// UTF-16 code units of the JS string (each is at least one UTF-8 byte, so
+/// a longer string is always more than 8 MiB). The largest answer the
+/// contract allows (a page of 100 full products) is far below it.
 pub(crate) const MAX_BODY: u32 = 8 * 1024 * 1024;
-
-/// The UTF-8 byte-order mark `Response.text()` drops.
-const BOM: &[u8] = b"\xEF\xBB\xBF";
-
-/// A response body as it was read.
-pub(crate) enum Body {
-    /// `Response.arrayBuffer()` (every `Response`).
-    Bytes(ArrayBuffer),
-    /// `text()` of a Response-like object without `arrayBuffer()`.
-    Text(JsString),
-}
-
-impl Body {
-    /// The body as `Response.text()` gives it.
-    pub(crate) fn text(&self) -> JsString {
-        match self {
-            Body::Bytes(b) => TextDecoder::new().decode(b),
-            Body::Text(t) => t.clone(),
-        }
-    }
-
-    /// Copies the body into wasm memory (refused over [`MAX_BODY`] before
-    /// the copy) and checks it against `root`.
-    fn check(&self, root: Root) -> Result<(), Problem> {
-        let (length, unit) = match self {
-            Body::Bytes(b) => (b.byte_length(), " bytes"),
-            Body::Text(t) => (t.length(), " characters"),
-        };
-        if length > MAX_BODY {
-            let message =
-                crate::text::cat(&["the response body is larger than 8 MiB (", &crate::text::uint(u64::from(length)), unit, "); refused before decoding"]);
-            return Err(Problem { path: String::new(), message });
-        }
-        match self {
-            Body::Bytes(b) => {
-                let bytes = Uint8Array::new(b).to_vec();
-                let body = bytes.strip_prefix(BOM).unwrap_or(&bytes);
-                jsoncheck::check(body, root).or_else(|p| match std::str::from_utf8(body) {
-                    Ok(_) => Err(p),
-                    // What `Response.text()` would have made of it.
-                    Err(_) => jsoncheck::check(String::from_utf8_lossy(body).as_bytes(), root),
-                })
-            }
-            Body::Text(t) => jsoncheck::check(String::from(t).as_bytes(), root),
-        }
-    }
-}
 
 /// The caller's value of a 2xx answer to `call`.
 ///
 /// # Errors
 /// `decode` naming the JSON path (the caller adds the request and status);
-/// `decode` "the response body is larger than 8 MiB (… bytes); refused
-/// before decoding" for a body over [`MAX_BODY`], refused before it is copied
-/// into wasm memory.
+/// `decode` "the response body is larger than 8 MiB …" for a body over
+/// [`MAX_BODY`], refused before it is copied into wasm memory.
 pub(crate) fn decode(answer: &Answer, call: &Call) -> Result<JsValue> {
-    answer.body.check(call.response).map_err(|p| Error::decode(p.text()))?;
-    let value = json_parse(&answer.body.text()).map_err(|_| Error::decode("the response body is not valid JSON"))?;
+    let length = answer.body.length();
+    if length > MAX_BODY {
+        return Err(Error::decode(crate::text::cat(&[
+            "the response body is larger than 8 MiB (",
+            &crate::text::uint(u64::from(length)),
+            " characters); refused before decoding",
+        ])));
+    }
+    // One copy of the body into wasm memory, one allocation-free pass over it.
+    let bytes = utf8(&answer.body);
+    crate::jsoncheck::check(&bytes, call.response).map_err(|p| Error::decode(p.text()))?;
+    drop(bytes);
+    let value = json_parse(&answer.body).map_err(|_| Error::decode("the response body is not valid JSON"))?;
     if call.pagination && Reflect::get(&value, &"pagination".into()).map_or(true, |p| p.is_undefined()) {
         return Err(Error::decode("at pagination: missing field `pagination` (asked for with includePagination)"));
     }
@@ -112,4 +78,32 @@ pub(crate) fn decode(answer: &Answer, call: &Call) -> Result<JsValue> {
         None => Ok(value),
         Some(m) => Reflect::get(&value, &m.into()).map_err(|_| Error::decode("the response body could not be read")),
     }
+}
+
+/// `text` as UTF-8 in wasm memory (a lone surrogate as U+FFFD, as
+/// `String::from(&JsString)`): `encodeInto` a buffer of one byte per UTF-16
+/// code unit, which holds the whole of an ASCII text; the rest of any other
+/// text (at most three bytes per code unit) in a second call.
+fn utf8(text: &JsString) -> Vec<u8> {
+    let units = text.length();
+    let encoder = TextEncoder::new();
+    let mut out = vec![0; units as usize];
+    let first = encoder.encode_into(text, &view(&mut out));
+    let (read, mut written) = (first.read(), first.written() as usize);
+    if read < units {
+        out.resize(written + 3 * (units - read) as usize, 0);
+        written += encoder.encode_into(&text.slice(read, units), &view(&mut out[written..])).written() as usize;
+    }
+    out.truncate(written);
+    out
+}
+
+/// A JS view of `bytes` in wasm memory, for the engine to write into (valid
+/// until the next allocation, which may grow the memory).
+fn view(bytes: &mut [u8]) -> Uint8Array {
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    // Wasm addresses are 32 bits: pointers and lengths fit in a u32.
+    #[allow(clippy::cast_possible_truncation)]
+    let (at, len) = (bytes.as_mut_ptr() as u32, bytes.len() as u32);
+    Uint8Array::new_with_byte_offset_and_length(&memory.buffer(), at, len)
 }

@@ -6,23 +6,18 @@
 //! was given (SSR, tests), else with `globalThis.fetch`. Every attempt has its
 //! own `AbortController`, aborted by the timeout timer or by the caller's
 //! signal; whichever fired decides the error (`timeout` or `aborted`). The
-//! retry policy is the core's ([`crate::retry::decide`]). The body is read
-//! once, as bytes (`arrayBuffer()`, within the same race), and kept as the JS
-//! `ArrayBuffer` until [`super::body`] checks and parses it; a non-2xx body
-//! is decoded and `JSON.parse`d by the engine for the error's code and
-//! message, without entering wasm memory.
+//! retry policy is the core's ([`crate::retry::decide`]).
 
 use std::cell::Cell;
 use std::rc::Rc;
 
 use gloo_net::http::{Method, RequestBuilder};
-use js_sys::{Function, Promise, Reflect};
+use js_sys::{Function, JsString, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
-use super::body::Body;
 use crate::decode;
 use crate::endpoint::{self, Call};
 use crate::error::{Error, ErrorCode, Result};
@@ -137,11 +132,11 @@ pub(crate) async fn sleep(ms: u32, signal: Option<&AbortSignal>) -> bool {
     guard.race(p).await.is_ok()
 }
 
-/// A 2xx answer: its body as read, still in JS (it is copied into wasm memory
-/// and checked there, then `JSON.parse`d by the engine, see [`super::body`]).
+/// A 2xx answer: its body still a JS string (it is checked in wasm memory,
+/// then `JSON.parse`d by the engine, see [`super::client`]).
 pub(crate) struct Answer {
     pub(crate) status: u16,
-    pub(crate) body: Body,
+    pub(crate) body: JsString,
     pub(crate) request_id: Option<String>,
 }
 
@@ -157,7 +152,7 @@ pub(crate) struct Transport {
 
 /// What one attempt ended with.
 enum Attempt {
-    Answer(u16, gloo_net::http::Response, Body),
+    Answer(u16, gloo_net::http::Response, JsString),
     Failed(Error),
 }
 
@@ -179,14 +174,14 @@ impl Transport {
         loop {
             attempt += 1;
             let (status, retry_after, err) = match self.attempt(method.clone(), &url, body, signal).await? {
-                Attempt::Answer(status, resp, body) => {
+                Attempt::Answer(status, resp, text) => {
                     let headers = resp.headers();
                     let request_id = headers.get("x-request-id");
                     if (200..300).contains(&status) {
-                        return Ok(Answer { status, body, request_id });
+                        return Ok(Answer { status, body: text, request_id });
                     }
                     let retry_after = headers.get("retry-after");
-                    (status, retry_after.clone(), http_error(status, &body, request_id, retry_after.as_deref()))
+                    (status, retry_after.clone(), http_error(status, &text, request_id, retry_after.as_deref()))
                 }
                 Attempt::Failed(e) => (0, None, e),
             };
@@ -234,26 +229,19 @@ impl Transport {
             return Ok(Attempt::Failed(Error::new(ErrorCode::Network, "options.fetch resolved to something that is not a Response")));
         };
         let status = resp.status();
-        // Bytes, unless a Response-like object has only `text()` (as_response).
-        let bytes = super::js::get(&resp, "arrayBuffer").is_function();
-        let read = match if bytes { resp.array_buffer() } else { resp.text() } {
+        let text = match resp.text() {
             Ok(p) => guard.race(p).await,
             Err(e) => Err((None, e)),
         };
-        match read {
-            Ok(b) => {
-                let body = if bytes { Body::Bytes(b.unchecked_into()) } else { Body::Text(b.unchecked_into()) };
-                Ok(Attempt::Answer(status, gloo_net::http::Response::from(resp), body))
-            }
+        match text {
+            Ok(t) => Ok(Attempt::Answer(status, gloo_net::http::Response::from(resp), t.unchecked_into())),
             Err((why, _)) => Ok(Attempt::Failed(failed(why, "the connection broke while reading the response"))),
         }
     }
 }
 
 /// A `fetch` result as a `Response`: an instance of the global class, or an
-/// object that looks like one (another realm's, a polyfill's): a numeric
-/// `status`, `headers`, and `text()` (its body is read with `arrayBuffer()`
-/// when it has one, else with `text()`).
+/// object that looks like one (another realm's, a polyfill's).
 fn as_response(v: JsValue) -> Option<web_sys::Response> {
     if v.is_instance_of::<web_sys::Response>() {
         return Some(v.unchecked_into());
@@ -276,8 +264,8 @@ fn network_message(e: &JsValue) -> String {
 
 /// The `CirrusError` of a non-2xx answer (CONTRACT.md): the server's `code`
 /// and message when the body is a Cirrus error, else `http`.
-fn http_error(status: u16, body: &Body, request_id: Option<String>, retry_after: Option<&str>) -> Error {
-    let body = super::body::json_parse(&body.text()).ok();
+fn http_error(status: u16, text: &JsString, request_id: Option<String>, retry_after: Option<&str>) -> Error {
+    let body = super::body::json_parse(text).ok();
     let field = |k: &str| body.as_ref().filter(|b| b.is_object()).and_then(|b| Reflect::get(b, &k.into()).ok()).and_then(|v| v.as_string());
     decode::error_from_fields(status, field("code").as_deref(), field("error").as_deref(), request_id, retry_after)
 }
