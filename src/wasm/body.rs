@@ -81,29 +81,35 @@ pub(crate) fn decode(answer: &Answer, call: &Call) -> Result<JsValue> {
 }
 
 /// `text` as UTF-8 in wasm memory (a lone surrogate as U+FFFD, as
-/// `String::from(&JsString)`): `encodeInto` a buffer of one byte per UTF-16
-/// code unit, which holds the whole of an ASCII text; the rest of any other
-/// text (at most three bytes per code unit) in a second call.
+/// `String::from(&JsString)`): `encodeInto` the spare capacity of a buffer of
+/// one byte per UTF-16 code unit, which holds the whole of an ASCII text; the
+/// rest of any other text (at most three bytes per code unit) in a second
+/// call. Nothing is zeroed first.
 fn utf8(text: &JsString) -> Vec<u8> {
     let units = text.length();
     let encoder = TextEncoder::new();
-    let mut out = vec![0; units as usize];
-    let first = encoder.encode_into(text, &view(&mut out));
-    let (read, mut written) = (first.read(), first.written() as usize);
+    let mut out = Vec::with_capacity(units as usize);
+    let read = encode_into(&encoder, text, &mut out);
     if read < units {
-        out.resize(written + 3 * (units - read) as usize, 0);
-        written += encoder.encode_into(&text.slice(read, units), &view(&mut out[written..])).written() as usize;
+        out.reserve(3 * (units - read) as usize);
+        encode_into(&encoder, &text.slice(read, units), &mut out);
     }
-    out.truncate(written);
     out
 }
 
-/// A JS view of `bytes` in wasm memory, for the engine to write into (valid
-/// until the next allocation, which may grow the memory).
-fn view(bytes: &mut [u8]) -> Uint8Array {
+/// Encodes `text` after the end of `out`, into its spare capacity; returns
+/// the UTF-16 code units read.
+fn encode_into(encoder: &TextEncoder, text: &JsString, out: &mut Vec<u8>) -> u32 {
     let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    let spare = out.spare_capacity_mut();
     // Wasm addresses are 32 bits: pointers and lengths fit in a u32.
     #[allow(clippy::cast_possible_truncation)]
-    let (at, len) = (bytes.as_mut_ptr() as u32, bytes.len() as u32);
-    Uint8Array::new_with_byte_offset_and_length(&memory.buffer(), at, len)
+    let (at, room) = (spare.as_mut_ptr() as u32, spare.len() as u32);
+    let view = Uint8Array::new_with_byte_offset_and_length(&memory.buffer(), at, room);
+    let done = encoder.encode_into(text, &view);
+    let written = done.written().min(room) as usize;
+    // SAFETY: the engine wrote `written` bytes (at most `room`, the spare
+    // capacity) at the start of the spare capacity; nothing else ran between.
+    unsafe { out.set_len(out.len() + written) };
+    done.read()
 }
