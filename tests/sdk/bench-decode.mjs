@@ -32,6 +32,8 @@ if ((await client.products({ limit: 500 })).products.length !== n) throw new Err
 ${basePkgDir ? `const baseClient = new base.CirrusClient({ baseUrl: "http://127.0.0.1:1/api/v1", apiKey: key, fetch: respond });
 if ((await baseClient.products({ limit: 500 })).products.length !== n) throw new Error("baseline client");` : ""}
 if ((await (await respond()).json()).products.length !== n) throw new Error("Response.json");
+// What the client does in JS, without the check in wasm: text(), encodeInto a buffer, JSON.parse.
+const encoder = new TextEncoder(), into = new Uint8Array(3 * text.length);
 const variants = {
   clientCall: () => client.products({ limit: 500 }),
   responseJson: async () => (await respond()).json(),
@@ -39,6 +41,7 @@ const variants = {
   jsonParse: async () => JSON.parse(text),
   responseBytes: async () => (await respond()).arrayBuffer(),
   bytesDecodeParse: async () => JSON.parse(new TextDecoder().decode(await (await respond()).arrayBuffer())),
+  textEncodeParse: async () => { const t = await (await respond()).text(); encoder.encodeInto(t, into); return JSON.parse(t); },
   ${basePkgDir ? `baselineCall: () => baseClient.products({ limit: 500 }),` : ""}
 };
 const names = Object.keys(variants);
@@ -93,6 +96,7 @@ try {
   console.log(`the stub's Response.text() alone:               ${fmt(s.responseText)}`);
   console.log(`the stub's Response.arrayBuffer() alone:        ${fmt(s.responseBytes)}`);
   console.log(`arrayBuffer(), TextDecoder, JSON.parse (no check): ${fmt(s.bytesDecodeParse)}`);
+  console.log(`text(), encodeInto, JSON.parse (no check):      ${fmt(s.textEncodeParse)}`);
   console.log(`a JS SDK: Response.json() on the stub:          ${fmt(s.responseJson)}`);
   console.log(`shipped: client.products({ limit: 500 }):       ${fmt(s.clientCall)}`);
   const perRound = stats(r.times.clientCall.map((t, i) => t / r.times.responseJson[i]));
