@@ -7,11 +7,13 @@
 //! nothing is converted member by member across the boundary).
 //!
 //! Why text and not bytes (`arrayBuffer()`, one memcpy into wasm memory, then
-//! `TextDecoder` for `JSON.parse`): measured slower in Chromium (BENCHMARKS.md
-//! "Decode speed": the stub's `arrayBuffer()` alone costs more than its
-//! `text()`, and the decode is still needed for `JSON.parse`). Why not
-//! `String::from(&JsString)`: wasm-bindgen's glue copies an ASCII string into
-//! wasm memory one code unit at a time in JS (`charCodeAt`).
+//! `TextDecoder` for `JSON.parse`): measured slower in Chromium, 0.91–0.93x
+//! per round for this path (BENCHMARKS.md "Decode speed": the stub's
+//! `arrayBuffer()` alone costs more than its `text()`, and the decode is still
+//! needed for `JSON.parse`). Why not `String::from(&JsString)`: wasm-bindgen's
+//! glue copies an ASCII string into wasm memory one code unit at a time in JS
+//! (`charCodeAt`); a call with this copy takes 0.88–0.90x the time of one
+//! with that copy, per round.
 
 use js_sys::{JsString, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
