@@ -6,7 +6,10 @@
 //! was given (SSR, tests), else with `globalThis.fetch`. Every attempt has its
 //! own `AbortController`, aborted by the timeout timer or by the caller's
 //! signal; whichever fired decides the error (`timeout` or `aborted`). The
-//! retry policy is the core's ([`crate::retry::decide`]).
+//! retry policy is the core's ([`crate::retry::decide`]). The body is read
+//! once, with `text()`, within the same race; a 2xx body is then checked and
+//! built by [`super::body`], a non-2xx body `JSON.parse`d as the JS string it
+//! is (never copied into wasm memory) for the error's code and message.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -132,8 +135,8 @@ pub(crate) async fn sleep(ms: u32, signal: Option<&AbortSignal>) -> bool {
     guard.race(p).await.is_ok()
 }
 
-/// A 2xx answer: its body still a JS string (it is checked in wasm memory,
-/// then `JSON.parse`d by the engine, see [`super::client`]).
+/// A 2xx answer: its body still a JS string (it is copied into wasm memory
+/// and checked there, then `JSON.parse`d by the engine: [`super::body`]).
 pub(crate) struct Answer {
     pub(crate) status: u16,
     pub(crate) body: JsString,
@@ -265,7 +268,7 @@ fn network_message(e: &JsValue) -> String {
 /// The `CirrusError` of a non-2xx answer (CONTRACT.md): the server's `code`
 /// and message when the body is a Cirrus error, else `http`.
 fn http_error(status: u16, text: &JsString, request_id: Option<String>, retry_after: Option<&str>) -> Error {
-    let body = js_sys::JSON::parse(&String::from(text)).ok();
+    let body = super::body::json_parse(text).ok();
     let field = |k: &str| body.as_ref().filter(|b| b.is_object()).and_then(|b| Reflect::get(b, &k.into()).ok()).and_then(|v| v.as_string());
     decode::error_from_fields(status, field("code").as_deref(), field("error").as_deref(), request_id, retry_after)
 }

@@ -27,7 +27,8 @@
 //    segment), 400 (a currency the store does not price in), 400/404 on update;
 //  - bad arguments rejected before any request; Retry-After honoured; 500/503 retried;
 //    payments never retried (not after a 5xx, a 429 or a network failure); POST bodies
-//    hold only known fields; truncated and wrong-shaped bodies are `decode`; a non-JSON
+//    hold only known fields; truncated and wrong-shaped bodies are `decode`; non-ASCII
+//    bodies and text-only Response-likes reach the caller as sent; a non-JSON
 //    error body is `http`; timeout, abort (before, during a request, while waiting to
 //    retry), network failure; shared in-flight GETs; the TTL cache; free().
 // Wall-clock: no upper bound that a loaded 2-core machine could miss. Where a call must
@@ -468,6 +469,22 @@ export const CASES = [
     assert(e.message.includes("JSON") && e.message.includes("/collections"), e.message);
     eq(e.status, 200, "status");
     assert(typeof e.requestId === "string", "request id");
+  }],
+
+  ["non-ASCII bodies and text-only Response-likes reach the caller as sent", async ({ c, client, fails }) => {
+    // The body is copied into wasm memory by TextEncoder.encodeInto: one byte per UTF-16 unit
+    // first (all of an ASCII body), the rest of any other body in a second call
+    // (src/wasm/body.rs). 2-, 3- and 4-byte characters, then a long ASCII tail: the check must
+    // see every byte where it is, so a wrong type after them is still named by its path.
+    const store = await c.store();
+    const name = "Café — 日本 😀 " + "x".repeat(5000);
+    const sent = (v) => async () => new Response(JSON.stringify({ store: v }), { status: 200 });
+    eq((await client({ fetch: sent({ ...store, name }) }).store()).name, name, "non-ASCII name");
+    const e = await fails(client({ fetch: sent({ ...store, name, id: 5 }) }).store(), "decode");
+    assert(e.message.includes("store.id"), e.message);
+    // A Response-like object with status, headers and text() only (another realm's, a polyfill's).
+    const like = async () => ({ status: 200, headers: new Headers(), text: async () => JSON.stringify({ store: { ...store, name } }) });
+    eq((await client({ fetch: like }).store()).name, name, "text-only Response-like");
   }],
 
   ["a body of the wrong shape is decode naming the JSON path", async ({ client, fails }) => {
