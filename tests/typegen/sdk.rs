@@ -237,9 +237,14 @@ pub fn gen_rust_schema(wire: &Registry, extra: &Registry) -> String {
          #[rustfmt::skip]\n\
          pub(crate) static SCHEMA: &[(&str, Entry)] = &[\n",
     );
+    // The cart's and the checkout's entries come last, and only the root build has them
+    // (nothing in the `sdk-only` client checks against them; no entry before them refers to them).
     for (i, name) in all.iter().enumerate() {
         let lenient = inputs.contains(name);
         let input = lenient || strict.contains(name);
+        if strict.contains(name) {
+            out.push_str("    #[cfg(not(feature = \"sdk-only\"))]\n");
+        }
         match &reg[name] {
             ContainerFormat::Enum(variants) => {
                 let vals: Vec<String> = ts::enum_values(variants).iter().map(|v| format!("\"{v}\"")).collect();
