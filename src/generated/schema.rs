@@ -54,22 +54,14 @@ pub(crate) static SCHEMA: &[(&str, Entry)] = &[
     /* 36 */ ("ShippingAddress", Struct { required: 0x1af, members: &[("email", Str), ("firstName", Str), ("lastName", Str), ("address1", Str), ("address2", Opt(&Str)), ("city", Str), ("state", Opt(&Str)), ("postalCode", Str), ("country", Str), ("phone", Opt(&Str))] }),
     /* 37 */ ("ShippingRatesRequest", Struct { required: 0x3, members: &[("variantIds", Array(&Str)), ("country", Str), ("orderTotal", Opt(&F64))] }),
     /* 38 */ ("UpdateRequest", Struct { required: 0x7, members: &[("sessionId", Str), ("shippingRateId", Str), ("shippingAddress", Ref(36))] }),
-    #[cfg(not(feature = "sdk-only"))]
-    /* 39 */ ("CartProduct", Struct { required: 0x3f, members: &[("id", Str), ("name", Str), ("slug", Str), ("status", Ref(21)), ("images", Array(&Ref(8))), ("variants", Array(&Ref(40)))] }),
-    #[cfg(not(feature = "sdk-only"))]
-    /* 40 */ ("CartVariant", Struct { required: 0x5b, members: &[("id", Str), ("price", Str), ("compareAtPrice", Opt(&Str)), ("stockQuantity", U32), ("stockStatus", Ref(25)), ("image", Opt(&Ref(8))), ("attributes", Map(&Str))] }),
-    #[cfg(not(feature = "sdk-only"))]
-    /* 41 */ ("CheckoutFailureCode", Enum(&["declined", "action_failed", "canceled", "adapter", "request"])),
-    #[cfg(not(feature = "sdk-only"))]
-    /* 42 */ ("CheckoutSession", Struct { required: 0x7f, members: &[("sessionId", Str), ("processor", Ref(17)), ("publishableKey", Str), ("currency", Str), ("amount", I53), ("breakdown", Ref(0)), ("items", Array(&Ref(34)))] }),
-    #[cfg(not(feature = "sdk-only"))]
-    /* 43 */ ("ErrorCode", Enum(&["invalid_argument", "invalid_state", "network", "timeout", "aborted", "decode", "http", "invalid_request", "unauthorized", "not_found", "conflict", "payload_too_large", "unsupported_media_type", "rate_limited", "processor_error", "internal"])),
-    #[cfg(not(feature = "sdk-only"))]
-    /* 44 */ ("PaymentAttempt", Struct { required: 0x7, members: &[("token", Str), ("returnUrl", Str), ("confirmInFlight", Bool), ("paymentIntentId", Opt(&Str)), ("lastStatus", Opt(&Ref(16)))] }),
-    #[cfg(not(feature = "sdk-only"))]
-    /* 45 */ ("ShippingChoice", Struct { required: 0x3, members: &[("rate", Ref(23)), ("address", Ref(36))] }),
-    #[cfg(not(feature = "sdk-only"))]
-    /* 46 */ ("StoredCheckout", Struct { required: 0x0, members: &[("version", Opt(&U32)), ("state", Opt(&Str)), ("session", Opt(&Ref(42))), ("shipping", Opt(&Ref(45))), ("attempt", Opt(&Ref(44))), ("clientSecret", Opt(&Str)), ("paymentIntentId", Opt(&Str)), ("code", Opt(&Ref(41))), ("errorCode", Opt(&Ref(43))), ("message", Opt(&Str)), ("retryable", Opt(&Bool)), ("pending", Opt(&Ref(44))), ("sessionId", Opt(&Str))] }),
+    #[cfg(not(feature = "sdk-only"))] /* 39 */ ("CartProduct", Struct { required: 0x3f, members: &[("id", Str), ("name", Str), ("slug", Str), ("status", Ref(21)), ("images", Array(&Ref(8))), ("variants", Array(&Ref(40)))] }),
+    #[cfg(not(feature = "sdk-only"))] /* 40 */ ("CartVariant", Struct { required: 0x5b, members: &[("id", Str), ("price", Str), ("compareAtPrice", Opt(&Str)), ("stockQuantity", U32), ("stockStatus", Ref(25)), ("image", Opt(&Ref(8))), ("attributes", Map(&Str))] }),
+    #[cfg(not(feature = "sdk-only"))] /* 41 */ ("CheckoutFailureCode", Enum(&["declined", "action_failed", "canceled", "adapter", "request"])),
+    #[cfg(not(feature = "sdk-only"))] /* 42 */ ("CheckoutSession", Struct { required: 0x7f, members: &[("sessionId", Str), ("processor", Ref(17)), ("publishableKey", Str), ("currency", Str), ("amount", I53), ("breakdown", Ref(0)), ("items", Array(&Ref(34)))] }),
+    #[cfg(not(feature = "sdk-only"))] /* 43 */ ("ErrorCode", Enum(&["invalid_argument", "invalid_state", "network", "timeout", "aborted", "decode", "http", "invalid_request", "unauthorized", "not_found", "conflict", "payload_too_large", "unsupported_media_type", "rate_limited", "processor_error", "internal"])),
+    #[cfg(not(feature = "sdk-only"))] /* 44 */ ("PaymentAttempt", Struct { required: 0x7, members: &[("token", Str), ("returnUrl", Str), ("confirmInFlight", Bool), ("paymentIntentId", Opt(&Str)), ("lastStatus", Opt(&Ref(16)))] }),
+    #[cfg(not(feature = "sdk-only"))] /* 45 */ ("ShippingChoice", Struct { required: 0x3, members: &[("rate", Ref(23)), ("address", Ref(36))] }),
+    #[cfg(not(feature = "sdk-only"))] /* 46 */ ("StoredCheckout", Struct { required: 0x0, members: &[("version", Opt(&U32)), ("state", Opt(&Str)), ("session", Opt(&Ref(42))), ("shipping", Opt(&Ref(45))), ("attempt", Opt(&Ref(44))), ("clientSecret", Opt(&Str)), ("paymentIntentId", Opt(&Str)), ("code", Opt(&Ref(41))), ("errorCode", Opt(&Ref(43))), ("message", Opt(&Str)), ("retryable", Opt(&Bool)), ("pending", Opt(&Ref(44))), ("sessionId", Opt(&Str))] }),
 ];
 
 /// An entry of [`SCHEMA`] by name: the schema a body is checked against.

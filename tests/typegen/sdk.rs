@@ -105,14 +105,11 @@ pub fn trace() -> Registry {
 /// The types of [`CART_CHECKOUT_INPUTS`], traced (the wire types among them are the same shapes).
 pub fn trace_cart_checkout() -> Registry {
     use cirrus_storefront::cart::CartProduct;
-    use cirrus_storefront::checkout::{stored::StoredCheckout, CheckoutFailureCode};
+    use cirrus_storefront::checkout::stored::StoredCheckout;
     let mut t = Tracer::new(TracerConfig::default());
     t.trace_simple_type::<ProductStatus>().unwrap();
     t.trace_simple_type::<StockStatus>().unwrap();
-    t.trace_simple_type::<Processor>().unwrap();
-    t.trace_simple_type::<PaymentStatus>().unwrap();
-    t.trace_simple_type::<ErrorCode>().unwrap();
-    t.trace_simple_type::<CheckoutFailureCode>().unwrap();
+    crate::checkout::trace_enums(&mut t);
     t.trace_simple_type::<CartProduct>().unwrap();
     t.trace_simple_type::<StoredCheckout>().unwrap();
     t.registry().expect("complete trace")
@@ -242,13 +239,11 @@ pub fn gen_rust_schema(wire: &Registry, extra: &Registry) -> String {
     for (i, name) in all.iter().enumerate() {
         let lenient = inputs.contains(name);
         let input = lenient || strict.contains(name);
-        if strict.contains(name) {
-            out.push_str("    #[cfg(not(feature = \"sdk-only\"))]\n");
-        }
+        let gate = if strict.contains(name) { "#[cfg(not(feature = \"sdk-only\"))] " } else { "" };
         match &reg[name] {
             ContainerFormat::Enum(variants) => {
                 let vals: Vec<String> = ts::enum_values(variants).iter().map(|v| format!("\"{v}\"")).collect();
-                writeln!(out, "    /* {i} */ (\"{name}\", Enum(&[{}])),", vals.join(", ")).unwrap();
+                writeln!(out, "    {gate}/* {i} */ (\"{name}\", Enum(&[{}])),", vals.join(", ")).unwrap();
             }
             ContainerFormat::Struct(fields) => {
                 assert!(fields.len() <= 64, "{name}: src/jsoncheck.rs tracks at most 64 members");
@@ -270,7 +265,7 @@ pub fn gen_rust_schema(wire: &Registry, extra: &Registry) -> String {
                         format!("(\"{}\", {t})", f.name)
                     })
                     .collect();
-                writeln!(out, "    /* {i} */ (\"{name}\", Struct {{ required: {required:#x}, members: &[{}] }}),", fs.join(", ")).unwrap();
+                writeln!(out, "    {gate}/* {i} */ (\"{name}\", Struct {{ required: {required:#x}, members: &[{}] }}),", fs.join(", ")).unwrap();
             }
             other => panic!("{name}: unsupported container {other:?}"),
         }
