@@ -7,7 +7,7 @@ use serde::de::{Error as _, Unexpected};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
-use crate::wasm::interop::from_js;
+use crate::wasm::interop::arg_from_js;
 
 /// The numbers of the tests: fractions, negatives (refused by an unsigned type), what JS
 /// prints with an exponent (>= 1e21, < 1e-6), integers beyond 2^53 (not safe integers,
@@ -83,13 +83,14 @@ struct Line {
 }
 
 #[wasm_bindgen_test]
-fn argument_errors_name_the_path_and_the_number() {
-    // The cart's and the checkout's argument decoding (`interop::from_js`).
+fn argument_errors_name_the_argument_and_the_number() {
+    // Argument decoding (`interop::arg_from_js`) with no schema to walk: the decoder's own
+    // message, after the argument's name.
     for &n in NUMBERS {
         let body = js_sys::Object::new();
         js_sys::Reflect::set(&body, &JsValue::from_str("quantity"), &JsValue::from_f64(n)).unwrap();
-        let e = from_js::<Line>(body.into(), "body").unwrap_err();
-        assert_eq!(e.message, ["body.quantity: ", &serde_says("type", Unexpected::Float(n), "u32")].concat(), "{n:?}");
+        let e = arg_from_js::<Line>(body.into(), "body", None, false).unwrap_err();
+        assert_eq!(e.message, ["body: ", &serde_says("type", Unexpected::Float(n), "u32")].concat(), "{n:?}");
     }
 }
 
