@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Rust CirrusClient class (src/wasm/tests.rs) in headless Chromium
+# The Rust CirrusClient class (src/wasm/tests/) in headless Chromium
 # (wasm-bindgen-test), through its Rust API with a scripted `fetch`: options,
 # the request gloo-net builds, retries (GETs yes, payments never), timeouts,
 # abort, shared GETs, non-2xx errors, decode errors naming the JSON path, a
@@ -13,7 +13,7 @@ ensure_wasm_toolchain
 ensure_chromium
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/tests/sdk/webdriver.json"
 export WASM_BINDGEN_TEST_TIMEOUT=180
-# Only the SDK's tests (src/wasm/tests.rs); the other areas run theirs in their stages.
+# Only the SDK's tests (src/wasm/tests/); the other areas run theirs in their stages.
 run_tests() { wasm-pack test --headless --chrome -- --lib -- wasm::tests:: 2>&1; }
 if ! out=$(run_tests); then
   # Seen once on a fresh clone with both cores saturated by other builds: the browser never

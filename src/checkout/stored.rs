@@ -3,8 +3,9 @@
 //! 3-D Secure redirect or another tab of the cart can resume it): the state object as JavaScript sees
 //! it plus `"version": 1`, written with serde and read back with serde.
 //!
-//! Reading back trusts nothing: every member is typed by serde (paths in
-//! errors), each state must have exactly its members (nullable ones may be
+//! Reading back trusts nothing: every member is typed by serde (decoded once,
+//! plainly; when that fails the stored text is walked against the generated
+//! schema root `Root::StoredCheckout` to name the member), each state must have exactly its members (nullable ones may be
 //! absent), and the invariants a live state keeps are checked again (amounts
 //! add up, items, rate, address and return URL pass their checks, tokens are
 //! not empty, only `paying` has a confirm in flight, `requires_action` has a
@@ -42,10 +43,12 @@ impl<'a> Stored<'a> {
 
 /// Every member any state can have, read flat (one pass, no buffering of
 /// the whole object as an internally tagged enum would), then checked per
-/// `state` in [`into_state`].
+/// `state` in [`into_state`]. Public only for the type generator
+/// (`tests/typegen/`), which makes its schema root `Root::StoredCheckout`.
+#[doc(hidden)]
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Flat {
+pub struct StoredCheckout {
     version: Option<u32>,
     state: Option<String>,
     session: Option<CheckoutSession>,
@@ -70,31 +73,40 @@ fn need<T>(v: Option<T>, name: &str) -> Result<T> {
 }
 
 /// Read a stored state back from any serde deserializer (serde-wasm-bindgen
-/// over the parsed JSON in the browser, `serde_json::Value` in tests).
+/// over the parsed JSON in the browser, `serde_json::Value` in tests) over
+/// the JSON `text` it was parsed from. The value is decoded once, plainly;
+/// only when that fails is `text` walked against `Root::StoredCheckout`
+/// ([`crate::jsoncheck`]) to name the member at fault.
 ///
 /// # Errors
 /// `invalid_argument` "stored checkout state is not valid: …", naming the
-/// member (`session.breakdown.total: invalid type: …`, `missing field
-/// `attempt``, `clientSecret: unknown member`, `state: unknown checkout
-/// state`, `version: …`).
-pub fn restore<'de, D: Deserializer<'de>>(d: D) -> Result<CheckoutState> {
-    let read = serde_path_to_error::deserialize::<_, Flat>(d).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner().to_string();
-        // serde-wasm-bindgen's errors print as a JS `Error` ("Error: invalid type: …").
-        let inner = inner.strip_prefix("Error: ").unwrap_or(&inner);
-        Error::invalid_argument(if path == "." { inner.to_owned() } else { cat(&[&path, ": ", inner]) })
+/// member (`session.breakdown.total: expected a safe integer, got the
+/// string "5.00"`, `missing field `attempt``, `clientSecret: unknown
+/// member`, `state: unknown checkout state`, `version: …`). A problem the
+/// schema does not describe (a member serde does not know, when the
+/// deserializer reports those) is the deserializer's own message.
+pub fn restore<'de, D: Deserializer<'de>>(d: D, text: &str) -> Result<CheckoutState> {
+    let read = StoredCheckout::deserialize(d).map_err(|e| {
+        Error::invalid_argument(match crate::jsoncheck::check_str(text, crate::jsoncheck::Root::StoredCheckout) {
+            Err(p) if p.path == "(root)" => p.message,
+            Err(p) if !p.path.is_empty() => cat(&[&p.path, ": ", &p.message]),
+            _ => {
+                let inner = e.to_string();
+                // serde-wasm-bindgen's errors print as a JS `Error` ("Error: invalid type: …").
+                inner.strip_prefix("Error: ").map_or_else(|| inner.clone(), str::to_owned)
+            }
+        })
     });
     read.and_then(into_state)
         .map_err(|e| Error::invalid_argument(cat(&["stored checkout state is not valid: ", &e.message])))
 }
 
-fn into_state(f: Flat) -> Result<CheckoutState> {
+fn into_state(f: StoredCheckout) -> Result<CheckoutState> {
     match need(f.version, "version")? {
         STORED_VERSION => {}
         v => return Err(bad("version", &cat(&["unsupported version ", &uint(u64::from(v)), " (this SDK reads 1)"]))),
     }
-    let Flat { state, session, shipping, attempt, client_secret, payment_intent_id, code, error_code, message, retryable, pending, session_id, .. } = f;
+    let StoredCheckout { state, session, shipping, attempt, client_secret, payment_intent_id, code, error_code, message, retryable, pending, session_id, .. } = f;
     let state = need(state, "state")?;
     // Which members the state has; any other member present is foreign.
     let (has_shipping, has_attempt, failure) = match state.as_str() {

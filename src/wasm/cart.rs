@@ -2,7 +2,8 @@
 //! [`crate::cart::Cart`] behind one typed method per operation.
 //!
 //! Products, rates and reports cross as JS objects through
-//! [`super::interop`] (serde-wasm-bindgen; errors name the path). Amount and
+//! [`super::interop`] (serde-wasm-bindgen, decoded once; errors name the path,
+//! found by walking a failed argument against its schema root). Amount and
 //! quantity arguments are JS numbers checked to be safe integers before they
 //! are read, so nothing is ever rounded; amounts handed back are `<= 2^53 − 1`
 //! by the cart's invariants. Line objects are frozen snapshots, built once per
@@ -21,13 +22,14 @@ use js_sys::{Array, Function, Object, Reflect, JSON};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::interop::{from_js, required, to_js};
+use super::interop::{de_message, list_from_js, required_arg, to_js};
 use super::money::format_currency;
 use super::js::get;
 use super::listeners::{unsubscriber, EventListener, Listeners};
 use super::storage::{self, Store as Storage};
 use crate::cart::{self, CartProduct, RestoreProblem, RestoreProblemKind, SavedReader, Stored};
 use crate::error::{Error, Result};
+use crate::jsoncheck::Root;
 use crate::model::{ShippingRatesResponse, VariantRates};
 use crate::money;
 use crate::shipping;
@@ -64,21 +66,23 @@ pub(super) fn show(v: &JsValue) -> String {
     }
 }
 
+/// A safe integer `number` as `T` (never rounded), else `None`.
+fn safe_integer<T: serde::de::DeserializeOwned>(v: &JsValue) -> Option<T> {
+    if js_sys::Number::is_safe_integer(v) {
+        serde_wasm_bindgen::from_value(v.clone()).ok()
+    } else {
+        None
+    }
+}
+
 /// An amount argument: a safe integer `number` (never rounded).
 pub(super) fn amount(v: &JsValue, what: &str) -> Result<i64> {
-    if !js_sys::Number::is_safe_integer(v) {
-        return Err(Error::invalid_argument(cat(&[what, " must be a whole number of minor units, got ", &show(v)])));
-    }
-    from_js(v.clone(), what)
+    safe_integer(v).ok_or_else(|| Error::invalid_argument(cat(&[what, " must be a whole number of minor units, got ", &show(v)])))
 }
 
 /// A quantity argument: a whole `number` in `0..=2^32 − 1` (0 is refused by the core).
 fn quantity(v: &JsValue) -> Result<u32> {
-    let bad = || Error::invalid_argument(cat(&["quantity must be a whole number, got ", &show(v)]));
-    if !js_sys::Number::is_safe_integer(v) {
-        return Err(bad());
-    }
-    from_js(v.clone(), "quantity").map_err(|_| bad())
+    safe_integer(v).ok_or_else(|| Error::invalid_argument(cat(&["quantity must be a whole number, got ", &show(v)])))
 }
 
 /// A checked amount as a JS number.
@@ -86,7 +90,9 @@ pub(super) fn number(minor: i64) -> Result<JsValue> {
     to_js(&money::check_safe(minor)?)
 }
 
-/// Reads saved carts with the engine's `JSON.parse` and serde-wasm-bindgen.
+/// Reads saved carts with the engine's `JSON.parse` and serde-wasm-bindgen
+/// (the cart's own storage: decoded plainly, the decoder's message without a
+/// path, as natively with `serde_json`).
 struct JsJson;
 
 impl SavedReader for JsJson {
@@ -95,15 +101,10 @@ impl SavedReader for JsJson {
         JSON::parse(text).map_err(|e| js_message(&e))
     }
     fn version(doc: &JsValue) -> Option<u64> {
-        let v = get(doc, "version");
-        if js_sys::Number::is_safe_integer(&v) {
-            from_js(v, "version").ok()
-        } else {
-            None
-        }
+        safe_integer(&get(doc, "version"))
     }
     fn stored(doc: JsValue) -> core::result::Result<Stored, String> {
-        from_js(doc, "cart").map_err(|e| e.message)
+        serde_wasm_bindgen::from_value(doc).map_err(de_message)
     }
 }
 
@@ -323,7 +324,7 @@ impl Cart {
         if !Array::is_array(&products) {
             return Err(Error::invalid_argument(cat(&["products must be an array of catalog products, got ", &show(&products)])));
         }
-        from_js(products, "products")
+        list_from_js(products, "products", Root::CartProduct)
     }
 }
 
@@ -501,7 +502,7 @@ impl Cart {
         #[wasm_bindgen(js_name = variantId)] variant_id: &str,
         #[wasm_bindgen(unchecked_param_type = "number")] quantity: JsValue,
     ) -> Result<()> {
-        let product: CartProduct = required(product, "product")?;
+        let product: CartProduct = required_arg(product, "product", Some(Root::CartProduct))?;
         let quantity = self::quantity(&quantity)?;
         self.change(|s| {
             let index = s.cart.add(&product, variant_id, quantity)?;
@@ -640,9 +641,9 @@ impl Cart {
     ) -> Result<JsValue> {
         // What `client.shippingRates()` resolves to (the `variantRates` array) or the whole body.
         let answer = if Array::is_array(&answer) {
-            ShippingRatesResponse { variant_rates: from_js::<Vec<VariantRates>>(answer, "variantRates")? }
+            ShippingRatesResponse { variant_rates: list_from_js::<VariantRates>(answer, "variantRates", Root::VariantRates)? }
         } else {
-            required(answer, "answer")?
+            required_arg(answer, "answer", Some(Root::ShippingRatesResponse))?
         };
         let options = shipping::cart_rates(&self.state.borrow().cart, &answer)?;
         for o in &options {

@@ -38,12 +38,13 @@ use super::js::get;
 use super::listeners::{emit, unsubscriber, Listeners};
 use super::storage::{self, Store};
 use super::timers::sleep;
-use super::interop::{from_js, to_js};
+use super::interop::{arg_from_js, to_js};
 use super::lock;
 use super::payment_api::{PaymentApi, Payer};
 use crate::checkout::stored::Stored;
 use crate::checkout::{AfterConfirm, CheckoutState, PayStep};
 use crate::error::{Error, ErrorCode, Result};
+use crate::jsoncheck::Root;
 use crate::model::{InitiateRequest, ShippingAddress, ShippingRatesRequest, ShippingRatesResponse};
 use crate::money::Currency;
 use crate::shipping::{usable_rates, ShippingOption};
@@ -272,7 +273,7 @@ impl Inner {
             let after = match sent {
                 Ok(a) => self.state.borrow_mut().confirmed(a),
                 Err(e) => {
-                    let code = from_js::<ErrorCode>(get(&e, "code"), "code").unwrap_or(ErrorCode::Internal);
+                    let code = serde_wasm_bindgen::from_value::<ErrorCode>(get(&e, "code")).unwrap_or(ErrorCode::Internal);
                     self.state.borrow_mut().confirm_failed(code, &js_message(&e))
                 }
             };
@@ -500,7 +501,7 @@ impl Checkout {
         let inner = self.inner.clone();
         inner.idle("select shipping")?;
         inner.state.borrow().shipping_session()?;
-        let address: ShippingAddress = from_js(address, "shippingAddress")?;
+        let address: ShippingAddress = arg_from_js(address, "shippingAddress", Some(Root::ShippingAddress), false)?;
         let rate = {
             let options = inner.options.borrow();
             let Some((country, list)) = options.as_ref() else {

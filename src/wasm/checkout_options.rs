@@ -8,13 +8,14 @@
 use js_sys::{Function, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 
-use super::interop::{from_js, to_js};
+use super::interop::{list_from_js, to_js};
 use super::js::get;
 use super::storage::Store;
 use crate::checkout::stored::{restore, Stored};
 use crate::checkout::CheckoutState;
 use crate::model::PaymentItem;
 use crate::error::{Error, Result};
+use crate::jsoncheck::Root;
 use crate::text::{cat, quote};
 
 pub(super) use super::checkout_split::DEFAULT_KEY;
@@ -39,7 +40,7 @@ pub(super) fn stored(storage: Option<&Store>, key: &str) -> Result<Option<Checko
     let Some(text) = s.get_item(key).ok().flatten() else { return Ok(None) };
     let invalid = |m: &str| Error::invalid_argument(cat(&["stored checkout state is not valid: ", m]));
     let value = JSON::parse(&text).map_err(|e| invalid(&js_message(&e)))?;
-    let state = restore(serde_wasm_bindgen::Deserializer::from(value.clone()))?;
+    let state = restore(serde_wasm_bindgen::Deserializer::from(value.clone()), &text)?;
     // serde-wasm-bindgen reads only the members a struct declares, so
     // `deny_unknown_fields` never fires here: a member the state does not
     // write back is refused by comparing the input with its re-serialization.
@@ -106,7 +107,7 @@ pub(super) fn what_to_buy(options: &JsValue) -> Result<(Vec<PaymentItem>, String
         let currency = get(&cart, "currency");
         (items, if currency.is_function() { call("currency")? } else { currency })
     };
-    let items: Vec<PaymentItem> = from_js(items, "options.items")?;
+    let items: Vec<PaymentItem> = list_from_js(items, "options.items", Root::PaymentItem)?;
     let currency = currency.as_string().ok_or_else(|| bad("options.currency must be a string like \"USD\""))?;
     if items.is_empty() {
         return Err(Error::invalid_state("the cart is empty: add an item before checkout"));

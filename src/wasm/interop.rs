@@ -1,6 +1,7 @@
 //! Every structured value that crosses the wasm boundary crosses here, once,
 //! through serde-wasm-bindgen: JS arguments and options into the core's serde
-//! types ([`from_js`], errors naming the argument and the path inside it), and
+//! types ([`arg_from_js`], [`list_from_js`], [`required_arg`]: decoded once,
+//! plainly; errors naming the argument and the path inside it), and
 //! core values out to plain JS objects ([`to_js`]: `null` for `None`, plain
 //! objects for maps and structs, never `undefined`, never a `Map`).
 
@@ -10,74 +11,77 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::error::{Error, Result};
+use crate::jsoncheck::Root;
 
 /// Decodes the JS argument `value` (named `what` in messages: `"options"`,
-/// `"body"`, `"product"`) into `T`. `undefined` and `null` read as `{}`, so an
-/// omitted options object is the defaults. Members whose value is `undefined`
-/// count as absent.
-///
-/// # Errors
-/// `invalid_argument` naming the path of the first problem, e.g.
-/// `body.items[1].quantity: invalid type: floating point `1.5`, expected u32`,
-/// or `options: unknown field `limt`, expected one of …`.
-#[cfg_attr(feature = "sdk-only", allow(dead_code))] // used by the cart and the checkout
-pub(crate) fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T> {
-    decode(value, what, false)
-}
-
-#[cfg_attr(feature = "sdk-only", allow(dead_code))]
-fn decode<T: DeserializeOwned>(value: JsValue, what: &str, strict: bool) -> Result<T> {
-    let value = if value.is_undefined() || value.is_null() { js_sys::Object::new().into() } else { value };
-    check_object::<T>(&value, what, strict)?;
-    let de = serde_wasm_bindgen::Deserializer::from(value);
-    serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        // The error is a JS `Error`: its `message` (its `to_string()` is `"Error: …"`).
-        let inner = JsValue::from(e.into_inner());
-        let inner = js_sys::Reflect::get(&inner, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()).unwrap_or_default();
-        Error::invalid_argument(if path == "." {
-            [what, ": ", &inner].concat()
-        } else {
-            let sep = if path.starts_with('[') { "" } else { "." };
-            [what, sep, &path, ": ", &inner].concat()
-        })
-    })
-}
-
-/// [`from_js`] without a second
-/// decoder per type: `value` is decoded plainly, and only when that fails is
-/// it walked once, as `JSON.stringify` writes it, against the argument schema
+/// `"body"`, `"product"`) into `T`, without a second decoder per type:
+/// `value` is decoded plainly, and only when that fails is it walked once, as `JSON.stringify` writes it, against the argument schema
 /// `root` ([`crate::jsoncheck`]) to name the path of the first problem, in
 /// document order (`body.items[0].quantity: expected an integer in
 /// 0..=4294967295, got the number 1.5`). When the walk finds nothing (a value
 /// JSON cannot hold), the decoder's own message is given, without a path.
 /// With `strict` (options), an unknown member of the top object (a typo like
 /// `limt`) is refused too; request bodies are lenient: members the API does
-/// not know are left out of what is sent.
+/// not know are left out of what is sent. `undefined` and `null` read as
+/// `{}`, so an omitted options object is the defaults; members whose value
+/// is `undefined` count as absent.
 ///
 /// # Errors
 /// `invalid_argument` naming `what` and, where it can, the path.
-pub(crate) fn arg_from_js<T: DeserializeOwned>(value: JsValue, what: &str, root: Option<crate::jsoncheck::Root>, strict: bool) -> Result<T> {
+pub(crate) fn arg_from_js<T: DeserializeOwned>(value: JsValue, what: &str, root: Option<Root>, strict: bool) -> Result<T> {
     let value = if value.is_undefined() || value.is_null() { js_sys::Object::new().into() } else { value };
     check_object::<T>(&value, what, strict)?;
-    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| {
-        let found = root.and_then(|root| {
-            let text = js_sys::JSON::stringify(&value).ok()?.as_string()?;
-            crate::jsoncheck::check(text.as_bytes(), root).err()
-        });
-        Error::invalid_argument(match found {
-            Some(p) if p.path == "(root)" => [what, ": ", &p.message].concat(),
-            Some(p) if !p.path.is_empty() => {
-                let sep = if p.path.starts_with('[') { "" } else { "." };
-                [what, sep, &p.path, ": ", &p.message].concat()
-            }
-            _ => {
-                let inner = JsValue::from(e);
-                let inner = js_sys::Reflect::get(&inner, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()).unwrap_or_default();
-                [what, ": ", &inner].concat()
-            }
+    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| arg_error(e, &value, what, root, false))
+}
+
+/// [`arg_from_js`] for an array of `root`s (`products`, `options.items`, a
+/// `variantRates` answer): the path starts with the index of the first element
+/// at fault (`products[1].variants[0].price: …`).
+///
+/// # Errors
+/// `invalid_argument` as [`arg_from_js`].
+#[cfg_attr(feature = "sdk-only", allow(dead_code))] // used by the cart and the checkout
+pub(crate) fn list_from_js<T: DeserializeOwned>(value: JsValue, what: &str, root: Root) -> Result<Vec<T>> {
+    let value = if value.is_undefined() || value.is_null() { js_sys::Object::new().into() } else { value };
+    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| arg_error(e, &value, what, Some(root), true))
+}
+
+/// The error of a value that did not decode: the first problem the schema
+/// walk finds (of each element in turn for a `list`), else the decoder's own
+/// message.
+#[cold]
+fn arg_error(e: serde_wasm_bindgen::Error, value: &JsValue, what: &str, root: Option<Root>, list: bool) -> Error {
+    let check = |v: &JsValue, root: Root| {
+        let text = js_sys::JSON::stringify(v).ok()?.as_string()?;
+        crate::jsoncheck::check(text.as_bytes(), root).err()
+    };
+    let found = root.and_then(|root| {
+        if !list {
+            return check(value, root);
+        }
+        let items = value.dyn_ref::<js_sys::Array>()?;
+        items.iter().enumerate().find_map(|(i, v)| {
+            let mut p = check(&v, root)?;
+            let at = ["[", &crate::text::uint(i as u64), "]"].concat();
+            p.path = if p.path == "(root)" { at } else { [&at, ".", &p.path].concat() };
+            Some(p)
         })
+    });
+    Error::invalid_argument(match found {
+        Some(p) if p.path == "(root)" => [what, ": ", &p.message].concat(),
+        Some(p) if !p.path.is_empty() => {
+            let sep = if p.path.starts_with('[') { "" } else { "." };
+            [what, sep, &p.path, ": ", &p.message].concat()
+        }
+        _ => [what, ": ", &de_message(e)].concat(),
     })
+}
+
+/// The message of a serde-wasm-bindgen error (a JS `Error`: its `message`,
+/// not its `to_string()`, which is `"Error: …"`).
+pub(crate) fn de_message(e: serde_wasm_bindgen::Error) -> String {
+    let inner = JsValue::from(e);
+    js_sys::Reflect::get(&inner, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()).unwrap_or_default()
 }
 
 /// The serialized member names of struct `T` (`None` if `T` is not a
@@ -133,26 +137,13 @@ fn check_object<T: DeserializeOwned>(value: &JsValue, what: &str, strict: bool) 
     Ok(())
 }
 
-/// Like [`from_js`] for a value that must be given (`undefined`/`null` is an
-/// error naming `what`, not `{}`).
-///
-/// # Errors
-/// `invalid_argument` as [`from_js`].
-#[cfg_attr(feature = "sdk-only", allow(dead_code))] // used by the cart
-pub(crate) fn required<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T> {
-    if value.is_undefined() || value.is_null() {
-        return Err(Error::invalid_argument([what, " is required"].concat()));
-    }
-    from_js(value, what)
-}
-
 /// Like [`arg_from_js`] for a value that must be given (`undefined`/`null` is
-/// an error naming `what`, not `{}`): the storefront helpers' arguments, with no
-/// second decoder per type.
+/// an error naming `what`, not `{}`): the storefront helpers' and the cart's
+/// arguments.
 ///
 /// # Errors
 /// `invalid_argument` as [`arg_from_js`].
-pub(crate) fn required_arg<T: DeserializeOwned>(value: JsValue, what: &str, root: Option<crate::jsoncheck::Root>) -> Result<T> {
+pub(crate) fn required_arg<T: DeserializeOwned>(value: JsValue, what: &str, root: Option<Root>) -> Result<T> {
     if value.is_undefined() || value.is_null() {
         return Err(Error::invalid_argument([what, " is required"].concat()));
     }

@@ -3,7 +3,7 @@
 //!
 //! For other areas (see "wasm internals" in docs/ARCHITECTURE.md):
 //! - [`error::to_js`] turns a core [`crate::error::Error`] into a JS `CirrusError`;
-//! - [`interop`]: every structured value in (`from_js`, errors naming the path)
+//! - [`interop`]: every structured value in (`arg_from_js`, decoded once, errors naming the path)
 //!   and out (`to_js`, plain objects, `null` for `None`), through serde-wasm-bindgen;
 //! - [`client`]: the `CirrusClient` class (fetchers, sharing, cache), over
 //!   [`http`] (gloo-net, timeout, abort, retries) and [`body`] (2xx bodies);

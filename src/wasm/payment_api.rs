@@ -23,11 +23,12 @@ use wasm_bindgen_futures::JsFuture;
 
 #[cfg(not(feature = "checkout-module"))]
 use super::client::CirrusClient;
-use super::interop::{from_js, to_js};
+use super::interop::{arg_from_js, list_from_js, to_js};
 use super::js::get;
 #[cfg(not(feature = "checkout-module"))]
 use crate::endpoint::Body;
 use crate::error::{Error, Result};
+use crate::jsoncheck::Root;
 use crate::model::{
     ConfirmRequest, ConfirmResponse, InitiateRequest, InitiateResponse, ShippingRatesRequest, UpdateRequest, UpdateResponse, VariantRates,
 };
@@ -98,53 +99,57 @@ impl Payer {
     }
 }
 
-/// Await a JS method's result (a promise or a plain value) and decode it.
-async fn answer<T: DeserializeOwned>(call: JsResult<JsValue>, what: &str) -> JsResult<T> {
+/// Await a JS method's result (a promise or a plain value) and decode it
+/// (a fake's answer: a bad one is named by its path in the response schema `root`).
+async fn answer<T: DeserializeOwned>(call: JsResult<JsValue>, what: &str, root: Root) -> JsResult<T> {
     let v = JsFuture::from(Promise::resolve(&call?)).await?;
-    Ok(from_js(v, what)?)
+    Ok(arg_from_js(v, what, Some(root), false)?)
 }
 
-/// Sends `body` from Rust and decodes the answer (`what` names it in errors).
+/// Sends `body` from Rust and decodes the answer (`what` names it in errors):
+/// the body was checked against the endpoint's schema before it was parsed,
+/// so this decoding only fails if that schema and the type disagree.
 #[cfg(not(feature = "checkout-module"))]
-async fn send<B: Body, T: DeserializeOwned>(c: &CirrusClient, body: &B, what: &str) -> JsResult<T> {
+async fn send<B: Body, T: DeserializeOwned>(c: &CirrusClient, body: &B, what: &str, root: Root) -> JsResult<T> {
     let v = c.send(body).await?;
-    Ok(from_js(v, what)?)
+    Ok(arg_from_js(v, what, Some(root), false)?)
 }
 
 #[cfg(not(feature = "checkout-module"))]
 impl PaymentApi for CirrusClient {
     async fn initiate(&self, body: &InitiateRequest) -> JsResult<InitiateResponse> {
-        send(self, body, "initiatePayment answer").await
+        send(self, body, "initiatePayment answer", Root::InitiateResponse).await
     }
     async fn update(&self, body: &UpdateRequest) -> JsResult<UpdateResponse> {
-        send(self, body, "updatePayment answer").await
+        send(self, body, "updatePayment answer", Root::UpdateResponse).await
     }
     async fn confirm(&self, body: &ConfirmRequest) -> JsResult<ConfirmResponse> {
-        send(self, body, "confirmPayment answer").await
+        send(self, body, "confirmPayment answer", Root::ConfirmResponse).await
     }
     async fn shipping_rates(&self, body: &ShippingRatesRequest) -> JsResult<Vec<VariantRates>> {
-        send(self, body, "shippingRates answer").await
+        let v = self.send(body).await?;
+        Ok(list_from_js(v, "shippingRates answer", Root::VariantRates)?)
     }
 }
 
 /// The fake's path: each body converted to JS, each answer decoded from JS.
 impl PaymentApi for JsClient {
     async fn initiate(&self, body: &InitiateRequest) -> JsResult<InitiateResponse> {
-        answer(self.initiate_payment(&to_js(body)?), "initiatePayment answer").await
+        answer(self.initiate_payment(&to_js(body)?), "initiatePayment answer", Root::InitiateResponse).await
     }
     async fn update(&self, body: &UpdateRequest) -> JsResult<UpdateResponse> {
-        answer(self.update_payment(&to_js(body)?), "updatePayment answer").await
+        answer(self.update_payment(&to_js(body)?), "updatePayment answer", Root::UpdateResponse).await
     }
     async fn confirm(&self, body: &ConfirmRequest) -> JsResult<ConfirmResponse> {
-        answer(self.confirm_payment(&to_js(body)?), "confirmPayment answer").await
+        answer(self.confirm_payment(&to_js(body)?), "confirmPayment answer", Root::ConfirmResponse).await
     }
     /// The `variantRates` list (a fake may answer the whole response object).
     async fn shipping_rates(&self, body: &ShippingRatesRequest) -> JsResult<Vec<VariantRates>> {
         let v = JsFuture::from(Promise::resolve(&self.shipping_rates_js(&to_js(body)?)?)).await?;
         if v.is_array() {
-            Ok(from_js(v, "shippingRates answer")?)
+            Ok(list_from_js(v, "shippingRates answer", Root::VariantRates)?)
         } else {
-            Ok(from_js::<crate::model::ShippingRatesResponse>(v, "shippingRates answer")?.variant_rates)
+            Ok(arg_from_js::<crate::model::ShippingRatesResponse>(v, "shippingRates answer", Some(Root::ShippingRatesResponse), false)?.variant_rates)
         }
     }
 }

@@ -189,6 +189,27 @@ describe('Cart', () => {
     assert.deepEqual(r.lines, [['v1', 4]]);
   });
 
+  test('argument errors name the path of the first problem', async () => {
+    const r = await inPage(t.page, (sdk, tee) => {
+      const cart = new sdk.Cart('USD');
+      const message = (f) => { try { f(); return 'no throw'; } catch (e) { return `${e.code}: ${e.message}`; } };
+      return [
+        message(() => cart.add({ id: 1 }, 'v1', 1)),
+        message(() => cart.add({ ...tee, variants: [tee.variants[0], { ...tee.variants[1], stockQuantity: -1 }] }, 'v1', 1)),
+        message(() => cart.refresh([tee, { ...tee, variants: [{ ...tee.variants[0], price: 5 }] }])),
+        message(() => cart.shippingOptions([{ variantId: 'v1', profileId: 'p', rates: 'x' }])),
+        message(() => cart.shippingOptions({ variantRates: [{ variantId: 'v1', rates: [] }] })),
+      ];
+    }, TEE);
+    assert.deepEqual(r, [
+      'invalid_argument: product.id: expected a string, got the number 1',
+      'invalid_argument: product.variants[1].stockQuantity: expected an integer in 0..=4294967295, got the number -1',
+      'invalid_argument: products[1].variants[0].price: expected a string, got the number 5',
+      'invalid_argument: variantRates[0].rates: expected an array, got the string "x"',
+      'invalid_argument: answer.variantRates[0]: missing field `profileId`',
+    ]);
+  });
+
   test('line objects are frozen snapshots; lines is a copy', async () => {
     const r = await inPage(t.page, (sdk, tee) => {
       'use strict';

@@ -245,6 +245,14 @@ test("next actions: at most one per pay(); a throwing adapter is a retryable fai
   assert.equal(c2.state.sessionId, "ps_1");
 });
 
+test("a client's malformed answer is refused naming its path", async () => {
+  const w = world();
+  const initiate = w.client.initiatePayment;
+  w.client.initiatePayment = async (body) => ({ ...(await initiate(body)), breakdown: { subtotal: 1000, shipping: 0, tax: 0, total: "10.00" } });
+  await assert.rejects(lib.Checkout.start(w.client, { ...w.opts, items: [{ variantId: "v1", quantity: 1 }], currency: "USD" }),
+    (e) => e instanceof lib.CirrusError && e.code === "invalid_argument" && e.message === 'initiatePayment answer.breakdown.total: expected a safe integer, got the string "10.00"', "initiate");
+});
+
 test("bad options and arguments are CirrusErrors naming the argument", async () => {
   const w = world();
   const start = (o) => lib.Checkout.start(w.client, o);
@@ -255,7 +263,7 @@ test("bad options and arguments are CirrusErrors naming the argument", async () 
     [{ ...w.opts, adapter: { ...w.adapter, collectToken: 1 } }, "invalid_argument", /options\.adapter\.collectToken/],
     [{ ...w.opts, items, currency: "USD", storageKey: "" }, "invalid_argument", /options\.storageKey/],
     [{ ...w.opts, items, currency: "USD", storage: false }, "invalid_argument", /options\.storage\.getItem/],
-    [{ ...w.opts, items: [{ variantId: "v1", quantity: 1.5 }], currency: "USD" }, "invalid_argument", /options\.items/],
+    [{ ...w.opts, items: [{ variantId: "v1", quantity: 1.5 }], currency: "USD" }, "invalid_argument", /^options\.items\[0\]\.quantity: expected an integer in 0\.\.=4294967295, got the number 1\.5$/],
     [{ ...w.opts, items, currency: 840 }, "invalid_argument", /options\.currency/],
     [{ ...w.opts, items: [], currency: "USD" }, "invalid_state", /cart is empty/],
     [{ ...w.opts, cart: {} }, "invalid_argument", /options\.cart\.paymentItems/],

@@ -44,12 +44,17 @@ fn sample<T: DeserializeOwned>(t: &mut Tracer) -> T {
     t.trace_simple_type::<T>().expect("trace").1.remove(0)
 }
 
-fn trace() -> (Registry, Vec<CheckoutState>) {
-    let mut t = Tracer::new(TracerConfig::default());
+/// The enums the checkout's types hold (traced before the structs that hold them).
+pub fn trace_enums(t: &mut Tracer) {
     t.trace_simple_type::<Processor>().unwrap();
     t.trace_simple_type::<PaymentStatus>().unwrap();
     t.trace_simple_type::<ErrorCode>().unwrap();
     t.trace_simple_type::<CheckoutFailureCode>().unwrap();
+}
+
+fn trace() -> (Registry, Vec<CheckoutState>) {
+    let mut t = Tracer::new(TracerConfig::default());
+    trace_enums(&mut t);
     t.trace_simple_type::<AdapterSession>().unwrap();
     let states = vec![
         CheckoutState::Idle,

@@ -26,7 +26,7 @@ fn generated_files_are_up_to_date() {
     let wire = sdk::trace();
     ts::up_to_date(&[
         ("js/generated/types.ts", sdk::gen_ts(&wire)),
-        ("src/generated/schema.rs", sdk::gen_rust_schema(&wire)),
+        ("src/generated/schema.rs", sdk::gen_rust_schema(&wire, &sdk::trace_cart_checkout())),
         ("js/generated/cart-types.ts", cart::generate(&wire)),
         ("js/generated/checkout.ts", checkout::generate()),
         ("js/generated/storefront.ts", storefront::generate(&wire)),

@@ -5,7 +5,10 @@
 //! `fetch` that does not give a `Response`. The same client against a real
 //! dev server (every fetcher × every error code, in node and Chromium, on the
 //! built package) is tests/sdk/matrix.mjs, run by scripts/test.d/40-pkg.sh.
+//! `float`: argument errors that name a number (the vendored serde-wasm-bindgen's patch).
 #![allow(clippy::unwrap_used)]
+
+mod float;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
