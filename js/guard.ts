@@ -17,7 +17,8 @@ export function guardClass<C extends object>(cls: C): C {
     },
     get(target, key, receiver) {
       const value: unknown = Reflect.get(target, key, receiver);
-      if (typeof value !== "function" || key === "prototype" || !Object.prototype.hasOwnProperty.call(target, key)) {
+      // Symbols (`Symbol.hasInstance`: `instanceof`) are not calls of the API.
+      if (typeof value !== "function" || typeof key === "symbol" || key === "prototype" || !Object.prototype.hasOwnProperty.call(target, key)) {
         return value;
       }
       let w = wrapped.get(key);

@@ -1,11 +1,11 @@
 // Hand-written: the shapes that only exist in JavaScript (functions, `Storage`, objects a
 // caller passes in), which no Rust type describes. Everything else is generated from the Rust
 // types (tests/typegen/, `CIRRUS_BLESS=1 cargo test --test typegen`) into js/generated/, whose
-// cart and checkout files import these into the glue's `.d.ts`; scripts/build-pkg.sh ships
-// this file next to the glue.
+// cart and checkout files import these into the glues' `.d.ts`; scripts/build-pkg.sh ships
+// this file next to the root entry's glue (and `checkout/interfaces.d.ts` re-exporting it
+// next to the checkout module's).
+import type { AdapterSession, CheckoutState } from "./checkout/cirrus_storefront.js";
 import type {
-  AdapterSession,
-  CheckoutState,
   ConfirmRequest,
   ConfirmResponse,
   InitiateRequest,

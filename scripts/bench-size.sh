@@ -7,7 +7,10 @@
 #   catalog   init + CirrusClient from cirrus-storefront/client: store() and a page of products
 #   product   init + CirrusClient + Cart from cirrus-storefront: a product, a cart line,
 #             shipping options
-#   checkout  the product page + Checkout (Checkout.resume with a stub adapter)
+#   checkout  the product page + Checkout (Checkout.resume with a stub adapter), which fetches
+#             the checkout's own wasm module (pkg/checkout/) on that first call; the product
+#             page must request no checkout wasm, the checkout page the root entry's wasm and
+#             the checkout's, each once (the run fails otherwise)
 # Peers, measured the same way in the same run: each SDK's app lists a page of products
 # (their requests are answered 404 by the fixture server; only what loads counts). The peers
 # are pinned (PEERS below) and installed once into target/bench-size/peers.
@@ -83,11 +86,14 @@ export async function productPage() {
 if (!window.__checkoutPage) productPage().then((r) => { window.__done = r.note; }, (e) => { window.__done = { error: String(e) }; });
 JS
 cat >"$A/checkout.mjs" <<'JS'
-import { Checkout } from "cirrus-storefront";
+import { Checkout, setCheckoutWasm } from "cirrus-storefront";
+import checkoutWasm from "cirrus-storefront/checkout/cirrus_storefront_bg.wasm";
 window.__checkoutPage = true;
 const { productPage } = await import("./product.mjs");
 const adapter = { mount: async () => {}, updateAmount: async () => {}, collectToken: async () => "tok", handleNextAction: async () => {} };
 productPage().then(async (r) => {
+  // esbuild does not emit `new URL(…, import.meta.url)` assets: the file loader's URL instead.
+  setCheckoutWasm(new URL(checkoutWasm, import.meta.url));
   const resumed = await Checkout.resume(r.client, { adapter });
   window.__done = `${r.note}; nothing to resume: ${resumed === null}`;
 }).catch((e) => { window.__done = { error: String(e) }; });
@@ -142,6 +148,11 @@ const [weights, pd, out] = process.argv.slice(2);
 const w = JSON.parse(fs.readFileSync(weights, "utf8"));
 const kb = (b) => Math.round(b / 100) / 10;
 const version = (n) => JSON.parse(fs.readFileSync(`${pd}/node_modules/${n}/package.json`, "utf8")).version;
+// The checkout's wasm module is loaded only by the page that uses Checkout, once.
+const wasmOf = (name) => Object.entries(w[name].requests).filter(([f]) => f.endsWith(".wasm"));
+if (wasmOf("product").length !== 1) throw new Error(`the product page requested ${JSON.stringify(wasmOf("product"))}: not only the root entry's wasm`);
+const cw = wasmOf("checkout");
+if (cw.length !== 2 || cw.some(([, n]) => n !== 1)) throw new Error(`the checkout page requested ${JSON.stringify(cw)}: not the two wasm modules once each`);
 const pages = [
   { name: "catalog", label: "catalog page", budgetKb: 50 },
   { name: "product", label: "product page", budgetKb: 75 },
@@ -177,3 +188,5 @@ row() { # row LABEL WASM ENTRY
 echo "package-level (export * of the entry, bundled --minify; not a page):"
 row "cirrus-storefront" "$P/cirrus_storefront_bg.wasm" "$W/all.mjs"
 row "cirrus-storefront/client" "$P/client/cirrus_storefront_bg.wasm" "$W/client-only.mjs"
+printf '%-26s wasm %6d B raw, %6d B gz (fetched on the first Checkout.start/resume)\n' "checkout module" \
+  "$(wc -c <"$P/checkout/cirrus_storefront_bg.wasm")" "$(gz <"$P/checkout/cirrus_storefront_bg.wasm")"

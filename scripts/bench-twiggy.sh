@@ -3,15 +3,17 @@
 # without strip, wasm-bindgen, the package's wasm-opt passes plus --debuginfo), read by
 # twiggy 0.8 and grouped by crate and by our module (tests/size/twiggy-groups.mjs).
 # Raw bytes of code and data (not gzip): compare shares and before/after, not page weights.
-#   scripts/bench-twiggy.sh                      the `sdk-only` (client entry) and the root wasm
-#   scripts/bench-twiggy.sh "sdk-only" ""        the same, named: one cargo feature list per wasm
+#   scripts/bench-twiggy.sh                      the package's three wasm files: `sdk-only` (client
+#                                                entry), `no-checkout` (root entry), `checkout-module`
+#   scripts/bench-twiggy.sh "sdk-only" ""        named: one cargo feature list per wasm ("": every
+#                                                module in one wasm, as the wasm-bindgen tests build it)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 ensure_wasm_toolchain
 ensure_node_modules
 command -v twiggy >/dev/null || { log "cargo install twiggy 0.8.0 (once)"; cargo install twiggy --version 0.8.0 --locked; }
-[ $# -gt 0 ] || set -- "sdk-only" ""
+[ $# -gt 0 ] || set -- "sdk-only" "no-checkout" "checkout-module"
 OUT="$ROOT/target/bench-twiggy"
 mkdir -p "$OUT"
 for features in "$@"; do

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/:
-#   1. wasm-pack build --release --target web (wasm-opt disabled in Cargo.toml metadata)
-#   2. binaryen wasm-opt on the result (npm binaryen 132; flags in WASM_OPT below)
+#   1. wasm-pack build --release --target web (wasm-opt disabled in Cargo.toml metadata), three
+#      times (Cargo.toml [features]): the root entry's wasm (`no-checkout`), the checkout
+#      module's (`checkout-module`, pkg/checkout/, loaded on the first Checkout.start/resume)
+#      and the `cirrus-storefront/client` subpath's (`sdk-only`, pkg/client/)
+#   2. binaryen wasm-opt on each (npm binaryen 132; flags in WASM_OPT below)
 #   3. tsc of the JS entry (js/*.ts) against the generated glue
 #   4. package.json rendered from pkg-template/
 # Usage: scripts/build-pkg.sh   (idempotent; prints the sizes at the end)
@@ -21,10 +24,11 @@ STAGE="$BUILD/stage"
 rm -rf "$RAW" "$STAGE" "$OUT"
 mkdir -p "$STAGE" "$OUT"
 
-log "wasm-pack build --release --target web"
+log "wasm-pack build --release --target web --features no-checkout"
 # Multi-value returns: the glue reads results from the returned array instead of a
 # stack slot per export (~300 B less JS gzip; node >= 16 and every current browser).
-WASM_BINDGEN_MULTI_VALUE=1 wasm-pack --quiet build --release --target web --no-pack --out-dir "$RAW" --out-name cirrus_storefront >/dev/null
+# The root entry's wasm: the client, the cart, money, the storefront helpers; no checkout.
+WASM_BINDGEN_MULTI_VALUE=1 wasm-pack --quiet build --release --target web --no-pack --out-dir "$RAW" --out-name cirrus_storefront -- --features no-checkout >/dev/null
 
 # binaryen from npm (root devDependency, version 132): Debian's binaryen 108 rewrites
 # wasm-bindgen's externref table as anyref, which node 20 then refuses at init.
@@ -48,6 +52,21 @@ if [ -d "$RAW/snippets" ]; then cp -r "$RAW/snippets" "$OUT/"; fi   # inline_js 
 # tsc compiles the entry in a staging directory next to the glue's typings.
 cp "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$STAGE/"
 cp js/*.ts "$STAGE/"
+
+# The checkout module (pkg/checkout/): `Checkout` and its lock, fetched and instantiated by the
+# root entry's `Checkout` on the first start/resume (js/lazy-checkout.ts), so a page that never
+# checks out loads none of it. Its glue's types import the JS-only interfaces as
+# "./interfaces.js" (the root's copy, re-exported) and the client's and the cart's types from
+# "../cirrus_storefront.js" (src/wasm/checkout_split.rs).
+log "checkout module: wasm-pack --features checkout-module"
+RAWK="$BUILD/raw-checkout"
+rm -rf "$RAWK" && mkdir -p "$OUT/checkout" "$STAGE/checkout"
+WASM_BINDGEN_MULTI_VALUE=1 wasm-pack --quiet build --release --target web --no-pack --out-dir "$RAWK" --out-name cirrus_storefront -- --features checkout-module >/dev/null
+"${WASM_OPT[@]}" "$RAWK/cirrus_storefront_bg.wasm" -o "$OUT/checkout/cirrus_storefront_bg.wasm"
+cp "$RAWK/cirrus_storefront.js" "$RAWK/cirrus_storefront.d.ts" "$RAWK/cirrus_storefront_bg.wasm.d.ts" "$OUT/checkout/"
+if [ -d "$RAWK/snippets" ]; then cp -r "$RAWK/snippets" "$OUT/checkout/"; fi
+echo 'export * from "../interfaces.js";' >"$OUT/checkout/interfaces.d.ts"
+cp "$OUT/checkout/interfaces.d.ts" "$RAWK/cirrus_storefront.d.ts" "$RAWK/cirrus_storefront_bg.wasm.d.ts" "$STAGE/checkout/"
 
 cp pkg-template/tsconfig.json "$STAGE/"
 log "tsc (entry points)"
@@ -86,3 +105,7 @@ cp pkg-template/README.md "$OUT/README.md"
 wasm_gz=$(gzip -9c "$OUT/cirrus_storefront_bg.wasm" | wc -c)
 glue_gz=$(cat "$OUT/cirrus_storefront.js" $(ls "$OUT"/snippets/*/js/*.js "$OUT"/snippets/*/js/generated/*.js 2>/dev/null) | gzip -9c | wc -c)
 log "pkg/ ready: wasm $(wc -c <"$OUT/cirrus_storefront_bg.wasm") B ($wasm_gz B gzip -9), glue+snippets $glue_gz B gzip -9"
+for sub in checkout client; do
+  w="$OUT/$sub/cirrus_storefront_bg.wasm"
+  log "  $sub/: wasm $(wc -c <"$w") B ($(gzip -9c "$w" | wc -c) B gzip -9), glue $(gzip -9c "$OUT/$sub/cirrus_storefront.js" | wc -c) B gzip -9"
+done

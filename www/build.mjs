@@ -4,7 +4,8 @@
 //   1. `npm pack` the rendered package (pkg/) and `npm install` the tarball into
 //      www/node_modules (not saved to package.json),
 //   2. bundle src/main.ts with esbuild (imports `cirrus-storefront`),
-//   3. copy the package's .wasm into assets/ (every file there is named by its content's hash),
+//   3. copy the package's .wasm files (the root entry's, the checkout module's) into assets/
+//      (every file there is named by its content's hash),
 //   4. render index.html with its Content-Security-Policy and the hashed names, and write config.json.
 //
 // node www/build.mjs --out DIR --api-key ak_… [--pkg pkg] [--processor localstripe|stripe]
@@ -95,6 +96,11 @@ if (wasmFiles.length !== 1) fail(`the installed package should have one .wasm at
 const wasmBytes = readFileSync(join(sdkDir, wasmFiles[0]));
 const wasmName = `assets/${wasmFiles[0].replace(/\.wasm$/, '')}-${createHash('sha256').update(wasmBytes).digest('hex').slice(0, 12)}.wasm`;
 writeFileSync(join(o.out, wasmName), wasmBytes);
+// The checkout's own wasm module (fetched on the first Checkout.start/resume; src/sdk.ts hands
+// its URL to setCheckoutWasm, since esbuild does not emit `new URL(…, import.meta.url)` assets).
+const checkoutWasmBytes = readFileSync(join(sdkDir, 'checkout', 'cirrus_storefront_bg.wasm'));
+const checkoutWasmName = `assets/cirrus_storefront_checkout_bg-${createHash('sha256').update(checkoutWasmBytes).digest('hex').slice(0, 12)}.wasm`;
+writeFileSync(join(o.out, checkoutWasmName), checkoutWasmBytes);
 const result = await build({
   entryPoints: { app: join(WWW, 'src', 'main.ts') },
   bundle: true,
@@ -110,7 +116,7 @@ const result = await build({
   assetNames: 'assets/[name]-[hash]',
   // The wasm is loaded by URL at runtime (see src/sdk.ts); never inline it.
   loader: { '.wasm': 'file' },
-  define: { __CIRRUS_WASM_URL__: JSON.stringify(`/${wasmName}`) },
+  define: { __CIRRUS_WASM_URL__: JSON.stringify(`/${wasmName}`), __CIRRUS_CHECKOUT_WASM_URL__: JSON.stringify(`/${checkoutWasmName}`) },
 });
 const url = (file) => '/' + relative(o.out, resolve(file)).split(sep).join('/');
 const entry = Object.entries(result.metafile.outputs).find(([f, m]) => m.entryPoint !== undefined && f.endsWith('.js'));

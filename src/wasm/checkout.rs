@@ -438,9 +438,7 @@ impl Checkout {
     /// from `sessionStorage`, e.g. after showing the order confirmation.
     #[wasm_bindgen(js_name = clearStored)]
     pub fn clear_stored(#[wasm_bindgen(js_name = storageKey)] storage_key: Option<String>) {
-        if let Ok(Some(s)) = storage::session() {
-            let _ = s.remove_item(storage_key.as_deref().unwrap_or(DEFAULT_KEY));
-        }
+        super::checkout_split::clear_stored(storage_key.as_deref());
     }
 
     /// The current state (a fresh object each time).

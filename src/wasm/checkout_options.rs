@@ -18,8 +18,7 @@ use crate::error::{Error, Result};
 use crate::jsoncheck::Root;
 use crate::text::{cat, quote};
 
-/// Where the state is kept unless `storageKey` says otherwise.
-pub(super) const DEFAULT_KEY: &str = "cirrus.checkout";
+pub(super) use super::checkout_split::DEFAULT_KEY;
 /// Where an unreadable stored state is kept aside (`<key>` + this), never
 /// deleted: it may describe a payment whose outcome is not settled.
 const UNREADABLE_SUFFIX: &str = ":unreadable";

@@ -7,37 +7,54 @@
 //!   and out (`to_js`, plain objects, `null` for `None`), through serde-wasm-bindgen;
 //! - [`client`]: the `CirrusClient` class (fetchers, sharing, cache), over
 //!   [`http`] (gloo-net, timeout, abort, retries) and [`body`] (2xx bodies);
-//! - [`storefront`]: the storefront helpers (variants, store URLs, SEO), in both builds;
+//! - [`storefront`]: the storefront helpers (variants, store URLs, SEO), in both entries;
+//! - `checkout_split`: what the checkout, a wasm module of its own, shares with the
+//!   root entry's wasm (`Checkout.clearStored`, which must stay synchronous) and takes
+//!   from its glue (types);
 //! - the JS plumbing the client, the cart, the checkout and the lock share:
 //!   [`js`] (members of JS values, thrown messages), `storage` (one `Store`
 //!   type over `localStorage`/`sessionStorage`/doubles), `listeners`
 //!   (subscriptions, DOM listeners removed on drop) and `timers` (`sleep`,
 //!   `Interval`).
+//!
+//! Dead code is checked in the build with every module (no feature); the package's
+//! trimmed builds leave helpers unused by design.
+#![cfg_attr(any(feature = "sdk-only", feature = "no-checkout", feature = "checkout-module"), allow(dead_code))]
 
-#[cfg(not(feature = "sdk-only"))]
+// Which modules each of the package's three wasm builds holds (Cargo.toml [features]):
+// `sdk-only` the client; `no-checkout` the client, the cart, money, the storefront helpers;
+// `checkout-module` the checkout (with its lock, storage, listeners and timers); no feature:
+// all of them in one module (the wasm-bindgen tests).
+#[cfg(not(any(feature = "sdk-only", feature = "checkout-module")))]
 mod cart;
-#[cfg(not(feature = "sdk-only"))]
+#[cfg(not(any(feature = "sdk-only", feature = "no-checkout")))]
 mod checkout;
-#[cfg(not(feature = "sdk-only"))]
+#[cfg(not(any(feature = "sdk-only", feature = "no-checkout")))]
 mod checkout_options;
+#[cfg(not(feature = "sdk-only"))]
+mod checkout_split;
+#[cfg(not(feature = "checkout-module"))]
 mod body;
+#[cfg(not(feature = "checkout-module"))]
 pub(crate) mod client;
 mod js;
 #[cfg(not(feature = "sdk-only"))]
 mod listeners;
 #[cfg(not(feature = "sdk-only"))]
 mod storage;
-#[cfg(not(feature = "sdk-only"))]
+#[cfg(not(any(feature = "sdk-only", feature = "no-checkout")))]
 mod timers;
+#[cfg(not(feature = "checkout-module"))]
 mod http;
 pub(crate) mod error;
 pub(crate) mod interop;
-#[cfg(not(feature = "sdk-only"))]
+#[cfg(not(any(feature = "sdk-only", feature = "no-checkout")))]
 mod lock;
-#[cfg(not(feature = "sdk-only"))]
+#[cfg(not(any(feature = "sdk-only", feature = "checkout-module")))]
 mod money;
-#[cfg(not(feature = "sdk-only"))]
+#[cfg(not(any(feature = "sdk-only", feature = "no-checkout")))]
 mod payment_api;
+#[cfg(not(feature = "checkout-module"))]
 mod storefront;
 
 #[cfg(test)]

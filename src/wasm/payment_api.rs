@@ -8,16 +8,24 @@
 //! Only an object that really lives in JS (a test's fake, anything shaped
 //! like `CheckoutClient` in `js/interfaces.d.ts`) is called through the
 //! extern [`JsClient`]. Either way a payment body is sent once, never retried.
+//!
+//! The package's checkout is a wasm module of its own (`checkout-module`,
+//! [`super::checkout_split`]): there the client is always a JS object, so
+//! only the [`JsClient`] path is compiled; the Rust path is in the build
+//! with every module (the wasm-bindgen tests).
 
 use js_sys::Promise;
 use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
+#[cfg(not(feature = "checkout-module"))]
 use wasm_bindgen::convert::TryFromJsValue;
 use wasm_bindgen_futures::JsFuture;
 
+#[cfg(not(feature = "checkout-module"))]
 use super::client::CirrusClient;
 use super::interop::{arg_from_js, list_from_js, to_js};
 use super::js::get;
+#[cfg(not(feature = "checkout-module"))]
 use crate::endpoint::Body;
 use crate::error::{Error, Result};
 use crate::jsoncheck::Root;
@@ -51,6 +59,7 @@ extern "C" {
     fn shipping_rates_js(this: &JsClient, body: &JsValue) -> JsResult<JsValue>;
 }
 
+#[cfg(not(feature = "checkout-module"))]
 #[wasm_bindgen]
 impl CirrusClient {
     /// A second handle on this client, which the checkout takes over to call
@@ -63,6 +72,7 @@ impl CirrusClient {
 
 /// The client `Checkout.start`/`resume` were given.
 pub(super) enum Payer {
+    #[cfg(not(feature = "checkout-module"))]
     Rust(CirrusClient),
     Js(JsClient),
 }
@@ -74,6 +84,7 @@ impl Payer {
     /// # Errors
     /// `invalid_argument` naming the missing method.
     pub(super) fn of(client: JsValue) -> Result<Payer> {
+        #[cfg(not(feature = "checkout-module"))]
         if let Some(handle) = get(&client, "__rustClient").dyn_ref::<js_sys::Function>().and_then(|f| f.call0(&client).ok()) {
             if let Ok(c) = CirrusClient::try_from_js_value(handle) {
                 return Ok(Payer::Rust(c));
@@ -98,11 +109,13 @@ async fn answer<T: DeserializeOwned>(call: JsResult<JsValue>, what: &str, root: 
 /// Sends `body` from Rust and decodes the answer (`what` names it in errors):
 /// the body was checked against the endpoint's schema before it was parsed,
 /// so this decoding only fails if that schema and the type disagree.
+#[cfg(not(feature = "checkout-module"))]
 async fn send<B: Body, T: DeserializeOwned>(c: &CirrusClient, body: &B, what: &str, root: Root) -> JsResult<T> {
     let v = c.send(body).await?;
     Ok(arg_from_js(v, what, Some(root), false)?)
 }
 
+#[cfg(not(feature = "checkout-module"))]
 impl PaymentApi for CirrusClient {
     async fn initiate(&self, body: &InitiateRequest) -> JsResult<InitiateResponse> {
         send(self, body, "initiatePayment answer", Root::InitiateResponse).await
@@ -144,24 +157,28 @@ impl PaymentApi for JsClient {
 impl PaymentApi for Payer {
     async fn initiate(&self, body: &InitiateRequest) -> JsResult<InitiateResponse> {
         match self {
+            #[cfg(not(feature = "checkout-module"))]
             Payer::Rust(c) => PaymentApi::initiate(c, body).await,
             Payer::Js(c) => PaymentApi::initiate(c, body).await,
         }
     }
     async fn update(&self, body: &UpdateRequest) -> JsResult<UpdateResponse> {
         match self {
+            #[cfg(not(feature = "checkout-module"))]
             Payer::Rust(c) => PaymentApi::update(c, body).await,
             Payer::Js(c) => PaymentApi::update(c, body).await,
         }
     }
     async fn confirm(&self, body: &ConfirmRequest) -> JsResult<ConfirmResponse> {
         match self {
+            #[cfg(not(feature = "checkout-module"))]
             Payer::Rust(c) => PaymentApi::confirm(c, body).await,
             Payer::Js(c) => PaymentApi::confirm(c, body).await,
         }
     }
     async fn shipping_rates(&self, body: &ShippingRatesRequest) -> JsResult<Vec<VariantRates>> {
         match self {
+            #[cfg(not(feature = "checkout-module"))]
             Payer::Rust(c) => PaymentApi::shipping_rates(c, body).await,
             Payer::Js(c) => PaymentApi::shipping_rates(c, body).await,
         }

@@ -3,7 +3,7 @@
 // `lib` is the imported `cirrus-storefront` module; throws on the first failure.
 import { storefrontChecks } from "./storefront-checks.mjs";
 
-export async function smoke(lib, { baseUrl, apiKey, initArg }) {
+export async function smoke(lib, { baseUrl, apiKey, initArg, checkoutWasm }) {
   const passed = [];
   const check = (name, ok, detail = "") => {
     if (!ok) throw new Error(`FAILED: ${name} ${detail}`);
@@ -78,6 +78,15 @@ export async function smoke(lib, { baseUrl, apiKey, initArg }) {
   ctl.abort();
   const ab = await rejects(pending);
   check("abort", ab instanceof lib.CirrusError && ab.code === "aborted");
+  // Checkout: a wasm module of its own, loaded on the first start/resume (js/lazy-checkout.ts);
+  // node reads it from disk, an esbuild bundle is told where its file loader put it.
+  if (checkoutWasm !== undefined) lib.setCheckoutWasm(checkoutWasm);
+  check("Checkout.clearStored() is synchronous", lib.Checkout.clearStored() === undefined && lib.Checkout.clearStored("x") === undefined);
+  const adapter = { mount: async () => {}, updateAmount: async () => {}, collectToken: async () => "tok", handleNextAction: async () => {} };
+  check("Checkout.resume() loads the checkout module (nothing stored: null)", (await lib.Checkout.resume(client, { adapter, storage: null })) === null);
+  const noAdapter = await rejects(lib.Checkout.start(client, { items: [], currency: "USD" }));
+  check("the checkout module's errors are the package's CirrusError", noAdapter instanceof lib.CirrusError && noAdapter.code === "invalid_argument", String(noAdapter));
+  check("a plain object is no Checkout", !({} instanceof lib.Checkout));
   await storefrontChecks(lib, client, check);
   return passed;
 }

@@ -1,7 +1,8 @@
 // Page weights: loads each bundled app (a directory with index.html, made by
 // scripts/bench-size.sh) in headless Chromium, answers its API requests from fixture files,
 // and sums gzip -9 of every .js and .wasm the page requested. Prints one JSON object:
-// { PAGE: { bytes, files: { path: gzip bytes }, note } } for the pages given.
+// { PAGE: { bytes, files: { path: gzip bytes }, requests: { path: times requested }, note } }
+// for the pages given.
 // Usage: node tests/size/page-weight.mjs FIXTURE_DIR NAME=DIR...
 // The app reports `window.__done = string` when it finished its work, or
 // `window.__done = { error }`; an error or no report within 60 s fails the run (exit 1).
@@ -28,6 +29,7 @@ const gz = (bytes) => execFileSync("gzip", ["-9c"], { input: bytes, maxBuffer: 6
 
 async function measure(browser, dir) {
   const requested = new Map();
+  const requests = new Map();
   const server = createServer(async (req, res) => {
     const path = new URL(req.url, "http://x").pathname;
     res.setHeader("Access-Control-Allow-Origin", "*");
@@ -43,7 +45,10 @@ async function measure(browser, dir) {
       if (path.includes("..")) throw new Error("outside");
       const file = path === "/" ? "index.html" : path;
       const body = await readFile(join(dir, file));
-      if (/\.(m?js|wasm)$/.test(file)) requested.set(file, gz(body));
+      if (/\.(m?js|wasm)$/.test(file)) {
+        requested.set(file, gz(body));
+        requests.set(file, (requests.get(file) ?? 0) + 1);
+      }
       res.writeHead(200, { "Content-Type": TYPES[extname(file)] || "application/octet-stream" });
       res.end(body);
     } catch {
@@ -62,7 +67,7 @@ async function measure(browser, dir) {
     await page.close();
     if (typeof done !== "string") throw new Error(`${dir}: the app failed: ${JSON.stringify(done)} ${errors.join("; ")}`);
     const files = Object.fromEntries([...requested].sort());
-    return { bytes: Object.values(files).reduce((a, b) => a + b, 0), files, note: done };
+    return { bytes: Object.values(files).reduce((a, b) => a + b, 0), files, requests: Object.fromEntries([...requests].sort()), note: done };
   } finally {
     server.close();
   }

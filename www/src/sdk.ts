@@ -1,7 +1,7 @@
 // The one place the page touches the package's API surface: init + client
 // construction and the fetch calls the views use. Everything is imported from
 // the public package name, exactly as an npm consumer would.
-import { init, CirrusClient, CirrusError } from 'cirrus-storefront';
+import { init, CirrusClient, CirrusError, setCheckoutWasm } from 'cirrus-storefront';
 import type { Collection, MinimalProduct, MinimalProductsResponse, Page, Pagination, Product, Store } from 'cirrus-storefront';
 
 import { earlyFetch } from './early';
@@ -16,6 +16,8 @@ export interface DemoConfig {
 
 /** The wasm's hashed URL under /assets (www/build.mjs defines it; index.html preloads it). */
 declare const __CIRRUS_WASM_URL__: string;
+/** The checkout module's wasm, fetched on the first Checkout.start/resume (www/build.mjs defines it). */
+declare const __CIRRUS_CHECKOUT_WASM_URL__: string;
 
 export async function loadConfig(): Promise<DemoConfig> {
   const res = await fetch('/config.json'); // preloaded by index.html; served no-cache
@@ -27,6 +29,7 @@ export async function loadConfig(): Promise<DemoConfig> {
 export async function initSdk(): Promise<void> {
   performance.mark('cirrus:wasm-init-start');
   await init(new URL(__CIRRUS_WASM_URL__, location.href));
+  setCheckoutWasm(new URL(__CIRRUS_CHECKOUT_WASM_URL__, location.href));
   performance.mark('cirrus:wasm-init-end');
   performance.measure('cirrus:wasm-init', 'cirrus:wasm-init-start', 'cirrus:wasm-init-end');
 }

@@ -1,10 +1,11 @@
 // The consumer app that stage 40-pkg builds with Vite (vite-app/) and with webpack 5
 // (webpack-app/) from the packed tarball, copied into each as src/main.js, and runs in
 // headless Chromium (tests/package/browser-run.mjs). `init()` gets no argument: the
-// bundler itself must emit the `.wasm` and rewrite the glue's
-// `new URL("cirrus_storefront_bg.wasm", import.meta.url)` to where it put it.
+// bundler itself must emit the `.wasm` files (the root entry's and the checkout module's,
+// loaded on the first Checkout.resume) and rewrite the glues'
+// `new URL("cirrus_storefront_bg.wasm", import.meta.url)` to where it put them.
 // Reports `window.__result = { ok, passed, note } | { ok: false, error }`.
-import { init, CirrusClient, CirrusError, Cart, formatMoney } from "cirrus-storefront";
+import { init, CirrusClient, CirrusError, Cart, Checkout, formatMoney } from "cirrus-storefront";
 
 async function run({ baseUrl, apiKey }) {
   const passed = [];
@@ -14,7 +15,8 @@ async function run({ baseUrl, apiKey }) {
   };
 
   await init();
-  const wasm = performance.getEntriesByType("resource").map((e) => new URL(e.name)).filter((u) => u.pathname.endsWith(".wasm"));
+  const wasmRequests = () => performance.getEntriesByType("resource").map((e) => new URL(e.name)).filter((u) => u.pathname.endsWith(".wasm"));
+  const wasm = wasmRequests();
   check("init() found the bundled .wasm on the page's origin", wasm.length === 1 && wasm[0].origin === location.origin, wasm.join(", "));
 
   const client = new CirrusClient({ baseUrl, apiKey });
@@ -34,10 +36,27 @@ async function run({ baseUrl, apiKey }) {
   const shown = formatMoney(subtotal, "USD", "en-US");
   check("formatMoney", shown === new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(expected / 100), shown);
 
+  // The checkout is a wasm module of its own (pkg/checkout/), fetched on the first
+  // Checkout.start/resume: the bundler must emit it too (the checkout glue's own
+  // `new URL("cirrus_storefront_bg.wasm", import.meta.url)`), and a page that only used the
+  // client and the cart has not requested it.
+  check("client + cart: the checkout's wasm not requested", wasmRequests().length === 1, wasmRequests().join(", "));
+  Checkout.clearStored();
+  check("Checkout.clearStored() (synchronous) loads nothing", wasmRequests().length === 1, wasmRequests().join(", "));
+  const adapter = { mount: async () => {}, updateAmount: async () => {}, collectToken: async () => "tok", handleNextAction: async () => {} };
+  const resumed = await Checkout.resume(client, { adapter, storage: null });
+  const after = wasmRequests();
+  check("Checkout.resume() fetched the checkout's wasm from the page's origin", resumed === null && after.length === 2
+    && after[1].origin === location.origin && after[1].pathname !== wasm[0].pathname, after.join(", "));
+  let bad;
+  try { await Checkout.start(client, { items: [], currency: "USD" }); } catch (e) { bad = e; }
+  check("the checkout module's errors are CirrusErrors", bad instanceof CirrusError && bad.code === "invalid_argument", String(bad));
+  check("the checkout's wasm is fetched once", wasmRequests().length === 2, wasmRequests().join(", "));
+
   let err;
   try { await client.productBySlug("no-such-product"); } catch (e) { err = e; }
   check("error code: CirrusError not_found", err instanceof CirrusError && err.code === "not_found" && err.status === 404, String(err));
-  return { passed, note: `.wasm from ${wasm[0].pathname}` };
+  return { passed, note: `.wasm from ${wasm[0].pathname}, the checkout's from ${wasmRequests()[1].pathname}` };
 }
 
 const params = new URLSearchParams(location.search);
