@@ -1,7 +1,7 @@
 //! `Checkout` for JavaScript (issues 5, 11): the async methods orchestrate.
 //! They drive the core state machine ([`crate::checkout`]) with the client's
-//! payment methods ([`super::payment_api`]: a real `CirrusClient` is called
-//! from Rust, a JS object through its methods), a processor adapter (`js/adapters/`) and storage, keep
+//! payment methods ([`super::payment_api`]: through its JS methods, since the
+//! checkout is a wasm module of its own), a processor adapter (`js/adapters/`) and storage, keep
 //! the state in `sessionStorage` and resume it, and hold the tab's checkout
 //! lock ([`super::lock`]) so two tabs never pay for one cart.
 //!
@@ -40,7 +40,7 @@ use super::storage::{self, Store};
 use super::timers::sleep;
 use super::interop::{arg_from_js, to_js};
 use super::lock;
-use super::payment_api::{PaymentApi, Payer};
+use super::payment_api::{JsClient, PaymentApi};
 use crate::checkout::stored::Stored;
 use crate::checkout::{AfterConfirm, CheckoutState, PayStep};
 use crate::error::{Error, ErrorCode, Result};
@@ -135,7 +135,7 @@ thread_local! {
 
 struct Inner {
     id: u32,
-    client: Payer,
+    client: JsClient,
     adapter: Adapter,
     storage: Option<Store>,
     key: String,
@@ -150,7 +150,7 @@ struct Inner {
 }
 
 impl Inner {
-    fn new(client: Payer, c: Common, state: CheckoutState) -> Rc<Self> {
+    fn new(client: JsClient, c: Common, state: CheckoutState) -> Rc<Self> {
         let id = NEXT_ID.with(|n| {
             let id = n.get();
             n.set(id.wrapping_add(1));
@@ -322,7 +322,7 @@ fn run_flight(inner: &Rc<Inner>, return_url: String, resume: bool) -> Promise {
 /// A stored checkout made live again (`resume`, or `start` on a cart's live
 /// checkout): the lock taken if free, the adapter mounted unless final, an
 /// unsettled payment finished first.
-async fn open(client: Payer, c: Common, state: CheckoutState) -> JsResult<Checkout> {
+async fn open(client: JsClient, c: Common, state: CheckoutState) -> JsResult<Checkout> {
     let live = !state.is_final();
     let inner = Inner::new(client, c, state);
     if live {
@@ -376,7 +376,7 @@ impl Checkout {
         #[wasm_bindgen(unchecked_param_type = "CheckoutClient")] client: JsValue,
         #[wasm_bindgen(unchecked_param_type = "StartCheckoutOptions")] options: JsValue,
     ) -> JsResult<Checkout> {
-        let client = Payer::of(client)?;
+        let client = JsClient::of(client)?;
         let c = common(&options)?;
         let (items, currency) = what_to_buy(&options)?;
         match stored(c.storage.as_ref(), &c.key) {
@@ -424,7 +424,7 @@ impl Checkout {
         #[wasm_bindgen(unchecked_param_type = "CheckoutClient")] client: JsValue,
         #[wasm_bindgen(unchecked_param_type = "CheckoutOptions")] options: JsValue,
     ) -> JsResult<JsValue> {
-        let client = Payer::of(client)?;
+        let client = JsClient::of(client)?;
         let c = common(&options)?;
         let state = match stored(c.storage.as_ref(), &c.key) {
             Ok(Some(s)) => s,

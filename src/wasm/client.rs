@@ -343,22 +343,6 @@ impl CirrusClient {
 }
 
 impl CirrusClient {
-    /// Another handle on the same client (its cache and requests in flight shared).
-    #[cfg_attr(feature = "sdk-only", allow(dead_code))] // the checkout's
-    pub(super) fn handle(&self) -> CirrusClient {
-        CirrusClient { inner: self.inner.clone() }
-    }
-
-    /// A POST from Rust (the checkout's payment calls): `body` checked by its
-    /// rules and sent as [`CirrusClient::post`] sends it, once unless its
-    /// endpoint retries; the checked answer as the JS caller gets it.
-    #[cfg_attr(feature = "sdk-only", allow(dead_code))] // the checkout's
-    pub(super) async fn send<B: Body>(&self, body: &B) -> Result<JsValue> {
-        let call = Call::body(body)?;
-        let json = json(body)?;
-        self.inner.fetch(&call, Some(&json), None).await
-    }
-
     /// A catalog GET: its slug or id (ignored by the endpoints without one).
     fn catalog(&self, op: Op, arg: &JsValue, signal: Option<JsValue>) -> Promise {
         let call = match op.endpoint().arg {
