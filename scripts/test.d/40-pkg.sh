@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The npm package as consumers get it: build pkg/, `npm pack` it, install the
 # tarball into throwaway projects and
+#   0. check the tarball with publint and attw;
 #   1. type-check tests/package/consumer.ts with `tsc --strict --noEmit` (its
 #      `@ts-expect-error` lines are misuse that must not compile);
 #   2. run a node ESM consumer and the README example against a dev server (the example
@@ -38,6 +39,13 @@ rm -rf "$WORK" && mkdir -p "$WORK"
 (cd "$CIRRUS_PKG_OUT" && npm pack --silent --pack-destination "$WORK" >/dev/null)
 tarball=$(ls "$WORK"/cirrus-storefront-*.tgz)
 log "packed $(basename "$tarball") ($(wc -c <"$tarball") bytes)"
+# Tools nobody here wrote judge the package as published: publint (package.json, exports,
+# files) and attw (every entry's types resolve; ESM-only is deliberate, so its profile; the
+# three `.wasm` subpaths are assets, not modules with types).
+log "publint --strict, attw --profile esm-only"
+"$ROOT/node_modules/.bin/publint" "$CIRRUS_PKG_OUT" --strict
+"$ROOT/node_modules/.bin/attw" "$tarball" --profile esm-only --format table-flipped \
+  --exclude-entrypoints ./cirrus_storefront_bg.wasm ./client/cirrus_storefront_bg.wasm ./checkout/cirrus_storefront_bg.wasm
 contents=$(tar tzf "$tarball")
 for f in package/package.json package/index.js package/index.d.ts package/node.js package/cirrus_storefront_bg.wasm package/cirrus_storefront.js \
   package/client-entry.js \
