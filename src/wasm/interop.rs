@@ -46,6 +46,50 @@ pub(crate) fn list_from_js<T: DeserializeOwned>(value: JsValue, what: &str, root
     serde_wasm_bindgen::from_value(value.clone()).map_err(|e| arg_error(e, &value, what, Some(root), true))
 }
 
+/// The string members `names` of the object `obj`, in order, read as
+/// serde-wasm-bindgen reads a struct made only of strings, without a decoder
+/// of its own (each struct it decodes costs the wasm its own
+/// `deserialize_struct`, 0.6-3 KB). A name ending in `?` is an
+/// `Option<String>` with `#[serde(default)]`: absent, `undefined` or `null`
+/// give `None`. Members are read as properties (inherited ones too, as the
+/// decoder does); the others are ignored.
+///
+/// # Errors
+/// When the decoder would refuse the struct, its error: of the first member
+/// that is not a string (`null` for a required one), else of the first
+/// required member absent or `undefined` (`missing field `city``); the caller
+/// names the path with [`arg_fail`].
+pub(crate) fn string_members(obj: &JsValue, names: &[&'static str]) -> core::result::Result<Vec<Option<String>>, serde_wasm_bindgen::Error> {
+    let mut missing = None;
+    let mut out = Vec::with_capacity(names.len());
+    for name in names {
+        let (key, optional) = name.strip_suffix('?').map_or((*name, false), |k| (k, true));
+        let v = js_sys::Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+        if v.is_undefined() || (optional && v.is_null()) {
+            if !optional && missing.is_none() {
+                missing = Some(key);
+            }
+            out.push(None);
+        } else {
+            // Not a string: the decoder's own `invalid type` error, as the struct's would be.
+            out.push(Some(match v.as_string() {
+                Some(s) => s,
+                None => serde_wasm_bindgen::from_value::<String>(v)?,
+            }));
+        }
+    }
+    match missing {
+        Some(key) => Err(serde::de::Error::missing_field(key)),
+        None => Ok(out),
+    }
+}
+
+/// The error of argument `value` (named `what`) for the decoder's error `e`:
+/// as [`arg_from_js`] gives it (the schema walk of `value` against `root`).
+pub(crate) fn arg_fail(e: serde_wasm_bindgen::Error, value: &JsValue, what: &str, root: Root) -> Error {
+    arg_error(e, value, what, Some(root), false)
+}
+
 /// The error of a value that did not decode: the first problem the schema
 /// walk finds (of each element in turn for a `list`), else the decoder's own
 /// message.
@@ -116,11 +160,7 @@ fn struct_fields<T: DeserializeOwned>() -> Option<&'static [&'static str]> {
 /// would.
 fn check_object<T: DeserializeOwned>(value: &JsValue, what: &str, strict: bool) -> Result<()> {
     let Some(fields) = struct_fields::<T>() else { return Ok(()) };
-    if !value.is_object() || js_sys::Array::is_array(value) || value.is_function() {
-        // serde-wasm-bindgen would read an array as the struct's members in order.
-        let got = if js_sys::Array::is_array(value) { "an array" } else { "a value that is not an object" };
-        return Err(Error::invalid_argument([what, ": expected an object, got ", got].concat()));
-    }
+    expect_object(value, what)?;
     if !strict {
         return Ok(());
     }
@@ -133,6 +173,19 @@ fn check_object<T: DeserializeOwned>(value: &JsValue, what: &str, strict: bool) 
         if !v.is_undefined() && !v.is_function() {
             return Err(Error::invalid_argument([what, ": unknown field `", &k, "`, expected one of `", &fields.join("`, `"), "`"].concat()));
         }
+    }
+    Ok(())
+}
+
+/// The refusal of an argument that is not an object (a struct must be given as one).
+///
+/// # Errors
+/// `invalid_argument`: `what: expected an object, got an array`.
+pub(crate) fn expect_object(value: &JsValue, what: &str) -> Result<()> {
+    if !value.is_object() || js_sys::Array::is_array(value) || value.is_function() {
+        // serde-wasm-bindgen would read an array as the struct's members in order.
+        let got = if js_sys::Array::is_array(value) { "an array" } else { "a value that is not an object" };
+        return Err(Error::invalid_argument([what, ": expected an object, got ", got].concat()));
     }
     Ok(())
 }
