@@ -6,7 +6,7 @@
 //! `ShippingAddress`). Refused exactly when the decoder would refuse them,
 //! with the same error (the schema walk of the body names the path).
 
-use serde::de::{DeserializeOwned, Error as _, Unexpected};
+use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 
 use super::interop::{arg_fail, arg_from_js, expect_object, string_members};
@@ -31,60 +31,66 @@ impl BodyArg for InitiateRequest {}
 
 impl BodyArg for UpdateRequest {
     fn from_js(body: JsValue) -> Result<Self> {
-        let (top, shipping_address) = address_body(body, &["sessionId", "shippingRateId"], Self::SCHEMA)?;
-        let mut top = top.into_iter();
-        let mut next = || top.next().flatten().unwrap_or_default();
-        Ok(UpdateRequest { session_id: next(), shipping_rate_id: next(), shipping_address })
+        const NAMES: &[&str] = &["sessionId", "shippingRateId", "shippingAddress{ShippingAddress", ADDRESS[0], ADDRESS[1], ADDRESS[2], ADDRESS[3], ADDRESS[4], ADDRESS[5], ADDRESS[6], ADDRESS[7], ADDRESS[8], ADDRESS[9], "}"];
+        let mut m = strings(body, NAMES, Self::SCHEMA)?;
+        Ok(UpdateRequest { session_id: m.req(), shipping_rate_id: m.req(), shipping_address: m.address() })
     }
 }
 
 impl BodyArg for ConfirmRequest {
     fn from_js(body: JsValue) -> Result<Self> {
-        let names = &["sessionId", "confirmationTokenId", "shippingRateId", "returnUrl"];
-        let (top, shipping_address) = address_body(body, names, Self::SCHEMA)?;
-        let mut top = top.into_iter();
-        let mut next = || top.next().flatten().unwrap_or_default();
+        const NAMES: &[&str] = &[
+            "sessionId", "confirmationTokenId", "shippingRateId", "shippingAddress{ShippingAddress", ADDRESS[0], ADDRESS[1], ADDRESS[2],
+            ADDRESS[3], ADDRESS[4], ADDRESS[5], ADDRESS[6], ADDRESS[7], ADDRESS[8], ADDRESS[9], "}", "returnUrl",
+        ];
+        let mut m = strings(body, NAMES, Self::SCHEMA)?;
         Ok(ConfirmRequest {
-            session_id: next(),
-            confirmation_token_id: next(),
-            shipping_rate_id: next(),
-            return_url: next(),
-            shipping_address,
+            session_id: m.req(),
+            confirmation_token_id: m.req(),
+            shipping_rate_id: m.req(),
+            shipping_address: m.address(),
+            return_url: m.req(),
         })
     }
 }
 
-/// The string members `names` and the `shippingAddress` of a body, as
-/// [`arg_from_js`] takes it: `undefined`/`null` read as `{}`, anything but
-/// an object refused.
-fn address_body(body: JsValue, names: &[&'static str], root: crate::jsoncheck::Root) -> Result<(Vec<Option<String>>, ShippingAddress)> {
+/// The members of `ShippingAddress`, in its order (`?`: optional).
+const ADDRESS: [&str; 10] = ["email", "firstName", "lastName", "address1", "address2?", "city", "state?", "postalCode", "country", "phone?"];
+
+/// The members read, in order.
+struct Members(std::vec::IntoIter<Option<String>>);
+
+impl Members {
+    /// An optional member.
+    fn opt(&mut self) -> Option<String> {
+        self.0.next().flatten()
+    }
+    /// A required member (always there once read).
+    fn req(&mut self) -> String {
+        self.opt().unwrap_or_default()
+    }
+    fn address(&mut self) -> ShippingAddress {
+        ShippingAddress {
+            email: self.req(),
+            first_name: self.req(),
+            last_name: self.req(),
+            address1: self.req(),
+            address2: self.opt(),
+            city: self.req(),
+            state: self.opt(),
+            postal_code: self.req(),
+            country: self.req(),
+            phone: self.opt(),
+        }
+    }
+}
+
+/// The string members `names` of a body ([`string_members`]), as
+/// [`arg_from_js`] takes the body: `undefined`/`null` read as `{}`, anything
+/// but an object refused.
+fn strings(body: JsValue, names: &[&'static str], root: crate::jsoncheck::Root) -> Result<Members> {
     let body = if body.is_undefined() || body.is_null() { js_sys::Object::new().into() } else { body };
     expect_object(&body, "body")?;
-    let read = || {
-        let top = string_members(&body, names)?;
-        let a = js_sys::Reflect::get(&body, &JsValue::from_str("shippingAddress")).unwrap_or(JsValue::UNDEFINED);
-        if a.is_undefined() {
-            return Err(serde_wasm_bindgen::Error::missing_field("shippingAddress"));
-        }
-        if !a.is_object() {
-            return Err(serde_wasm_bindgen::Error::invalid_type(Unexpected::Other("a value that is not an object"), &"struct ShippingAddress"));
-        }
-        let names = &["email", "firstName", "lastName", "address1", "address2?", "city", "state?", "postalCode", "country", "phone?"];
-        let mut m = string_members(&a, names)?.into_iter();
-        let mut opt = || m.next().flatten();
-        let address = ShippingAddress {
-            email: opt().unwrap_or_default(),
-            first_name: opt().unwrap_or_default(),
-            last_name: opt().unwrap_or_default(),
-            address1: opt().unwrap_or_default(),
-            address2: opt(),
-            city: opt().unwrap_or_default(),
-            state: opt(),
-            postal_code: opt().unwrap_or_default(),
-            country: opt().unwrap_or_default(),
-            phone: opt(),
-        };
-        Ok((top, address))
-    };
-    read().map_err(|e| arg_fail(e, &body, "body", root))
+    let m = string_members(&body, names).map_err(|e| arg_fail(e, &body, "body", root))?;
+    Ok(Members(m.into_iter()))
 }

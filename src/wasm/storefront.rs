@@ -20,7 +20,7 @@ const STOREFRONT_TYPES: &str = include_str!("../../js/generated/storefront.ts");
 
 /// The store settings: ten strings, read by [`string_members`] (no decoder
 /// of their own); refused as `required_arg` would refuse them.
-fn store(value: JsValue) -> Result<StoreSettings> {
+pub(super) fn store(value: JsValue) -> Result<StoreSettings> {
     const NAMES: &[&str] = &[
         "name", "defaultCurrency", "contactEmail", "frontendDomain", "logoUrl",
         "routeProducts", "routeCollections", "routePages", "homeMetaTitle", "homeMetaDescription",
