@@ -18,14 +18,13 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Function, Promise, Reflect};
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use web_sys::{AbortController, AbortSignal};
 
-use crate::endpoint::{Body, Call, Op, ProductsQuery};
+use crate::endpoint::{Call, Op, ProductsQuery};
 use crate::error::{Error, Result};
 use crate::model::{ConfirmRequest, InitiateRequest, ShippingRatesRequest, UpdateRequest};
 use crate::options::ClientOptions;
@@ -35,6 +34,7 @@ use super::body;
 use super::http::{self, Transport};
 use super::interop::{arg_from_js, to_js};
 use super::js::get;
+use super::post_body::BodyArg;
 use crate::jsoncheck::Root;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -353,8 +353,8 @@ impl CirrusClient {
     }
 
     /// A POST of the body `B`: decoded, checked by its rules, encoded.
-    fn post<B: Body + DeserializeOwned>(&self, body: JsValue, signal: Option<JsValue>) -> Promise {
-        let call = arg_from_js::<B>(body, "body", Some(B::SCHEMA), false).and_then(|b| Ok((Call::body(&b)?, json(&b)?)));
+    fn post<B: BodyArg>(&self, body: JsValue, signal: Option<JsValue>) -> Promise {
+        let call = B::from_js(body).and_then(|b| Ok((Call::body(&b)?, json(&b)?)));
         match call {
             Ok((call, json)) => self.run(Ok(call), Some(json), signal),
             Err(e) => self.run(Err(e), None, signal),

@@ -55,6 +55,8 @@ mod money;
 #[cfg(not(any(feature = "sdk-only", feature = "no-checkout")))]
 mod payment_api;
 #[cfg(not(feature = "checkout-module"))]
+mod post_body;
+#[cfg(not(feature = "checkout-module"))]
 mod storefront;
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::interop::{arg_from_js, required_arg, to_js};
+use super::interop::{arg_fail, arg_from_js, expect_object, required_arg, string_members, to_js};
 use crate::jsoncheck::Root;
 use crate::error::Result;
 use crate::storefront::input::{Listing, Product};
@@ -18,8 +18,32 @@ use crate::storefront::{self, routes::ResourceKind, OptionSelection, StoreResour
 #[wasm_bindgen(typescript_custom_section)]
 const STOREFRONT_TYPES: &str = include_str!("../../js/generated/storefront.ts");
 
-fn store(value: JsValue) -> Result<StoreSettings> {
-    required_arg(value, "store", Some(Root::Store))
+/// The store settings: ten strings, read by [`string_members`] (no decoder
+/// of their own); refused as `required_arg` would refuse them.
+pub(super) fn store(value: JsValue) -> Result<StoreSettings> {
+    const NAMES: &[&str] = &[
+        "name", "defaultCurrency", "contactEmail", "frontendDomain", "logoUrl",
+        "routeProducts", "routeCollections", "routePages", "homeMetaTitle", "homeMetaDescription",
+    ];
+    if value.is_undefined() || value.is_null() {
+        return Err(crate::error::Error::invalid_argument("store is required"));
+    }
+    expect_object(&value, "store")?;
+    let members = string_members(&value, NAMES).map_err(|e| arg_fail(e, &value, "store", Root::Store))?;
+    let mut m = members.into_iter().map(Option::unwrap_or_default);
+    let mut next = || m.next().unwrap_or_default();
+    Ok(StoreSettings {
+        name: next(),
+        default_currency: next(),
+        contact_email: next(),
+        frontend_domain: next(),
+        logo_url: next(),
+        route_products: next(),
+        route_collections: next(),
+        route_pages: next(),
+        home_meta_title: next(),
+        home_meta_description: next(),
+    })
 }
 
 /// A `StoreResource` as JS gives it (`kind`, and `slug` but for `home`): its

@@ -5,10 +5,12 @@
 //! `fetch` that does not give a `Response`. The same client against a real
 //! dev server (every fetcher × every error code, in node and Chromium, on the
 //! built package) is tests/sdk/matrix.mjs, run by scripts/test.d/40-pkg.sh.
-//! `float`: argument errors that name a number (the vendored serde-wasm-bindgen's patch).
+//! `float`: argument errors that name a number (the vendored serde-wasm-bindgen's patch);
+//! `members`: the arguments read member by member are the structs the decoder makes.
 #![allow(clippy::unwrap_used)]
 
 mod float;
+mod members;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
