@@ -12,6 +12,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
+apt_install patch   # applies the patch below (Debian priority "optional": not on every machine)
 CRATE=serde-wasm-bindgen
 DIR="vendor/$CRATE"
 PATCH="vendor/$CRATE.patch"

@@ -1,6 +1,6 @@
 //! The checkout as a wasm module of its own (`--features checkout-module`,
 //! `pkg/checkout/`): the root entry's wasm (`--features no-checkout`) holds no
-//! checkout code, and the package's `Checkout` (js/checkout.ts) fetches the
+//! checkout code, and the package's `Checkout` (js/lazy-checkout.ts) fetches the
 //! module on the first `Checkout.start`/`resume`. Two wasm instances share no
 //! Rust objects: the checkout calls the client through its JS methods
 //! ([`super::payment_api`]) and reads a `Cart` through its JS API
@@ -27,7 +27,7 @@ pub(super) fn clear_stored(storage_key: Option<&str>) {
     }
 }
 
-/// `Checkout.clearStored` of the package (js/checkout.ts), without loading
+/// `Checkout.clearStored` of the package (js/lazy-checkout.ts), without loading
 /// the checkout module (not part of the public API).
 #[cfg(not(feature = "checkout-module"))]
 #[wasm_bindgen(js_name = __clearStoredCheckout, skip_typescript)]
