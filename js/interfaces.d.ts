@@ -41,24 +41,36 @@ export interface CheckoutClient {
 export interface CheckoutOptions {
   adapter: ProcessorAdapter;
   /**
-   * Where the state is kept; default `sessionStorage`, or `localStorage` for a persistent
-   * cart (shared by its tabs); `null` keeps nothing (no resume).
+   * Where the checkout's record is kept: default `localStorage`, which every tab of the
+   * origin reads (there is no per-tab mode). Another shared `Storage` may be passed; `null`
+   * keeps nothing (no resume, no other tab sees it: for servers and tests only).
    */
   storage?: Pick<Storage, "getItem" | "setItem" | "removeItem"> | null;
   /**
-   * Storage key; default `"<cart.storageKey>:checkout"` for a persistent cart, else
+   * The record's key; default `"<cart.storageKey>:checkout"` for a persistent cart, else
    * "cirrus.checkout". Also names the cross-tab checkout lock.
    */
   storageKey?: string;
-  /** The cart being bought: a persistent one (`Cart.persistent`) shares its live checkout with every tab. */
+  /**
+   * The cart being bought. Its checkout is shared with every tab; when the payment
+   * succeeds, what was paid for is taken out of it (in every tab, for a persistent cart).
+   */
   cart?: CheckoutCart;
+  /** Without a cart: the items being bought (`resume` does not open a record for other items). */
+  items?: PaymentItem[];
 }
-/** What `Checkout` reads of a `Cart`. */
+/** What `Checkout` reads of a `Cart` (and calls to empty it once paid). */
 export interface CheckoutCart {
   paymentItems(): PaymentItem[];
   readonly currency: string | (() => string);
   /** The persistent cart's storage key (`null`: not persistent). */
   readonly storageKey?: string | null;
+  /** Called once the payment succeeded, when the cart holds only what was paid for. */
+  clear?(): void;
+  /** Called once the payment succeeded for a paid line, when the cart also holds other items. */
+  remove?(variantId: string): unknown;
+  /** Called once the payment succeeded for a paid line the buyer added more of meanwhile. */
+  setQuantity?(variantId: string, quantity: number): unknown;
 }
 /** What to buy: a `Cart`, or the items and currency directly. */
 export type StartCheckoutOptions = CheckoutOptions &

@@ -43,7 +43,7 @@ export E2E_ARTIFACTS="$ROOT/artifacts/e2e"
 rm -rf "$E2E_ARTIFACTS"; mkdir -p "$E2E_ARTIFACTS"
 cd "$ROOT"
 node --test --test-concurrency=1 --test-reporter=spec \
-  tests/e2e/storefront.test.mjs tests/e2e/views.test.mjs tests/e2e/checkout.test.mjs tests/e2e/resilience.test.mjs tests/e2e/bench.test.mjs
+  tests/e2e/storefront.test.mjs tests/e2e/views.test.mjs tests/e2e/checkout.test.mjs tests/e2e/never-twice.test.mjs tests/e2e/resilience.test.mjs tests/e2e/bench.test.mjs
 
 # The screenshots the tests must write (name: viewport width): each must exist, be a PNG and
 # be as wide as its viewport. A test that stops writing one fails the stage.

@@ -9,6 +9,7 @@ use super::state::{
     Cancelled, CheckoutFailureCode, CheckoutSession, CheckoutState, Confirming, Failed, Initiated, Paying, PaymentAttempt, RequiresAction,
     ShippingChoice, ShippingChosen, Succeeded,
 };
+use super::record::Run;
 use super::validate::{check_amount, validate_address, validate_return_url};
 use crate::error::{Error, ErrorCode, Result};
 use crate::model::{
@@ -62,6 +63,15 @@ impl AfterConfirm {
             Self::Unknown => RECHECK_DELAYS_MS.get(round).copied(),
             Self::Done | Self::NextAction(_) => None,
         }
+    }
+
+    /// Whether the next action (3-D Secure) runs now: only in a run the
+    /// buyer started with `pay()`. `start`/`resume` ([`Run::Resume`]) never
+    /// wait on a person: they stop at `requires_action` and the page calls
+    /// `pay()` to open the challenge.
+    #[must_use]
+    pub const fn runs_action(&self, run: Run) -> bool {
+        matches!((self, run), (Self::NextAction(_), Run::Pay))
     }
 }
 

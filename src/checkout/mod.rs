@@ -24,6 +24,8 @@
 //! - [`machine`]: the transitions; each is given the data of one step and
 //!   says what to do next ([`PayStep`], [`AfterConfirm`], a request body).
 //! - [`stored`]: the versioned stored form and its checked read-back.
+//! - [`record`]: the rules of the record every tab of the cart shares
+//!   (which record `start`/`resume` open, what a stale tab may do).
 //! - [`validate`]: amounts, return URLs, addresses, stored sessions.
 //!
 //! The wasm class `Checkout` (`src/wasm/checkout.rs`) does the I/O: the
@@ -42,11 +44,13 @@
 //! silent no-op.
 
 pub mod machine;
+pub mod record;
 pub mod state;
 pub mod stored;
 pub mod validate;
 
 pub use machine::{definitive, AfterConfirm, PayStep, PROCESSING_DELAYS_MS, RECHECK_DELAYS_MS};
+pub use record::Run;
 pub use state::{
     AdapterSession, Cancelled, CheckoutFailureCode, Confirming, CheckoutSession, CheckoutState, Failed, Initiated, Paying, PaymentAttempt,
     RequiresAction, ShippingChoice, ShippingChosen, Succeeded,

@@ -255,6 +255,14 @@ impl CheckoutState {
         )
     }
 
+    /// [`Self::payment_unsettled`] read off a stored record's members
+    /// (`state`, `retryable`, whether `pending` is set), for code that does
+    /// not decode the record (`Checkout.clearStored` in the root entry).
+    #[must_use]
+    pub fn unsettled_record(state: &str, retryable: bool, has_pending: bool) -> bool {
+        matches!(state, "paying" | "requires_action" | "confirming") || (state == "failed" && retryable && has_pending)
+    }
+
     /// True while the checkout is live: a session exists and the state is not
     /// final. This is what a persistent cart shares with its other tabs.
     #[must_use]

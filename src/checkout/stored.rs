@@ -1,6 +1,6 @@
-//! The stored form of a checkout (kept in `sessionStorage`, or for a
-//! persistent cart in its storage under `<cartKey>:checkout`, so a reload, a
-//! 3-D Secure redirect or another tab of the cart can resume it): the state object as JavaScript sees
+//! The stored form of a checkout (the record every tab of the cart reads, in
+//! `localStorage` under `<cartKey>:checkout`, so a reload, a 3-D Secure
+//! redirect or another tab of the cart can resume it): the state object as JavaScript sees
 //! it plus `"version": 1`, written with serde and read back with serde.
 //!
 //! Reading back trusts nothing: every member is typed by serde (decoded once,

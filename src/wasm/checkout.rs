@@ -1,9 +1,9 @@
-//! `Checkout` for JavaScript (issues 5, 11): the async methods orchestrate.
+//! `Checkout` for JavaScript (issues 5, 11, 16, 23): the async methods orchestrate.
 //! They drive the core state machine ([`crate::checkout`]) with the client's
 //! payment methods ([`super::payment_api`]: through its JS methods, since the
 //! checkout is a wasm module of its own), a processor adapter (`js/adapters/`) and storage, keep
-//! the state in `sessionStorage` and resume it, and hold the tab's checkout
-//! lock ([`super::lock`]) so two tabs never pay for one cart.
+//! the checkout's record where every tab of the origin reads it, and hold the
+//! tab's checkout lock ([`super::lock`]) so two tabs never pay for one cart.
 //!
 //! Guarantees, all enforced here or in the core:
 //! - **single flight**: while a payment runs, `pay()` returns the same JS
@@ -12,17 +12,27 @@
 //! - **one token in flight**: a confirm whose outcome is unknown is only ever
 //!   repeated with the same token (core invariant), and the state saying so
 //!   is written to storage *before* the confirm is sent;
-//! - **resume**: `Checkout.resume()` after a reload or a 3-D Secure redirect
-//!   confirms that same token once more (idempotent on the server) instead of
-//!   paying again;
+//! - **one record per cart, always** (no per-tab mode): the record lives in
+//!   `localStorage` under the cart's key (`<cartKey>:checkout`, or
+//!   `storageKey`, or `"cirrus.checkout"`), so a reload, a 3-D Secure
+//!   redirect, another tab or a new tab after the first was closed carries
+//!   the same checkout on instead of opening a second payment session
+//!   ([`crate::checkout::record::carries_on`]);
+//! - **the live record, never a copy**: every action re-reads the record
+//!   first and adopts what another tab did to the session; an action that
+//!   became meaningless is refused naming what happened; a write never
+//!   replaces another checkout's record or turns a finished one back
+//!   ([`crate::checkout::record::reconcile`]); other tabs' writes are followed
+//!   through the `storage` event;
 //! - **unknown is not failed**: a confirm with no usable answer leaves
 //!   `confirming` and is confirmed again with the same token, with backoff
 //!   (core: [`AfterConfirm::delay_ms`]); `processing` is re-read the same way;
-//! - **a checkout belongs to the cart**: for a persistent cart the state is
-//!   kept in the cart's storage under `<cartKey>:checkout`, so every tab of
-//!   the cart sees the live checkout and `start` there resumes it instead of
-//!   opening a second payment session; every new payment (a fresh token)
-//!   needs the tab's checkout lock, so one tab acts at a time.
+//! - **nothing waits on a person**: `start`/`resume` finish an unsettled
+//!   payment as far as the server can tell and stop at `requires_action`;
+//!   the challenge runs when the page calls `pay()` ([`Run`]);
+//! - **success empties the cart**: the cart paid for is emptied (in every tab,
+//!   through its own storage) and the record keeps the order's payment
+//!   reference, so any tab shows the order; the next items start anew.
 //!
 //! `RefCell`s are never borrowed across an `.await`.
 
@@ -33,16 +43,18 @@ use js_sys::{Function, Promise, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
-use super::checkout_options::{js_message, keep_aside, stored, what_to_buy, CART_SUFFIX, DEFAULT_KEY};
+use super::checkout_options::{cart_items, js_message, keep_aside, names_what_to_buy, stored, what_to_buy};
+use super::checkout_split::record_key;
 use super::js::get;
-use super::listeners::{emit, unsubscriber, Listeners};
+use super::listeners::{emit, unsubscriber, EventListener, Listeners};
 use super::storage::{self, Store};
 use super::timers::sleep;
 use super::interop::{arg_from_js, to_js};
 use super::lock;
 use super::payment_api::{JsClient, PaymentApi};
 use crate::checkout::stored::Stored;
-use crate::checkout::{AfterConfirm, CheckoutState, PayStep};
+use crate::checkout::record::{after_paying, carries_on, moved_on, reconcile, Reconciled};
+use crate::checkout::{AfterConfirm, CheckoutState, PayStep, Run};
 use crate::error::{Error, ErrorCode, Result};
 use crate::jsoncheck::Root;
 use crate::model::{InitiateRequest, ShippingAddress, ShippingRatesRequest, ShippingRatesResponse};
@@ -86,13 +98,13 @@ fn bad(message: &str) -> Error {
     Error::invalid_argument(message)
 }
 
-/// What `start` and `resume` share: the adapter, the storage, the key.
+/// What `start` and `resume` share: the adapter, the storage, the key, the cart.
 struct Common {
     adapter: Adapter,
     storage: Option<Store>,
     key: String,
-    /// The record belongs to a persistent cart: every tab of it reads it.
-    shared: bool,
+    /// The cart paid for (`options.cart`): emptied when its payment succeeds.
+    cart: Option<JsValue>,
 }
 
 fn common(options: &JsValue) -> Result<Common> {
@@ -105,17 +117,17 @@ fn common(options: &JsValue) -> Result<Common> {
             return Err(bad(&cat(&["options.adapter.", m, " must be a function (see ProcessorAdapter)"])));
         }
     }
-    // A persistent cart's checkout is kept with the cart, for all its tabs.
-    let cart_key = get(&get(options, "cart"), "storageKey").as_string().filter(|k| !k.is_empty());
-    let key = match get(options, "storageKey") {
-        v if v.is_undefined() => cart_key.as_ref().map_or_else(|| DEFAULT_KEY.to_owned(), |k| cat(&[k, CART_SUFFIX])),
-        v => v.as_string().filter(|k| !k.is_empty()).ok_or_else(|| bad("options.storageKey must be a non-empty string"))?,
+    let cart = get(options, "cart");
+    let storage_key = match get(options, "storageKey") {
+        v if v.is_undefined() => None,
+        v => Some(v.as_string().filter(|k| !k.is_empty()).ok_or_else(|| bad("options.storageKey must be a non-empty string"))?),
     };
+    let key = record_key(storage_key, &cart);
     let storage = match get(options, "storage") {
         v if v.is_null() => None,
-        // Reading the storage throws where it is disabled: then nothing is kept.
-        v if v.is_undefined() && cart_key.is_some() => storage::local().ok().flatten(),
-        v if v.is_undefined() => storage::session().ok().flatten(),
+        // Every tab of the origin reads the record. Reading `localStorage`
+        // throws where storage is disabled: then nothing is kept.
+        v if v.is_undefined() => storage::local().ok().flatten(),
         v => {
             for m in ["getItem", "setItem", "removeItem"] {
                 if !get(&v, m).is_function() {
@@ -125,8 +137,8 @@ fn common(options: &JsValue) -> Result<Common> {
             Some(v.unchecked_into())
         }
     };
-    let shared = cart_key.is_some() && storage.is_some();
-    Ok(Common { adapter: adapter.unchecked_into(), storage, key, shared })
+    let cart = get(&cart, "clear").is_function().then_some(cart);
+    Ok(Common { adapter: adapter.unchecked_into(), storage, key, cart })
 }
 
 thread_local! {
@@ -139,14 +151,20 @@ struct Inner {
     adapter: Adapter,
     storage: Option<Store>,
     key: String,
-    /// The record is the cart's, shared with its other tabs.
-    shared: bool,
+    /// The cart paid for, emptied when the payment succeeds.
+    cart: Option<JsValue>,
     state: RefCell<CheckoutState>,
     listeners: RefCell<Listeners>,
     /// The running payment's promise (single flight).
     flight: RefCell<Option<Promise>>,
     /// The last shipping options and the country they were fetched for.
     options: RefCell<Option<(String, Vec<ShippingOption>)>>,
+    /// Follows other tabs' writes of the record (the `storage` event).
+    follow: RefCell<Option<EventListener>>,
+    /// The cart was emptied of what this checkout paid for.
+    emptied: Cell<bool>,
+    /// Resolves `open`'s wait for the first answer of a resumed payment.
+    first_answer: RefCell<Option<Function>>,
 }
 
 impl Inner {
@@ -162,12 +180,32 @@ impl Inner {
             adapter: c.adapter,
             storage: c.storage,
             key: c.key,
-            shared: c.shared,
+            cart: c.cart,
             state: RefCell::new(state),
             listeners: RefCell::default(),
             flight: RefCell::new(None),
             options: RefCell::new(None),
+            follow: RefCell::new(None),
+            emptied: Cell::new(false),
+            first_answer: RefCell::new(None),
         })
+    }
+
+    /// Follow other tabs' writes of the record: adopt them (when no payment
+    /// runs here) and tell the listeners, so every open tab shows what
+    /// happened (e.g. the order once another tab's payment succeeded).
+    fn follow(self: &Rc<Self>) {
+        let Some(window) = web_sys::window() else { return };
+        let weak = Rc::downgrade(self);
+        let listener = EventListener::new(&window, "storage", move |e: JsValue| {
+            let Some(inner) = weak.upgrade() else { return };
+            let key = get(&e, "key");
+            if !(key.is_null() || key.as_string().as_deref() == Some(inner.key.as_str())) || inner.flight.borrow().is_some() {
+                return;
+            }
+            let _ = inner.sync();
+        });
+        *self.follow.borrow_mut() = listener;
     }
 
     fn lock_name(&self) -> String {
@@ -178,22 +216,127 @@ impl Inner {
         js(to_js(&*self.state.borrow()))
     }
 
-    /// Persist, tell the listeners, and let the lock go once the checkout is over.
-    fn changed(&self) {
-        let state = self.state.borrow().clone();
-        if let Some(s) = &self.storage {
-            // A full or disabled storage only costs the ability to resume;
-            // the server's idempotent confirm still prevents double charges.
-            if let Some(text) = to_js(&Stored::of(&state)).ok().and_then(|v| JSON::stringify(&v).ok()).and_then(|t| t.as_string()) {
-                let _ = s.set_item(&self.key, &text);
+    /// The record as it is now (`None`: nothing kept, or no storage).
+    fn record(&self) -> Result<Option<CheckoutState>> {
+        stored(self.storage.as_ref(), &self.key).map_err(|e| keep_aside(self.storage.as_ref(), &self.key, e))
+    }
+
+    /// Write the state, unless another tab's record must win: a record of
+    /// another checkout is never replaced while its payment is unsettled,
+    /// and a finished record of this session is never turned back (then it
+    /// is adopted). `Ok(false)`: adopted instead of written.
+    fn write(&self) -> Result<bool> {
+        let Some(s) = &self.storage else { return Ok(true) };
+        let ours = self.state.borrow().clone();
+        // A new session (`initiated`) replaces whatever finished record is there.
+        let new = matches!(ours, CheckoutState::Initiated(_));
+        if let Ok(Some(theirs)) = self.record() {
+            let same_session = theirs.session().map(|x| &x.session_id) == ours.session().map(|x| &x.session_id);
+            if same_session && !new && theirs.is_final() && !ours.is_final() {
+                self.adopt(theirs);
+                return Ok(false);
+            }
+            if (!same_session || new) && theirs.payment_unsettled() {
+                return Err(Error::invalid_state(
+                    "another tab's checkout of this cart has a payment whose outcome is not known yet; open it with Checkout.resume() ?? Checkout.start()",
+                ));
             }
         }
+        // A full or disabled storage only costs the ability to resume;
+        // the server's idempotent confirm still prevents double charges.
+        if let Some(text) = to_js(&Stored::of(&ours)).ok().and_then(|v| JSON::stringify(&v).ok()).and_then(|t| t.as_string()) {
+            let _ = s.set_item(&self.key, &text);
+        }
+        Ok(true)
+    }
+
+    /// Record the new state (see [`Self::write`]), tell the listeners, let the
+    /// lock go once the checkout is over, and empty the cart once paid.
+    /// `Ok(false)`: another tab's finished record was adopted instead.
+    fn changed(&self) -> Result<bool> {
+        let written = self.write()?;
+        if written {
+            self.emit();
+        }
+        Ok(written)
+    }
+
+    /// Take another tab's state of this session and tell the listeners.
+    fn adopt(&self, theirs: CheckoutState) {
+        *self.state.borrow_mut() = theirs;
+        self.emit();
+    }
+
+    fn emit(&self) {
+        let state = self.state.borrow().clone();
         if state.is_final() {
             lock::release(&self.lock_name(), self.id);
+        }
+        if matches!(state, CheckoutState::Succeeded(_)) {
+            self.empty_cart();
         }
         let Ok(js) = to_js(&state) else { return };
         let listeners = self.listeners.borrow().snapshot();
         emit(listeners, &js);
+    }
+
+    /// The payment succeeded: take what was paid for out of the cart (a
+    /// persistent cart saves, and its other tabs follow), once per checkout.
+    /// Items the buyer added meanwhile stay ([`after_paying`]).
+    fn empty_cart(&self) {
+        let Some(cart) = &self.cart else { return };
+        if self.emptied.replace(true) {
+            return;
+        }
+        let paid = self.state.borrow().session().map(|s| s.items.clone()).unwrap_or_default();
+        let Ok(now) = cart_items(cart) else { return };
+        let left = after_paying(&now, &paid);
+        let call = |m: &str, args: &[JsValue]| {
+            if let Some(f) = get(cart, m).dyn_ref::<Function>() {
+                let _ = f.apply(cart, &args.iter().collect());
+            }
+        };
+        if left.len() == now.len() && left.iter().all(|(_, q)| *q == 0) {
+            call("clear", &[]);
+            return;
+        }
+        for (variant, quantity) in left {
+            if quantity == 0 {
+                call("remove", &[variant.into()]);
+            } else {
+                call("setQuantity", &[variant.into(), quantity.into()]);
+            }
+        }
+    }
+
+    /// Before an action: the live record, re-read. Another tab's progress on
+    /// this session is adopted (`Ok(true)`); a record of another checkout, or
+    /// one cleared while nothing is unsettled here, refuses the action.
+    fn sync(&self) -> Result<bool> {
+        if self.storage.is_none() {
+            return Ok(false);
+        }
+        let theirs = self.record()?;
+        let verdict = reconcile(&self.state.borrow(), theirs)?;
+        match verdict {
+            Reconciled::Current => Ok(false),
+            Reconciled::Adopt(theirs) => {
+                self.adopt(theirs);
+                Ok(true)
+            }
+            Reconciled::Restore => {
+                self.write()?;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Run `step` on the live record (see [`Self::sync`]); a refusal after
+    /// adopting another tab's progress says what happened.
+    fn act<T>(&self, step: impl FnOnce(&mut CheckoutState) -> Result<T>) -> Result<T> {
+        let adopted = self.sync()?;
+        let r = step(&mut self.state.borrow_mut());
+        r.map_err(|e| if adopted && e.code == ErrorCode::InvalidState { moved_on(&self.state.borrow(), e) } else { e })
     }
 
     async fn mount_adapter(&self) -> JsResult<()> {
@@ -210,45 +353,36 @@ impl Inner {
     }
 
     fn adapter_failed(&self, message: &str) -> Result<()> {
-        self.state.borrow_mut().adapter_failed(message)?;
-        self.changed();
+        self.act(|s| s.adapter_failed(message))?;
+        self.changed()?;
         Ok(())
     }
 
-    /// A shared record another tab moved on (same session): take it, so this
-    /// tab never acts on a stale state. Nothing runs in this tab meanwhile
-    /// (called before a payment run starts).
-    fn adopt_shared(&self) {
-        if !self.shared {
-            return;
-        }
-        let Ok(Some(theirs)) = stored(self.storage.as_ref(), &self.key) else { return };
-        let same = {
-            let ours = self.state.borrow();
-            theirs != *ours && theirs.session().map(|s| &s.session_id) == ours.session().map(|s| &s.session_id)
-        };
-        if same {
-            *self.state.borrow_mut() = theirs;
-            self.changed();
+    /// Tell `open` that the first confirm of a resumed payment was answered
+    /// (or that the run ended without one).
+    fn answered(&self) {
+        if let Some(resolve) = self.first_answer.borrow_mut().take() {
+            let _ = resolve.call0(&JsValue::NULL);
         }
     }
 
     /// One payment run: collect (or reuse) a token, confirm, run at most one
-    /// next action per run and confirm again; an unknown outcome or
-    /// `processing` is confirmed again with the same token after the core's
-    /// delays (bounded). Payment outcomes end in the state; only a step that
-    /// may not run now is an `Err`.
-    async fn pay(&self, return_url: &str, resume: bool) -> Result<()> {
-        self.adopt_shared();
-        let step = if resume {
-            match self.state.borrow().resume_token() {
-                Some(t) => PayStep::Reconfirm(t.to_owned()),
+    /// next action per run (only when the buyer asked: [`Run::Pay`]) and
+    /// confirm again; an unknown outcome or `processing` is confirmed again
+    /// with the same token after the core's delays (bounded). Every step acts
+    /// on the live record. Payment outcomes end in the state; only a step
+    /// that may not run now is an `Err`.
+    async fn pay(&self, return_url: &str, run: Run) -> Result<()> {
+        let step = match run {
+            Run::Resume => match self.act(|s| Ok(s.resume_token().map(str::to_owned)))? {
+                Some(t) => PayStep::Reconfirm(t),
                 None => return Ok(()),
+            },
+            Run::Pay => {
+                let step = self.act(|s| s.pay_step())?;
+                crate::checkout::validate_return_url(return_url)?;
+                step
             }
-        } else {
-            let step = self.state.borrow().pay_step()?;
-            crate::checkout::validate_return_url(return_url)?;
-            step
         };
         let mut token = match step {
             PayStep::Reconfirm(t) => t,
@@ -267,8 +401,11 @@ impl Inner {
         // Next actions run, re-reads of `processing`, re-confirms of an unknown outcome: each bounded.
         let (mut actions, mut polls, mut rechecks) = (0, 0, 0);
         loop {
-            let body = self.state.borrow_mut().begin_confirm(&token, return_url)?;
-            self.changed(); // stored as in flight before anything is sent
+            let body = self.act(|s| s.begin_confirm(&token, return_url))?;
+            // Stored as in flight before anything is sent.
+            if !self.changed()? {
+                return Ok(()); // another tab finished this session meanwhile
+            }
             let sent = self.client.confirm(&body).await;
             let after = match sent {
                 Ok(a) => self.state.borrow_mut().confirmed(a),
@@ -277,8 +414,12 @@ impl Inner {
                     self.state.borrow_mut().confirm_failed(code, &js_message(&e))
                 }
             };
-            self.changed();
+            let written = self.changed()?;
+            self.answered();
             let after = after?;
+            if !written {
+                return Ok(());
+            }
             let round = match after {
                 AfterConfirm::Processing => &mut polls,
                 AfterConfirm::Unknown => &mut rechecks,
@@ -289,49 +430,63 @@ impl Inner {
                 sleep(ms).await;
                 continue;
             }
-            let AfterConfirm::NextAction(secret) = after else { return Ok(()) };
+            let AfterConfirm::NextAction(secret) = &after else { return Ok(()) };
+            // `start`/`resume` never wait on a person: the page calls `pay()` for the challenge.
+            if !after.runs_action(run) {
+                return Ok(());
+            }
             if actions > 0 {
                 return self.adapter_failed("authentication was not completed");
             }
             actions += 1;
-            if let Err(e) = settle(self.adapter.handle_next_action(&secret)).await {
+            if let Err(e) = settle(self.adapter.handle_next_action(secret)).await {
                 return self.adapter_failed(&js_message(&e));
             }
-            token = self.state.borrow().action_finished()?;
+            token = self.act(|s| s.action_finished())?;
         }
     }
 }
 
 /// Starts a payment as the single flight and records its promise.
-fn run_flight(inner: &Rc<Inner>, return_url: String, resume: bool) -> Promise {
+fn run_flight(inner: &Rc<Inner>, return_url: String, run: Run) -> Promise {
     if let Some(p) = inner.flight.borrow().clone() {
         return p;
     }
-    let run = inner.clone();
+    let flight = inner.clone();
     // `future_to_promise` first polls on a later microtask: the flight is recorded before anything runs.
     let p = future_to_promise(async move {
-        let r = run.pay(&return_url, resume).await;
-        run.flight.borrow_mut().take();
+        let r = flight.pay(&return_url, run).await;
+        flight.flight.borrow_mut().take();
+        flight.answered();
         r?;
-        run.state_js()
+        flight.state_js()
     });
     *inner.flight.borrow_mut() = Some(p.clone());
     p
 }
 
-/// A stored checkout made live again (`resume`, or `start` on a cart's live
-/// checkout): the lock taken if free, the adapter mounted unless final, an
-/// unsettled payment finished first.
+/// A stored checkout made live again (`resume`, or `start` on the cart's
+/// record): the lock taken if free, the adapter mounted unless final, other
+/// tabs' writes followed. An unsettled payment is confirmed again with its
+/// token; this returns once that first answer is in (or the run ended),
+/// while re-reads of `processing` or of an unknown outcome go on in the
+/// background (the listeners hear them) and `requires_action` waits for
+/// `pay()`: nothing here waits on a person.
 async fn open(client: JsClient, c: Common, state: CheckoutState) -> JsResult<Checkout> {
     let live = !state.is_final();
     let inner = Inner::new(client, c, state);
+    inner.follow();
     if live {
         // Taken if free; a new payment asks again (`pay`), finishing one never needs it.
         let _ = lock::acquire(&inner.lock_name(), inner.id).await;
         inner.mount_adapter().await?;
     }
     if inner.state.borrow().resume_token().is_some() {
-        JsFuture::from(run_flight(&inner, String::new(), true)).await?;
+        let mut resolve = None;
+        let first = Promise::new(&mut |res, _| resolve = Some(res));
+        *inner.first_answer.borrow_mut() = resolve;
+        let flight = run_flight(&inner, String::new(), Run::Resume);
+        JsFuture::from(Promise::race(&js_sys::Array::of2(&first, &flight))).await?;
     }
     Ok(Checkout { inner })
 }
@@ -355,22 +510,25 @@ impl Drop for Checkout {
 
 #[wasm_bindgen]
 impl Checkout {
-    /// Initiate a payment session for the cart (or `items` in `currency`),
-    /// mount the adapter's payment form and keep the state in storage.
+    /// Open the checkout of the cart (or of `items` in `currency`): the
+    /// record every tab of the origin shares (`localStorage`, under
+    /// `"<cart.storageKey>:checkout"`, `storageKey` or `"cirrus.checkout"`).
     ///
-    /// For a persistent cart (`Cart.persistent`) the checkout is the cart's:
-    /// when any tab of it has a live checkout (a session not finished), this
-    /// resumes that checkout (as `Checkout.resume` does, finishing a payment
-    /// whose outcome is not known yet) instead of opening a second payment
-    /// session; a live checkout without a payment whose items differ from
-    /// the cart's is replaced by a new one.
+    /// The record is carried on instead of opening a second payment session
+    /// when it has a payment whose outcome is not known yet (confirmed again
+    /// with its token, as `Checkout.resume` does; `requires_action` is
+    /// returned as it is, the challenge runs on `pay()`), when it is live
+    /// for the same items, or when it `succeeded` and the cart is empty (the
+    /// SDK emptied it: the order is shown). Otherwise a new payment session
+    /// is initiated, the adapter's payment form mounted and the record
+    /// written (a finished checkout never blocks the next purchase). Never
+    /// waits on a person.
     ///
     /// Rejects with a `CirrusError`: `invalid_argument` for bad options or
     /// an unreadable stored checkout (kept aside under `<key>:unreadable`),
-    /// `invalid_state` if the tab's storage holds a checkout with an
-    /// unsettled payment (finish it with `Checkout.resume()` first) or
-    /// another tab holds the checkout lock, or the server's error. An
-    /// adapter that fails to mount rejects with its own error.
+    /// `invalid_state` for an empty cart, or while another tab holds the
+    /// checkout lock for other items, or the server's error. An adapter
+    /// that fails to mount rejects with its own error.
     #[wasm_bindgen(unchecked_return_type = "Checkout")]
     pub async fn start(
         #[wasm_bindgen(unchecked_param_type = "CheckoutClient")] client: JsValue,
@@ -381,17 +539,12 @@ impl Checkout {
         let (items, currency) = what_to_buy(&options)?;
         match stored(c.storage.as_ref(), &c.key) {
             Err(e) => return Err(keep_aside(c.storage.as_ref(), &c.key, e).into()),
-            // The cart's live checkout, from this tab or another: carry it on.
-            Ok(Some(old)) if c.shared && old.is_live() && (old.payment_unsettled() || old.session().is_some_and(|s| s.items == items)) => {
-                return open(client, c, old).await;
-            }
-            Ok(Some(old)) if old.payment_unsettled() => {
-                return Err(Error::invalid_state(
-                    "the stored checkout has a payment whose outcome is not known yet; finish it with Checkout.resume() first",
-                )
-                .into());
-            }
+            // The cart's checkout, from this tab or another: carry it on.
+            Ok(Some(old)) if carries_on(&old, Some(&items)) => return open(client, c, old).await,
             Ok(_) => {}
+        }
+        if items.is_empty() {
+            return Err(Error::invalid_state("the cart is empty: add an item before checkout").into());
         }
         let inner = Inner::new(client, c, CheckoutState::Idle);
         lock::acquire(&inner.lock_name(), inner.id).await?;
@@ -401,20 +554,27 @@ impl Checkout {
         let body = InitiateRequest { items: items.clone(), currency };
         let answer = inner.client.initiate(&body).await?;
         inner.state.borrow_mut().initiated(items, answer)?;
-        inner.changed();
+        inner.changed()?;
+        inner.follow();
         inner.mount_adapter().await?;
         Ok(checkout)
     }
 
-    /// Restore the checkout kept in storage (after a reload or a 3-D Secure
-    /// redirect; with `cart`, the persistent cart's checkout from any tab).
-    /// Resolves `null` when nothing is stored. Mounts the adapter unless the
-    /// checkout is final; if a payment is unsettled (`paying`,
-    /// `requires_action`, `confirming`, a retryable `failed` with a pending
-    /// attempt) it is finished first: the token already used is confirmed
-    /// again (never a new charge; with backoff while the outcome stays
-    /// unknown or `processing`), and the next action runs here if the
-    /// processor still asks for it.
+    /// Open the cart's checkout record if it is still the cart's (see
+    /// `start`): after a reload, a 3-D Secure redirect, in another tab, or in
+    /// a new tab after the first was closed. Resolves `null` when nothing is
+    /// stored, or when the record is over for what the cart holds now (a
+    /// live checkout without a payment for other items, a cancelled or
+    /// failed one, a succeeded one while the cart has items again): then
+    /// `Checkout.start` opens the next one. Without `cart` or `items` the
+    /// record is opened as it is.
+    ///
+    /// Mounts the adapter unless the checkout is final. A payment whose
+    /// outcome is not known yet is confirmed again with the token already
+    /// used (never a new charge); this resolves once that answer is in,
+    /// while `processing` or a still unknown outcome is re-read in the
+    /// background; `requires_action` is returned as it is (the challenge
+    /// runs on `pay()`). Never waits on a person.
     ///
     /// Rejects with `invalid_argument` if the stored state is unreadable: it
     /// is not deleted but kept aside under `<key>:unreadable` (the message
@@ -426,19 +586,23 @@ impl Checkout {
     ) -> JsResult<JsValue> {
         let client = JsClient::of(client)?;
         let c = common(&options)?;
+        let items = if names_what_to_buy(&options) { Some(what_to_buy(&options)?.0) } else { None };
         let state = match stored(c.storage.as_ref(), &c.key) {
-            Ok(Some(s)) => s,
-            Ok(None) => return Ok(JsValue::NULL),
+            Ok(Some(s)) if carries_on(&s, items.as_deref()) => s,
+            Ok(_) => return Ok(JsValue::NULL),
             Err(e) => return Err(keep_aside(c.storage.as_ref(), &c.key, e).into()),
         };
         Ok(open(client, c, state).await?.into())
     }
 
-    /// Remove the stored state of `storageKey` (default "cirrus.checkout")
-    /// from `sessionStorage`, e.g. after showing the order confirmation.
+    /// Remove the checkout record of `cart` (a `Cart`: its record), of a
+    /// storage key, or of "cirrus.checkout" from `localStorage` (and this
+    /// tab's `sessionStorage`). A record whose payment is not settled yet is
+    /// kept: it throws `invalid_state` (resume it; the SDK finishes it).
+    /// Not needed after a success: the next `start` with new items replaces it.
     #[wasm_bindgen(js_name = clearStored)]
-    pub fn clear_stored(#[wasm_bindgen(js_name = storageKey)] storage_key: Option<String>) {
-        super::checkout_split::clear_stored(storage_key.as_deref());
+    pub fn clear_stored(#[wasm_bindgen(js_name = cartOrStorageKey, unchecked_param_type = "CheckoutCart | string")] target: Option<JsValue>) -> JsResult<()> {
+        super::checkout_split::clear_stored(&target.unwrap_or_default()).map_err(JsValue::from)
     }
 
     /// The current state (a fresh object each time).
@@ -468,12 +632,11 @@ impl Checkout {
     #[wasm_bindgen(js_name = shippingOptions, unchecked_return_type = "ShippingOption[]")]
     pub async fn shipping_options(&self, country: String) -> JsResult<JsValue> {
         let inner = self.inner.clone();
-        let (ids, subtotal, currency) = {
-            let state = inner.state.borrow();
+        let (ids, subtotal, currency) = inner.act(|state| {
             let session = state.shipping_session()?;
             let ids: Vec<String> = session.items.iter().map(|i| i.variant_id.clone()).collect();
-            (ids, session.breakdown.subtotal, session.currency.clone())
-        };
+            Ok((ids, session.breakdown.subtotal, session.currency.clone()))
+        })?;
         let currency = Currency::from_code(&currency)?;
         // No `orderTotal`: the band is checked exactly on minor units below.
         let body = ShippingRatesRequest { variant_ids: ids.clone(), country: country.clone(), order_total: None };
@@ -500,7 +663,7 @@ impl Checkout {
     ) -> JsResult<JsValue> {
         let inner = self.inner.clone();
         inner.idle("select shipping")?;
-        inner.state.borrow().shipping_session()?;
+        inner.act(|s| s.shipping_session().map(drop))?;
         let address: ShippingAddress = arg_from_js(address, "shippingAddress", Some(Root::ShippingAddress), false)?;
         let rate = {
             let options = inner.options.borrow();
@@ -527,8 +690,9 @@ impl Checkout {
         let answer = inner.client.update(&body).await?;
         inner.idle("select shipping")?;
         let (amount, currency) = (answer.amount, answer.currency.clone());
-        inner.state.borrow_mut().shipping_chosen(rate, address, answer)?;
-        inner.changed();
+        // The record again: another tab may have paid or cancelled meanwhile.
+        inner.act(|s| s.shipping_chosen(rate, address, answer))?;
+        inner.changed()?;
         // i64 minor units → JS number: checked to be a safe integer.
         let amount = crate::money::check_safe(amount)?;
         #[allow(clippy::cast_precision_loss)] // a safe integer, checked above
@@ -549,8 +713,10 @@ impl Checkout {
     /// one runs returns the same promise.
     ///
     /// Rejects with a `CirrusError` only when paying is not allowed now
-    /// (`invalid_state`, also when another tab holds this cart's checkout)
-    /// or `returnUrl` is bad (`invalid_argument`).
+    /// (`invalid_state`, also when another tab holds this cart's checkout or
+    /// moved it on: the message says what happened) or `returnUrl` is bad
+    /// (`invalid_argument`). When the payment succeeds, the cart passed to
+    /// `start`/`resume` is emptied of what was paid for, in every tab.
     #[wasm_bindgen(unchecked_return_type = "Promise<CheckoutState>")]
     pub fn pay(&self, #[wasm_bindgen(unchecked_param_type = "PayOptions")] options: JsValue) -> Promise {
         if let Some(p) = self.inner.flight.borrow().clone() {
@@ -559,18 +725,20 @@ impl Checkout {
         let Some(return_url) = get(&options, "returnUrl").as_string() else {
             return Promise::reject(&bad("options.returnUrl must be a string").into());
         };
-        run_flight(&self.inner, return_url, false)
+        run_flight(&self.inner, return_url, Run::Pay)
     }
 
-    /// Abandon the checkout before any payment exists.
+    /// Abandon the checkout before any payment exists (on the live record:
+    /// a tab that read it earlier cannot cancel a payment another tab made).
     ///
     /// # Errors
-    /// `invalid_state` while a payment is in progress or unsettled, after
-    /// success, or when already cancelled.
+    /// `invalid_state` while a payment is in progress or unsettled (also one
+    /// another tab made: the message says so), after success, or when
+    /// already cancelled.
     pub fn cancel(&self) -> JsResult<()> {
         self.inner.idle("cancel")?;
-        self.inner.state.borrow_mut().cancel()?;
-        self.inner.changed();
+        self.inner.act(CheckoutState::cancel)?;
+        self.inner.changed()?;
         if let Some(unmount) = get(&self.inner.adapter, "unmount").dyn_ref::<Function>() {
             // the form is going away anyway
             let _ = unmount.call0(&self.inner.adapter);

@@ -1,9 +1,10 @@
-//! What `Checkout.start` and `Checkout.resume` are given (issues 5, 11, 16):
-//! what to buy ([`what_to_buy`]) and where the state is kept: `sessionStorage`,
-//! or for a persistent cart the cart's storage under `<cartKey>:checkout`
-//! (every tab of the cart reads it), or what `options.storage` names. The
-//! stored form is read back trusting nothing ([`crate::checkout::stored`]);
-//! an unreadable one is kept aside under `<key>:unreadable`, never deleted.
+//! What `Checkout.start` and `Checkout.resume` are given (issues 5, 11, 16, 23):
+//! what to buy ([`what_to_buy`]) and where the record is kept: `localStorage`
+//! (or what `options.storage` names), which every tab of the origin reads,
+//! under the cart's key `<cartKey>:checkout`, `options.storageKey`, or
+//! `"cirrus.checkout"` (`checkout_split::record_key`). The stored form is
+//! read back trusting nothing ([`crate::checkout::stored`]); an unreadable
+//! one is kept aside under `<key>:unreadable`, never deleted.
 
 use js_sys::{Function, Reflect, JSON};
 use wasm_bindgen::prelude::*;
@@ -18,12 +19,9 @@ use crate::error::{Error, Result};
 use crate::jsoncheck::Root;
 use crate::text::{cat, quote};
 
-pub(super) use super::checkout_split::DEFAULT_KEY;
 /// Where an unreadable stored state is kept aside (`<key>` + this), never
 /// deleted: it may describe a payment whose outcome is not settled.
 const UNREADABLE_SUFFIX: &str = ":unreadable";
-/// The checkout record of a persistent cart: `<cartKey>` + this.
-pub(super) const CART_SUFFIX: &str = ":checkout";
 
 fn bad(message: &str) -> Error {
     Error::invalid_argument(message)
@@ -89,28 +87,37 @@ fn foreign_member(input: &JsValue, known: &JsValue, path: &str) -> Option<String
     })
 }
 
+/// Whether the options name what to buy (`cart` or `items`).
+pub(super) fn names_what_to_buy(options: &JsValue) -> bool {
+    !get(options, "cart").is_undefined() || !get(options, "items").is_undefined()
+}
+
+/// Call a `Cart` method with no arguments.
+fn call(cart: &JsValue, m: &str) -> Result<JsValue> {
+    get(cart, m)
+        .dyn_into::<Function>()
+        .ok()
+        .and_then(|f| f.call0(cart).ok())
+        .ok_or_else(|| bad(&cat(&["options.cart.", m, "() must be callable (pass a Cart)"])))
+}
+
+/// What a `Cart` holds now (`cart.paymentItems()`).
+pub(super) fn cart_items(cart: &JsValue) -> Result<Vec<PaymentItem>> {
+    list_from_js(call(cart, "paymentItems")?, "options.items", Root::PaymentItem)
+}
+
 /// `{ cart }` (a `Cart`: `paymentItems()` and `currency`, a getter or a
-/// function) or `{ items, currency }`.
+/// function) or `{ items, currency }`. The items may be empty (a cart the
+/// SDK emptied when its payment succeeded): `start` refuses that only when
+/// it has to open a new checkout.
 pub(super) fn what_to_buy(options: &JsValue) -> Result<(Vec<PaymentItem>, String)> {
     let cart = get(options, "cart");
     let (items, currency) = if cart.is_undefined() {
-        (get(options, "items"), get(options, "currency"))
+        (list_from_js(get(options, "items"), "options.items", Root::PaymentItem)?, get(options, "currency"))
     } else {
-        let call = |m: &str| -> Result<JsValue> {
-            get(&cart, m)
-                .dyn_into::<Function>()
-                .ok()
-                .and_then(|f| f.call0(&cart).ok())
-                .ok_or_else(|| bad(&cat(&["options.cart.", m, "() must be callable (pass a Cart)"])))
-        };
-        let items = call("paymentItems")?;
         let currency = get(&cart, "currency");
-        (items, if currency.is_function() { call("currency")? } else { currency })
+        (cart_items(&cart)?, if currency.is_function() { call(&cart, "currency")? } else { currency })
     };
-    let items: Vec<PaymentItem> = list_from_js(items, "options.items", Root::PaymentItem)?;
     let currency = currency.as_string().ok_or_else(|| bad("options.currency must be a string like \"USD\""))?;
-    if items.is_empty() {
-        return Err(Error::invalid_state("the cart is empty: add an item before checkout"));
-    }
     Ok((items, currency))
 }

@@ -1,6 +1,7 @@
-//! The cross-tab checkout lock (issue 12, item 8): the cart is shared by all
-//! tabs through localStorage, the checkout state is per tab, so without a
-//! lock two tabs could each start a session and both pay.
+//! The cross-tab checkout lock (issue 12, item 8): the cart and its checkout
+//! record are shared by all tabs through localStorage; the lock makes one tab
+//! the one that may start a new checkout or a new payment, so two tabs never
+//! both pay.
 //!
 //! The lock belongs to the tab (the page), named after the checkout's
 //! storage key (`cirrus.checkout.lock:<storageKey>`): `Checkout.start` and

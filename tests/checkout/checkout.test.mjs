@@ -226,7 +226,7 @@ test("double click on pay: the same promise, exactly one PaymentIntent", async (
   await context.close();
 });
 
-test("reload in the middle of 3-D Secure: resume finishes with exactly one payment", async () => {
+test("reload in the middle of 3-D Secure: resume returns requires_action without waiting on the buyer; pay() finishes with exactly one payment", async () => {
   const { context, page } = await openCheckoutPage();
   const { sessionId, amount } = await readyToPay(page, CARDS.threeDs);
   await page.evaluate((u) => window.t.payInBackground(u), RETURN_URL);
@@ -236,10 +236,14 @@ test("reload in the middle of 3-D Secure: resume finishes with exactly one payme
   assert.match(stored.attempt.token, /^tok_/);
   await page.reload();
   await page.waitForFunction(() => window.ready === true);
-  const resuming = page.evaluate(() => window.t.resume());
-  // The payment still needs authentication: resume shows the step again.
+  // The payment still needs authentication: resume says so and returns (no challenge opened).
+  const waiting = ok(await page.evaluate(() => window.t.resume()), "resume");
+  assert.equal(waiting.state, "requires_action", JSON.stringify(waiting));
+  assert.equal(await page.getByRole("button", { name: "Complete authentication" }).count(), 0, "no challenge opened by resume");
+  // The page asks the buyer; pay() shows the step again for the same payment.
+  const paying = page.evaluate((u) => window.t.pay(u), RETURN_URL);
   await page.getByRole("button", { name: "Complete authentication" }).click();
-  const resumed = ok(await resuming, "resume");
+  const resumed = ok(await paying, "pay after resume");
   assertSucceeded(resumed, sessionId);
   assert.equal(resumed.session.amount, amount);
   const { pis } = await exactlyOnePayment(sessionId, amount);
@@ -354,7 +358,7 @@ test("stored state: resumed exactly as stored; tampered or unreadable ones are r
     assert.match(r.error.message, needle);
     assert.match(r.error.message, /; it was kept aside under "cirrus\.checkout:unreadable"$/);
     assert.equal(await page.evaluate(() => window.t.stored()), null, "the refused state is moved out of the way");
-    assert.equal(await page.evaluate(() => sessionStorage.getItem("cirrus.checkout:unreadable")), JSON.stringify(t), "and kept, not deleted");
+    assert.equal(await page.evaluate(() => localStorage.getItem("cirrus.checkout:unreadable")), JSON.stringify(t), "and kept, not deleted");
   }
   await page.evaluate(() => window.t.setStored("{not json"));
   const unreadable = await page.evaluate(() => window.t.resume());
@@ -426,13 +430,23 @@ async function openTwoTabs({ webLocks = true } = {}) {
 const ANOTHER_TAB = /a checkout for this cart is in progress in another tab/;
 
 for (const webLocks of [true, false]) {
-  test(`two tabs, one cart (${webLocks ? "Web Locks" : "localStorage lease"}): the second tab cannot start while the first checks out; one order, one PaymentIntent`, async () => {
+  test(`two tabs, one cart (${webLocks ? "Web Locks" : "localStorage lease"}): the second tab opens the same checkout but cannot pay anew while the first checks out; one order, one PaymentIntent`, async () => {
     const { context, a, b } = await openTwoTabs({ webLocks });
     const { variant, sessionId, amount } = await readyToPay(a, CARDS.ok);
     const items = [{ variantId: variant.id, quantity: 1 }];
-    const second = await b.evaluate(([i, c]) => window.t.start(i, c), [items, currency]);
-    assert.equal(second.error && second.error.code, "invalid_state", JSON.stringify(second));
-    assert.match(second.error.message, ANOTHER_TAB);
+    // No per-tab checkout: the second tab gets the same session (the record every tab reads).
+    const second = ok(await b.evaluate(([i, c]) => window.t.start(i, c), [items, currency]), "start in tab B");
+    assert.equal(second.session.sessionId, sessionId, "the same payment session");
+    assert.equal(second.state, "shipping_chosen");
+    await fillCard(b, CARDS.ok);
+    const refused = await b.evaluate((u) => window.t.pay(u), RETURN_URL);
+    assert.equal(refused.error && refused.error.code, "invalid_state", JSON.stringify(refused));
+    assert.match(refused.error.message, ANOTHER_TAB);
+    // Items other than the live checkout's: a new checkout is refused while tab A holds the cart's checkout.
+    const { variant: other } = await pickProduct({ minStock: 3, skip: nextProduct++ });
+    const replacing = await b.evaluate(([i, c]) => window.t.start(i, c), [[{ variantId: other.id, quantity: 1 }], currency]);
+    assert.equal(replacing.error && replacing.error.code, "invalid_state", JSON.stringify(replacing));
+    assert.match(replacing.error.message, ANOTHER_TAB);
     assertSucceeded(ok(await a.evaluate((u) => window.t.pay(u), RETURN_URL), "pay in tab A"), sessionId);
     await exactlyOnePayment(sessionId, amount);
     assert.equal((await paymentIntents(sessionId)).length, 1, "one PaymentIntent");

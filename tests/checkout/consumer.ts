@@ -49,6 +49,14 @@ export function fromCart(client: CirrusClient, adapter: ProcessorAdapter, cart: 
   return Checkout.start(client, { adapter, cart });
 }
 
+/** The README's way: the cart's checkout, resumed or started; its record cleared by the cart. */
+export async function openCartCheckout(client: CirrusClient, adapter: ProcessorAdapter, cart: Cart): Promise<Checkout> {
+  const c = (await Checkout.resume(client, { adapter, cart })) ?? (await Checkout.start(client, { cart, adapter }));
+  if (c.state.state === "succeeded") Checkout.clearStored(cart);
+  Checkout.clearStored("shop.cart:checkout");
+  return c;
+}
+
 export function misuse(c: Checkout, a: ProcessorAdapter, client: CirrusClient): void {
   // @ts-expect-error returnUrl is required
   void c.pay({});

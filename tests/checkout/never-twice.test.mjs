@@ -246,7 +246,9 @@ test("lease fallback: duplicated tabs (sessionStorage copied) do not share an ow
   const { variant } = await pickProduct({ minStock: 1, skip: nextProduct++ });
   const items = [{ variantId: variant.id, quantity: 1 }];
   ok(await a.evaluate(([i, c]) => window.t.start(i, c), [items, currency]), "start in tab A");
-  const second = await b.evaluate(([i, c]) => window.t.start(i, c), [items, currency]);
+  // A new checkout (other items) needs the lock: the duplicated tab is another owner.
+  const { variant: other } = await pickProduct({ minStock: 1, skip: nextProduct++ });
+  const second = await b.evaluate(([i, c]) => window.t.start(i, c), [[{ variantId: other.id, quantity: 1 }], currency]);
   assert.equal(second.error && second.error.code, "invalid_state", JSON.stringify(second));
   assert.match(second.error.message, /a checkout for this cart is in progress in another tab/);
   await context.close();

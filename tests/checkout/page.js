@@ -51,8 +51,8 @@ window.t = {
   },
   cancel: () => data(Promise.resolve().then(() => checkout.cancel())),
   state: () => (checkout ? checkout.state : null),
-  stored: () => sessionStorage.getItem("cirrus.checkout"),
-  setStored: (text) => sessionStorage.setItem("cirrus.checkout", text),
+  stored: () => localStorage.getItem("cirrus.checkout"),
+  setStored: (text) => localStorage.setItem("cirrus.checkout", text),
   /** A call left running (it may wait for 3-D Secure): `bgDone()` tells when, `bgResult()` gives it. */
   bg: (name, ...args) => {
     window.__bgDone = false;

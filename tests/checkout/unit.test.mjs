@@ -214,14 +214,90 @@ test("resume of a state stored with a confirm in flight confirms that token once
   assert.deepEqual(w2.calls("mount"), [["mount", { publishableKey: "pk_test", amount: 1500, currency: "USD" }]]);
   assert.equal(w2.calls("token").length, 0, "no new token");
   assert.deepEqual(w2.calls("confirm").map((e) => [e[1].confirmationTokenId, e[1].returnUrl]), [["tok_1", URL]]);
-  // A new checkout is refused while a stored payment is unsettled.
+  // start() over a stored payment whose outcome is unknown finishes that payment: no second session.
   const w3 = world({ confirms: Array.from({ length: 4 }, () => err("timeout", "slow")) });
   const c3 = await readyToPay(w3);
-  await c3.pay({ returnUrl: URL });
-  await assert.rejects(
-    lib.Checkout.start(w3.client, { ...w3.opts, items: [{ variantId: "v1", quantity: 1 }], currency: "USD" }),
-    (e) => e.code === "invalid_state" && /Checkout\.resume/.test(e.message),
-  );
+  assert.equal((await c3.pay({ returnUrl: URL })).state, "confirming");
+  const s3 = await lib.Checkout.start(w3.client, { ...w3.opts, items: [{ variantId: "v1", quantity: 1 }], currency: "USD" });
+  assert.equal(s3.state.state, "succeeded");
+  assert.equal(w3.calls("initiate").length, 1, "no second payment session");
+  assert.deepEqual(w3.calls("confirm").map((e) => e[1].confirmationTokenId), Array(5).fill("tok_1"));
+});
+
+test("start/resume never wait on a person: a payment waiting for 3-D Secure is returned as requires_action; pay() runs the challenge", async () => {
+  const w = world({ confirms: [{ status: "requires_action", clientSecret: "sec_1" }] });
+  const c = await readyToPay(w);
+  w.adapter.handleNextAction = () => new Promise(() => {}); // the buyer walks away from the challenge
+  void c.pay({ returnUrl: URL });
+  while (!w.calls("store").some((e) => e[1].state === "requires_action")) await new Promise((r) => setTimeout(r, 1));
+  // Another tab opens the cart's checkout: the server still asks for authentication.
+  const waits = { status: "requires_action", clientSecret: "sec_1" };
+  const w2 = { ...world({ confirms: [waits, waits, { status: "succeeded" }] }), data: w.data };
+  w2.opts.storage = w.storage;
+  const b = await lib.Checkout.start(w2.client, { ...w2.opts, items: [{ variantId: "v1", quantity: 1 }], currency: "USD" });
+  assert.equal(b.state.state, "requires_action", "start resolved without waiting for the challenge");
+  assert.equal(b.state.clientSecret, "sec_1");
+  assert.equal(w2.calls("action").length, 0, "no challenge opened by start");
+  assert.equal(w2.calls("initiate").length, 0);
+  const paid = await b.pay({ returnUrl: URL });
+  assert.equal(paid.state, "succeeded");
+  assert.deepEqual(w2.calls("action"), [["action", "sec_1"]], "the challenge runs on pay()");
+  assert.deepEqual(w2.calls("confirm").map((e) => e[1].confirmationTokenId), ["tok_1", "tok_1", "tok_1"], "the same payment, never a new token");
+  assert.equal(w2.calls("token").length, 0);
+});
+
+test("a stale tab acts on the live record: its cancel after another tab paid is refused, saying what happened", async () => {
+  const w = world({ confirms: Array.from({ length: 4 }, () => err("network", "the request failed")) });
+  const a = await readyToPay(w);
+  // Tab B opened the same checkout while it was at shipping_chosen.
+  const b = await lib.Checkout.resume(w.client, w.opts);
+  assert.equal(b.state.state, "shipping_chosen");
+  assert.equal((await a.pay({ returnUrl: URL })).state, "confirming");
+  assert.throws(() => b.cancel(), (e) => e.code === "invalid_state" && /^another tab moved this checkout on to `confirming`: cannot cancel/.test(e.message));
+  assert.equal(b.state.state, "confirming", "tab B now shows the live state");
+  assert.equal(JSON.parse(w.data.get("cirrus.checkout")).state, "confirming", "the record was not written over");
+  await assert.rejects(b.selectShipping("std", ADDRESS), (e) => e.code === "invalid_state");
+  // Another tab started a new checkout for other items over a finished one: A's copy is refused, never written back.
+  const done = world({ confirms: [{ status: "succeeded" }] });
+  const x = await readyToPay(done);
+  assert.equal((await x.pay({ returnUrl: URL })).state, "succeeded");
+  done.data.set("cirrus.checkout", done.data.get("cirrus.checkout").replaceAll("ps_1", "ps_2"));
+  await assert.rejects(x.shippingOptions("US"), (e) => e.code === "invalid_state" && /another tab replaced this checkout with a new one \(session "ps_2"\)/.test(e.message));
+});
+
+test("success empties the cart of what was paid for; the cart's checkout then shows the order; new items start the next one", async () => {
+  const w = world();
+  let items = [{ variantId: "v1", quantity: 1 }];
+  const cartLog = [];
+  const cart = {
+    storageKey: "shop.cart", currency: "USD", paymentItems: () => items,
+    clear() { cartLog.push(["clear"]); items = []; },
+    remove(v) { cartLog.push(["remove", v]); items = items.filter((i) => i.variantId !== v); },
+    setQuantity(v, q) { cartLog.push(["setQuantity", v, q]); items = items.map((i) => (i.variantId === v ? { ...i, quantity: q } : i)); },
+  };
+  const c = await lib.Checkout.start(w.client, { ...w.opts, cart });
+  await c.shippingOptions("US");
+  await c.selectShipping("std", ADDRESS);
+  assert.equal((await c.pay({ returnUrl: URL })).state, "succeeded");
+  assert.deepEqual(cartLog, [["clear"]], "emptied once");
+  // README: resume() ?? start() in a tab that opens checkout afterwards shows the order.
+  const again = (await lib.Checkout.resume(w.client, { ...w.opts, cart })) ?? (await lib.Checkout.start(w.client, { ...w.opts, cart }));
+  assert.equal(again.state.state, "succeeded");
+  assert.equal(again.state.paymentIntentId, "pi_1", "the record keeps the order's payment reference");
+  assert.equal(w.calls("initiate").length, 1);
+  // New items: the same code opens the next checkout.
+  items = [{ variantId: "v1", quantity: 2 }];
+  assert.equal(await lib.Checkout.resume(w.client, { ...w.opts, cart }), null, "a finished checkout does not block the next one");
+  const next = await lib.Checkout.start(w.client, { ...w.opts, cart });
+  assert.equal(next.state.state, "initiated");
+  assert.equal(w.calls("initiate").length, 2);
+  // The buyer added more meanwhile: only what was paid for goes.
+  await next.shippingOptions("US");
+  await next.selectShipping("std", ADDRESS);
+  const paying = next.pay({ returnUrl: URL });
+  items = [{ variantId: "v1", quantity: 3 }, { variantId: "v2", quantity: 1 }];
+  assert.equal((await paying).state, "succeeded");
+  assert.deepEqual(cartLog.slice(1), [["setQuantity", "v1", 1]]);
 });
 
 test("next actions: at most one per pay(); a throwing adapter is a retryable failure", async () => {

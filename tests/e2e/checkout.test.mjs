@@ -5,62 +5,14 @@
 // paged through (harness.mjs allPaymentIntents), counted and their amount checked.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SITE, api, cents, chooseVariant, launch, paymentIntentsOf, pickProduct, shot, testHook, usd, usePage } from './harness.mjs';
+import { api, cents, launch, paymentIntentsOf, shot, usd, usePage } from './harness.mjs';
+import { addToCart, fillCard, ordersFor, toPayment } from './shop.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 const withPage = (opts, fn) => usePage(browser, opts, fn);
-
-async function addToCart(page, product, variant, quantity) {
-  await chooseVariant(page, product, variant);
-  await page.getByLabel('Quantity', { exact: true }).fill(String(quantity));
-  await page.getByRole('button', { name: 'Add to cart' }).click();
-  await page.locator('#cart-drawer:not([hidden])').waitFor();
-}
-
-async function fillAddress(page, { country = 'US', email = 'buyer@example.com' } = {}) {
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('First name').fill('Ada');
-  await page.getByLabel('Last name').fill('Lovelace');
-  await page.getByLabel('Address', { exact: true }).fill('1 Analytical Way');
-  await page.getByLabel('City').fill('Springfield');
-  await page.getByLabel('Postal code').fill('12345');
-  await page.getByLabel('Country').selectOption(country);
-  await page.locator('#shipping-rates input[type="radio"]').first().waitFor();
-}
-
-async function fillCard(page, number) {
-  const pe = page.locator('#payment-element');
-  await pe.getByPlaceholder('number').fill(number);
-  await pe.getByPlaceholder('exp_month').fill('12');
-  await pe.getByPlaceholder('exp_year').fill('34');
-  await pe.getByPlaceholder('cvc').fill('123');
-  await pe.getByPlaceholder('postal_code').fill('12345');
-}
-
-/** Cart with one line, through checkout to the payment form; returns what the page showed. */
-async function toPayment(page, { skip = 0, quantity = 1 } = {}) {
-  const { product, variant } = await pickProduct({ minStock: 3, skip });
-  await addToCart(page, product, variant, quantity);
-  await page.locator('#go-checkout').click();
-  await page.locator('h1', { hasText: 'Checkout' }).waitFor();
-  await fillAddress(page);
-  // shipping options show a price and delivery time
-  const firstRate = page.locator('#shipping-rates li').first();
-  assert.match(await firstRate.textContent(), /\$\d|Free/);
-  assert.match(await firstRate.textContent(), /\d+–\d+ business days/);
-  await page.getByRole('button', { name: 'Continue to payment' }).click();
-  await page.locator('#payment-element input').first().waitFor();
-  const total = await page.locator('[data-total]').textContent();
-  return { product, variant, total };
-}
-
-async function ordersFor(paymentIntentId) {
-  const { orders } = await testHook('/__test/orders');
-  return orders.filter((o) => o.paymentIntentId === paymentIntentId);
-}
 
 /**
  * The payment `pi` the page reported: exactly one order for it, and its session's

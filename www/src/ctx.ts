@@ -7,7 +7,8 @@ import type { Api, DemoConfig } from './sdk';
 export interface CartView {
   cart: Cart;
   add(product: Product, variantId: string, quantity: number): string | null;
-  clear(): void;
+  /** Show the cart as it is now (the SDK empties it when a checkout is paid). */
+  changed(): void;
   open(): void;
   close(restoreFocus?: boolean): void;
   mount(): void;

@@ -2,6 +2,7 @@
 //! form ([`stored`]). Shared fixtures here.
 
 mod machine;
+mod record;
 mod stored;
 
 use super::*;

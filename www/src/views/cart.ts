@@ -41,7 +41,8 @@ export class CartUi {
     return () => this.listeners.delete(fn);
   }
 
-  private changed(): void {
+  /** Show the cart as it is now (after the SDK changed it: a paid checkout empties it). */
+  changed(): void {
     const count = this.cart.totals.itemCount;
     this.badge.textContent = String(count);
     this.unit.textContent = count === 1 ? ' item' : ' items';
@@ -58,11 +59,6 @@ export class CartUi {
     }
     this.changed();
     return null;
-  }
-
-  clear(): void {
-    this.cart.clear();
-    this.changed();
   }
 
   button(): HTMLButtonElement {

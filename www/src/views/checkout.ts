@@ -1,12 +1,14 @@
 // Checkout: address -> shipping options (prices, delivery times) -> the server's
 // totals with tax -> the processor's payment element -> pay (3-D Secure when the
 // card asks for it) -> order summary. The SDK's `Checkout` runs the state
-// machine (single flight, idempotent confirm, resumable from sessionStorage);
-// this view only renders its state.
+// machine and keeps the checkout with the cart, for every tab (single flight,
+// idempotent confirm, resumable anywhere); this view opens it exactly as the
+// README says, `Checkout.resume(client, { adapter, cart }) ?? Checkout.start(client,
+// { cart, adapter })`, and only renders its state.
 import { Checkout } from 'cirrus-storefront';
 import { LocalstripeAdapter } from 'cirrus-storefront/adapters/localstripe';
 import { StripeAdapter } from 'cirrus-storefront/adapters/stripe';
-import type { CheckoutState, PaymentItem, ShippingAddress, ShippingOption } from 'cirrus-storefront';
+import type { CheckoutState, ShippingAddress, ShippingOption } from 'cirrus-storefront';
 import type { Ctx } from '../ctx';
 import { h, replace, status } from '../dom';
 import { href, navigate } from '../router';
@@ -47,29 +49,25 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
   const cur = ctx.store.defaultCurrency;
   const paymentElement = h('div', { id: 'payment-element', class: 'payment-element' });
   const adapter = adapterFor(ctx, paymentElement);
-  // A checkout kept in sessionStorage (reload, return from 3-D Secure) resumes;
-  // one for other items than the cart holds now, with no payment yet, is dropped.
-  let checkout = await Checkout.resume(ctx.api.client, { adapter });
-  if (ctx.signal.aborted) return;
-  const items = ctx.cart.cart.paymentItems();
-  if (checkout) {
-    const s = checkout.state;
-    const stale = (s.state === 'initiated' || s.state === 'shipping_chosen' || (s.state === 'failed' && s.pending === null && s.retryable))
-      && !sameItems(s.session.items, items);
-    if (stale || s.state === 'cancelled' || (s.state === 'failed' && !s.retryable)) {
-      if (s.state !== 'cancelled' && s.state !== 'failed') checkout.cancel();
-      Checkout.clearStored();
-      adapter.unmount?.();
-      checkout = null;
-    }
-  }
-  if (!checkout) {
-    if (items.length === 0) {
-      replace(main, h('h1', null, 'Checkout'), status('empty', 'Your cart is empty.'), h('p', null, h('a', { href: href.home() }, 'Continue shopping')));
-      return;
-    }
-    checkout = await Checkout.start(ctx.api.client, { adapter, items, currency: ctx.cart.cart.currency });
+  const cart = ctx.cart.cart;
+  // What the order summary lists once paid (the SDK empties the cart when the payment succeeds).
+  const lines = cart.lines.map((l) => ({ name: l.productName, attrs: Object.values(l.attributes).join(' / '), quantity: l.quantity, lineTotal: l.lineTotal }));
+  // The cart's checkout, shared by every tab: a payment not settled yet is finished, a live
+  // checkout for these items goes on, a paid one shows its order; otherwise a new one starts.
+  let checkout: Checkout | null;
+  try {
+    checkout = (await Checkout.resume(ctx.api.client, { adapter, cart }))
+      ?? (cart.isEmpty ? null : await Checkout.start(ctx.api.client, { cart, adapter }));
+  } catch (err) {
     if (ctx.signal.aborted) return;
+    const msg = err instanceof CirrusError && err.code === 'invalid_state' ? err.message : describeError(err);
+    replace(main, h('h1', null, 'Checkout'), status('error', msg, { label: 'Try again', run: () => void checkoutView(main, ctx) }));
+    return;
+  }
+  if (ctx.signal.aborted) return;
+  if (!checkout) {
+    replace(main, h('h1', null, 'Checkout'), status('empty', 'Your cart is empty.'), h('p', null, h('a', { href: href.home() }, 'Continue shopping')));
+    return;
   }
   const co = checkout;
 
@@ -180,26 +178,42 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
     replace(addrError, h('p', { class: 'notice notice-error', role: 'alert' }, msg));
   };
 
+  const cancelBtn = h('button', { type: 'button', class: 'link-button', id: 'cancel-checkout' }, 'Cancel checkout');
   const render = (s: CheckoutState) => {
+    ctx.cart.changed(); // the SDK empties the cart when a payment succeeds (in any tab)
     renderSummary(s);
     if (s.state === 'shipping_chosen' || s.state === 'failed' || s.state === 'paying' || s.state === 'requires_action' || s.state === 'confirming') {
       payBox.hidden = false;
       // An unknown outcome is checked again, never paid anew (the SDK confirms the same payment).
-      payBtn.textContent = s.state === 'confirming' ? 'Check payment status' : `Pay ${fmt(s.session.amount, cur)}`;
+      payBtn.textContent = s.state === 'confirming' ? 'Check payment status'
+        : s.state === 'requires_action' ? 'Confirm with your bank'
+        : `Pay ${fmt(s.session.amount, cur)}`;
       continueBtn.textContent = 'Update shipping';
-      payBtn.disabled = s.state === 'paying' || s.state === 'requires_action';
+      payBtn.disabled = s.state === 'paying';
     }
+    // Shipping can change, and the checkout be cancelled, only while no payment exists.
+    const open = s.state === 'initiated' || s.state === 'shipping_chosen' || (s.state === 'failed' && s.retryable && s.pending === null && s.paymentIntentId === null);
+    continueBtn.disabled = !open;
+    cancelBtn.hidden = !open;
     if (s.state === 'failed') {
       replace(payError, h('p', { class: 'notice notice-error', role: 'alert' },
-        `Payment failed: ${s.message}`, s.retryable ? ' Check the card details and try again.' : ''));
+        `Payment failed: ${s.message}`, s.retryable ? ' Check the card details and try again.' : ' This checkout cannot be completed.'),
+        s.retryable ? null : h('p', null, h('a', { class: 'btn', href: href.home() }, 'Back to the shop')));
       if (!s.retryable) payBtn.disabled = true;
     } else if (s.state === 'confirming') {
       // The answer was lost: the card may have been charged. Never "failed" or "check your card".
       replace(payError, status('loading', 'We’re confirming your payment… You will not be charged twice.'));
+    } else if (s.state === 'requires_action') {
+      replace(payError, h('p', { class: 'notice', role: 'status', id: 'needs-action' },
+        'Your bank asks you to confirm this payment. Press “Confirm with your bank” to continue; you will not be charged twice.'));
     } else if (s.state === 'paying') {
       replace(payError, status('loading', s.attempt.lastStatus === 'processing'
         ? 'Your bank is processing the payment… This page updates by itself.'
         : 'Processing your payment…'));
+    } else if (s.state === 'cancelled') {
+      replace(main, h('h1', null, 'Checkout cancelled'),
+        status('empty', 'This checkout was cancelled. Nothing was charged; your cart is kept.'),
+        h('p', null, h('a', { class: 'btn', href: href.home() }, 'Continue shopping')));
     } else {
       replace(payError);
     }
@@ -211,21 +225,28 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
     const order: OrderSummary = {
       paymentIntentId: s.paymentIntentId, email: a.email, name: `${a.firstName} ${a.lastName}`,
       address: [a.address1, a.address2, `${a.postalCode} ${a.city}`, a.state, a.country].filter(Boolean).join(', '),
-      rate: s.shipping.rate.name, currency: s.session.currency, breakdown: s.session.breakdown,
-      lines: ctx.cart.cart.lines.map((l) => ({ name: l.productName, attrs: Object.values(l.attributes).join(' / '), quantity: l.quantity, lineTotal: l.lineTotal })),
+      rate: s.shipping.rate.name, currency: s.session.currency, breakdown: s.session.breakdown, lines,
     };
     sessionStorage.setItem(ORDER_KEY, JSON.stringify(order));
-    ctx.cart.clear();
-    Checkout.clearStored();
-    navigate(href.order());
+    navigate(href.order(), { replace: true });
   };
+
+  cancelBtn.addEventListener('click', () => {
+    try {
+      co.cancel();
+    } catch (err) {
+      // e.g. another tab paid meanwhile: the SDK says so and this page now shows that payment.
+      replace(payError, h('p', { class: 'notice notice-error', role: 'alert' }, err instanceof CirrusError ? err.message : describeError(err)));
+    }
+  });
 
   payBtn.addEventListener('click', async () => {
     payBtn.disabled = true;
     try {
       await co.pay({ returnUrl: new URL(href.checkout(), location.href).href });
     } catch (err) {
-      replace(payError, h('p', { class: 'notice notice-error', role: 'alert' }, describeError(err)));
+      const msg = err instanceof CirrusError && err.code === 'invalid_state' ? err.message : describeError(err);
+      replace(payError, h('p', { class: 'notice notice-error', role: 'alert' }, msg));
       payBtn.disabled = false;
     }
   });
@@ -236,6 +257,7 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
       ? 'Stripe test mode: use a Stripe test card.'
       : 'Offline test processor (localstripe): 4242 4242 4242 4242 pays, 4000 0027 6000 3184 asks for 3-D Secure, 4000 0000 0000 0341 is declined.'),
     paymentElement, payError, payBtn);
+  addressForm.append(cancelBtn);
 
   replace(main,
     h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' }, h('ol', null,
@@ -247,11 +269,6 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
   ctx.signal.addEventListener('abort', () => unsubscribe());
   render(co.state);
   if (co.state.state === 'initiated' || co.state.state === 'idle') void loadRates();
-}
-
-function sameItems(a: PaymentItem[], b: PaymentItem[]): boolean {
-  const key = (xs: PaymentItem[]) => JSON.stringify([...xs].sort((x, y) => x.variantId.localeCompare(y.variantId)));
-  return key(a) === key(b);
 }
 
 export async function orderView(main: HTMLElement, ctx: Ctx): Promise<void> {
