@@ -78,7 +78,7 @@ pub enum Reconciled {
     /// The record is this tab's copy: act on it.
     Current,
     /// Another tab moved the same session on: take this state, then act.
-    Adopt(CheckoutState),
+    Adopt(Box<CheckoutState>),
     /// The record is gone while this tab's copy has a payment not settled
     /// yet: write the copy back (a payment is never forgotten), then act.
     Restore,
@@ -109,7 +109,7 @@ pub fn reconcile(ours: &CheckoutState, stored: Option<CheckoutState>) -> Result<
     }
     let theirs_id = session_id(&theirs);
     if theirs_id == ours_id {
-        return Ok(Reconciled::Adopt(theirs));
+        return Ok(Reconciled::Adopt(Box::new(theirs)));
     }
     Err(Error::invalid_state(cat(&[
         "another tab replaced this checkout with a new one (session ",

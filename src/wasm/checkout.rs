@@ -321,7 +321,7 @@ impl Inner {
         match verdict {
             Reconciled::Current => Ok(false),
             Reconciled::Adopt(theirs) => {
-                self.adopt(theirs);
+                self.adopt(*theirs);
                 Ok(true)
             }
             Reconciled::Restore => {
