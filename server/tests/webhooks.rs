@@ -53,6 +53,22 @@ async fn the_signature_is_verified_as_stripe_signs() {
     assert_error(r, 400, "invalid_request", "STRIPE_WEBHOOK_SECRET").await;
 }
 
+/// A timestamp at either end of i64 is outside the tolerance like any other:
+/// the normal 400, never an overflow (a panic in a debug build).
+#[tokio::test]
+async fn an_extreme_timestamp_is_refused_without_overflow() {
+    let secret = webhook_secret();
+    let s = spawn_with(|c| c.stripe_webhook_secret = Some(secret.clone())).await;
+    let body = event("payment_intent.succeeded", &json!({ "id": "pi_x", "object": "payment_intent", "metadata": { "cirrus_session": "cs_unknown" } }));
+    for t in [i64::MIN, i64::MIN + 1, i64::MAX] {
+        let r = post_webhook(&s, &body, Some(&signature(&secret, t, &body))).await;
+        assert_error(r, 400, "invalid_request", "tolerance").await;
+    }
+    // The server is still there.
+    let r = post_webhook(&s, &body, Some(&signature(&secret, unix_now(), &body))).await;
+    assert_eq!(r.status(), 200);
+}
+
 /// The situation 2 at the server: the capture's answer is lost, and no
 /// confirm comes back (the buyer reloads; the SDK never re-reads). localstripe's
 /// `payment_intent.succeeded` settles it.
