@@ -381,6 +381,7 @@ pub fn router(state: State) -> Router {
         app = app
             .route("/__test/faults", post(hooks::arm_fault).delete(hooks::disarm_faults))
             .route("/__test/processor-faults", post(hooks::arm_processor_fault).delete(hooks::disarm_processor_faults))
+            .route("/__test/processor-processing", post(hooks::arm_processing).delete(hooks::disarm_processing))
             .route("/__test/orders", get(hooks::orders));
     }
     app.fallback(www::fallback(state.config.www_dir.clone()))

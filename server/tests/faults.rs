@@ -174,3 +174,37 @@ async fn faults_survived() {
         println!("{r}");
     }
 }
+
+/// `POST /__test/processor-processing`: the processor reports `processing` for
+/// the next reads; no order is written while it does, the next real read
+/// settles it, once.
+#[tokio::test]
+async fn a_payment_reported_processing_is_settled_by_the_next_real_read() {
+    let s = hooks_server().await;
+    let sid = session(&s, 0).await;
+    let tok = card_token(VISA).await;
+    let arm = s.http.post(format!("{}/__test/processor-processing", s.origin)).json(&json!({ "times": 2 })).send().await.unwrap();
+    assert_eq!(arm.status(), 204);
+    // The confirm's answer, then a re-read: processing, no order.
+    for i in 0..2 {
+        let (status, v) = confirm(&s, &sid, &tok).await;
+        assert_eq!((status, v["status"].as_str(), v["success"].as_bool()), (200, Some("processing"), Some(false)), "read {i}: {v}");
+        assert_eq!(v["error"], Value::Null);
+        assert_eq!(orders_of(&s, &sid).await, 0, "read {i}: no order while processing");
+    }
+    // The next read is real: authorized, captured, one order.
+    let (status, v) = confirm(&s, &sid, &tok).await;
+    assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
+    assert_eq!(confirm(&s, &sid, &tok).await.1, v, "settled once");
+    assert_eq!(orders_of(&s, &sid).await, 1);
+    assert_eq!(captured_charges(&sid).await, 1);
+    assert_eq!(payment_intents(&sid).await.len(), 1);
+    // Armed and disarmed: reads are real at once.
+    let sid = session(&s, 1).await;
+    assert_eq!(s.http.post(format!("{}/__test/processor-processing", s.origin)).json(&json!({ "times": 5 })).send().await.unwrap().status(), 204);
+    assert_eq!(s.http.delete(format!("{}/__test/processor-processing", s.origin)).send().await.unwrap().status(), 204);
+    let (status, v) = confirm(&s, &sid, &card_token(VISA).await).await;
+    assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
+    let r = s.http.post(format!("{}/__test/processor-processing", s.origin)).json(&json!({ "times": 0 })).send().await.unwrap();
+    assert_error(r, 400, "invalid_request", "times").await;
+}
