@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use cirrus_dev_server::{start, Config};
 use common::pay::{
-    authenticate, captured_charges, card_token, confirm_body, event, initiate, orders_of, payment_intent, payment_intents, pick_variant, post_webhook,
+    authenticate, cancel_at_processor, captured_charges, card_token, confirm_body, event, initiate, orders_of, payment_intent, payment_intents, pick_variant, post_webhook,
     processor_fault, register_webhook, signature, stock, unix_now, wait_for_orders, webhook_secret, webhook_server,
 };
 use common::{assert_error, localstripe, random_key, spawn_with, Server};
@@ -226,5 +226,59 @@ async fn the_start_up_sweep_settles_what_happened_while_down() {
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert_eq!((orders_of(&c, &lost).await, orders_of(&c, &authorized).await), (1, 1));
     third.handle.abort();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A new attempt after a payment recorded `canceled` is read back by the
+/// start-up sweep: its confirm's answer was lost (authorized at the processor,
+/// no order), the server went down, the next start settles it.
+#[tokio::test]
+async fn the_sweep_reads_a_new_attempt_after_a_cancelled_payment() {
+    let dir = std::env::temp_dir().join(format!("cirrus-sweep2-{}", random_key()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("dev.sqlite").to_string_lossy().to_string();
+    let key = random_key();
+    let config = || Config {
+        addr: "127.0.0.1:0".into(),
+        db: db.clone(),
+        api_key: Some(key.clone()),
+        rate_limit: 0,
+        test_hooks: true,
+        stripe_api_base: localstripe(),
+        ..Config::default()
+    };
+    let server = |st: &cirrus_dev_server::Started| Server {
+        base: st.base_url.clone(),
+        origin: format!("http://{}", st.addr),
+        key: st.api_key.clone(),
+        http: reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap(),
+    };
+    let first = start(config()).await.unwrap();
+    let a = server(&first);
+    let (v, _, _, _) = pick_variant(&a, 1, 0).await;
+    let sid = initiate(&a, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    // Attempt 1 waits for 3-D Secure and is cancelled outside the server; a confirm records it `canceled`.
+    let tok = card_token(THREE_DS).await;
+    let (_, r) = confirm(&a, &sid, &tok).await;
+    assert_eq!(r["status"], "requires_action", "{r}");
+    cancel_at_processor(r["paymentIntentId"].as_str().unwrap()).await;
+    let (_, r) = confirm(&a, &sid, &tok).await;
+    assert_eq!(r["status"], "canceled", "{r}");
+    // Attempt 2: authorized at the processor, but the confirm's answer is lost.
+    processor_fault(&a, json!({ "op": "confirm", "kind": "lost" })).await;
+    assert_eq!(confirm(&a, &sid, &card_token(VISA).await).await.0, 502);
+    let pis = payment_intents(&sid).await;
+    assert_eq!(pis.iter().filter(|p| p["status"] == "requires_capture").count(), 1, "{pis:?}");
+    first.handle.abort();
+    let _ = first.handle.await;
+    let sql = rusqlite::Connection::open(&db).unwrap();
+    let pi_status = sql.query_row("SELECT pi_status FROM sessions WHERE id = ?1", [&sid], |r| r.get::<_, Option<String>>(0)).unwrap();
+    assert_ne!(pi_status.as_deref(), Some("canceled"), "the new payment is not known cancelled");
+
+    let second = start(config()).await.unwrap();
+    let b = server(&second);
+    assert_eq!(wait_for_orders(&b, &sid, 1, 15).await, 1, "the sweep found the live payment");
+    assert_eq!(captured_charges(&sid).await, 1);
+    second.handle.abort();
     let _ = std::fs::remove_dir_all(&dir);
 }

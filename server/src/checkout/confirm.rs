@@ -153,7 +153,9 @@ pub async fn confirm(AxState(state): AxState<State>, Json(req): Json<ConfirmRequ
         state
             .db(move |c| {
                 c.execute(
-                    "UPDATE sessions SET payment_intent_id = ?2, token = ?3, attempt = ?4, outcome = NULL WHERE id = ?1",
+                    // pi_status: the new payment has not been read yet (the previous one's
+                    // `canceled` must not make the start-up sweep skip it).
+                    "UPDATE sessions SET payment_intent_id = ?2, token = ?3, attempt = ?4, outcome = NULL, pi_status = NULL WHERE id = ?1",
                     params![sid, pi_id, token, attempt],
                 )?;
                 load_session(c, &sid)
