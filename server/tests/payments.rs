@@ -5,8 +5,8 @@
 mod common;
 
 use common::pay::{
-    address, authenticate, captured_charges, card_token, confirm_body, hooks_server, initiate, orders, orders_of, payment_intent,
-    payment_intents, pick_variant, stock,
+    address, authenticate, cancel_at_processor, captured_charges, card_token, confirm_body, hooks_server, initiate, orders, orders_of,
+    payment_intent, payment_intents, pick_variant, processor_fault, stock,
 };
 use common::{assert_error, localstripe, spawn_with, Server};
 use serde_json::{json, Value};
@@ -591,4 +591,30 @@ async fn a_three_item_order_decrements_each_variant() {
     let tax = half_up_tax(subtotal + 2_999, bps_of("DE"));
     assert_eq!(o[0]["amount"], subtotal + 2_999 + tax);
     assert_eq!(captured_charges(&sid).await, 1);
+}
+
+/// An authorized payment holds the stock; when it is cancelled outside the
+/// server (an expired authorization, the dashboard) and the buyer pays with
+/// another card, the cancelled payment's stock goes back: only what was sold
+/// leaves the stock.
+#[tokio::test]
+async fn stock_held_by_a_payment_cancelled_outside_is_given_back() {
+    let s = hooks_server().await;
+    let (v, slug, before, _) = pick_variant(&s, 2, 0).await;
+    let sid = initiate(&s, &v, 2).await["sessionId"].as_str().unwrap().to_string();
+    // Authorized and its stock taken, but the capture fails.
+    processor_fault(&s, json!({ "op": "capture", "kind": "status", "status": 500 })).await;
+    let r = s.post("/payments/confirm", &confirm_body(&sid, &card_token("4242424242424242").await, "rate_us_express")).await;
+    assert_error(r, 502, "processor_error", "payment processor").await;
+    let pis = payment_intents(&sid).await;
+    assert_eq!(pis.len(), 1);
+    assert_eq!(pis[0]["status"], "requires_capture");
+    assert_eq!(stock(&s, &slug, &v).await, before - 2, "held by the authorization");
+    // Cancelled outside the server; the buyer pays with another card.
+    cancel_at_processor(pis[0]["id"].as_str().unwrap()).await;
+    let ok = s.post_json("/payments/confirm", &confirm_body(&sid, &card_token("4242424242424242").await, "rate_us_express")).await;
+    assert_eq!(ok["status"], "succeeded", "{ok}");
+    assert_ne!(ok["paymentIntentId"], pis[0]["id"]);
+    assert_eq!((orders_of(&s, &sid).await, captured_charges(&sid).await), (1, 1));
+    assert_eq!(stock(&s, &slug, &v).await, before - 2, "stock before minus what was sold, once");
 }

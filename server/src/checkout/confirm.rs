@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::processor::{call_keyed, cancel_verified, processor_error, retrieve, status, Verified};
 use super::rates::{apply_shipping, check_address};
 use super::record::{load_session, order_total, price_items, Session};
-use super::settle::settle;
+use super::settle::{forget_cancelled, settle};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
 use crate::stripe::StripeError;
@@ -96,6 +96,9 @@ pub async fn confirm(AxState(state): AxState<State>, Json(req): Json<ConfirmRequ
                         return Ok(axum::Json(settle(&state, &session, pi).await?));
                     }
                 }
+                // Known cancelled: the stock it held (an authorization cancelled outside
+                // this server) goes back before the next attempt takes its own.
+                forget_cancelled(&state, &session, &pi_id).await?;
             }
             // requires_action, processing, requires_capture, succeeded: that payment goes on.
             _ => {
