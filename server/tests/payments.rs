@@ -142,9 +142,9 @@ async fn card_4242_succeeds_once_and_confirm_is_idempotent() {
     assert_eq!(orders(&s).await.len(), 1);
     assert_eq!(stock(&s, &slug, &v).await, before - 3, "decremented exactly once");
 
-    // A different token on a paid session: 409. The session is single-use.
+    // A different token on a paid session: the paid payment's answer, nothing new. The session is single-use.
     let tok2 = card_token("4242424242424242").await;
-    assert_error(s.post("/payments/confirm", &confirm_body(&sid, &tok2, "rate_us_express")).await, 409, "conflict", "different token").await;
+    assert_eq!(s.post_json("/payments/confirm", &confirm_body(&sid, &tok2, "rate_us_express")).await, r);
     assert_error(s.post("/payments/update", &json!({ "sessionId": sid, "shippingRateId": "rate_us_express", "shippingAddress": address("US") })).await, 409, "conflict", "completed").await;
     assert_eq!(payment_intents(&sid).await.len(), 1);
 }
@@ -169,9 +169,10 @@ async fn three_d_secure_requires_action_then_succeeds() {
     // Changing shipping while the payment awaits authentication: 409.
     let upd = json!({ "sessionId": sid, "shippingRateId": "rate_us_standard", "shippingAddress": address("US") });
     assert_error(s.post("/payments/update", &upd).await, 409, "conflict", "in progress").await;
-    // Another card while the payment awaits authentication: 409.
+    // Another card while the payment awaits authentication: that payment's answer, no second one.
     let other = card_token("4242424242424242").await;
-    assert_error(s.post("/payments/confirm", &confirm_body(&sid, &other, "rate_us_express")).await, 409, "conflict", "requires_action").await;
+    assert_eq!(s.post_json("/payments/confirm", &confirm_body(&sid, &other, "rate_us_express")).await, r);
+    assert_eq!(payment_intents(&sid).await.len(), 1, "no second PaymentIntent");
     // The buyer completes 3-D Secure (what localstripe's Stripe.js modal does).
     let auth = reqwest::Client::new()
         .post(format!("{}/v1/payment_intents/{pi}/_authenticate", localstripe()))
@@ -591,6 +592,36 @@ async fn a_three_item_order_decrements_each_variant() {
     let tax = half_up_tax(subtotal + 2_999, bps_of("DE"));
     assert_eq!(o[0]["amount"], subtotal + 2_999 + tax);
     assert_eq!(captured_charges(&sid).await, 1);
+}
+
+/// A confirm with another token while the session's payment is live (awaiting
+/// 3-D Secure, authorized, paid) gets exactly the answer of an idempotent confirm
+/// of that payment: 200, never a second PaymentIntent, never a 409 the SDK would
+/// take as final while the first payment may still succeed.
+#[tokio::test]
+async fn another_token_while_a_payment_is_live_gets_that_payments_answer() {
+    let s = hooks_server().await;
+    let (v, slug, before, _) = pick_variant(&s, 1, 0).await;
+    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let first = card_token("4000002760003184").await;
+    let r = s.post_json("/payments/confirm", &confirm_body(&sid, &first, "rate_us_express")).await;
+    assert_eq!(r["status"], "requires_action", "{r}");
+    for _ in 0..2 {
+        let other = card_token("4242424242424242").await;
+        let again = s.post("/payments/confirm", &confirm_body(&sid, &other, "rate_us_express")).await;
+        assert_eq!(again.status(), 200, "not a conflict while the payment may still succeed");
+        assert_eq!(again.json::<Value>().await.unwrap(), r, "the live payment's answer, clientSecret included");
+    }
+    assert_eq!(payment_intents(&sid).await.len(), 1, "no second PaymentIntent");
+    // The buyer authenticates; another token now reads the payment and settles it.
+    authenticate(r["paymentIntentId"].as_str().unwrap(), r["clientSecret"].as_str().unwrap(), true).await;
+    let other = card_token("4242424242424242").await;
+    let done = s.post_json("/payments/confirm", &confirm_body(&sid, &other, "rate_us_express")).await;
+    assert_eq!((done["status"].as_str(), done["success"].as_bool()), (Some("succeeded"), Some(true)), "{done}");
+    assert_eq!(done["paymentIntentId"], r["paymentIntentId"]);
+    assert_eq!(payment_intents(&sid).await.len(), 1);
+    assert_eq!((orders_of(&s, &sid).await, captured_charges(&sid).await), (1, 1));
+    assert_eq!(stock(&s, &slug, &v).await, before - 1);
 }
 
 /// An authorized payment holds the stock; when it is cancelled outside the

@@ -55,8 +55,8 @@ fn check_token(t: &str) -> ApiResult<bool> {
 /// carries on with the one the session has (never charges twice).
 ///
 /// # Errors
-/// 400 bad body, 404 unknown session/rate, 409 stock gone or a different token
-/// on a session whose payment is not failed, 502 processor failure.
+/// 400 bad body, 404 unknown session/rate, 409 stock gone, too many attempts or
+/// a completed session, 502 processor failure.
 pub async fn confirm(AxState(state): AxState<State>, Json(req): Json<ConfirmRequest>) -> ApiResult<axum::Json<ConfirmResponse>> {
     let is_ctoken = check_token(&req.confirmation_token_id)?;
     if !(req.return_url.starts_with("https://") || req.return_url.starts_with("http://")) || req.return_url.len() > 2000 {
@@ -100,16 +100,10 @@ pub async fn confirm(AxState(state): AxState<State>, Json(req): Json<ConfirmRequ
                 // this server) goes back before the next attempt takes its own.
                 forget_cancelled(&state, &session, &pi_id).await?;
             }
-            // requires_action, processing, requires_capture, succeeded: that payment goes on.
-            _ => {
-                let settled = settle(&state, &session, pi).await?;
-                if same_token {
-                    return Ok(axum::Json(settled));
-                }
-                return Err(ApiError::conflict(format!(
-                    "payment session already has a payment ({st}) confirmed with a different token"
-                )));
-            }
+            // requires_action, processing, requires_capture, succeeded: that payment goes
+            // on. Another token gets exactly the answer its own token would (never a
+            // second payment while one is live, never a 409 while it may still succeed).
+            _ => return Ok(axum::Json(settle(&state, &session, pi).await?)),
         }
     } else if session.completed {
         return Err(ApiError::conflict("payment session is already completed"));
