@@ -233,9 +233,13 @@ async fn confirm_validates_and_unknown_things_are_404() {
     assert_error(s.post("/payments/confirm", &b).await, 400, "invalid_request", "confirmationTokenId").await;
     b["confirmationTokenId"] = json!("tok_../../v1/charges");
     assert_error(s.post("/payments/confirm", &b).await, 400, "invalid_request", "confirmationTokenId").await;
+    // returnUrl: the SDK's rule (validate_return_url), checked before anything else.
     b["confirmationTokenId"] = json!("tok_doesnotexist");
-    assert_error(s.post("/payments/confirm", &b).await, 400, "invalid_request", "unknown card token").await;
-    b["returnUrl"] = json!("javascript:alert(1)");
+    for bad in ["javascript:alert(1)", "https://", "https:///path", "https://shop.example/a b", "ftp://shop.example/"] {
+        b["returnUrl"] = json!(bad);
+        assert_error(s.post("/payments/confirm", &b).await, 400, "invalid_request", "returnUrl").await;
+    }
+    b["returnUrl"] = json!(format!("https://shop.example/{}", "x".repeat(2048)));
     assert_error(s.post("/payments/confirm", &b).await, 400, "invalid_request", "returnUrl").await;
     let b = confirm_body("cs_nope", "tok_abc", "rate_us_express");
     assert_error(s.post("/payments/confirm", &b).await, 404, "not_found", "cs_nope").await;
