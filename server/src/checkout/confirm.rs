@@ -2,7 +2,7 @@
 //! carries on with the one it has, then settles it (never charges twice).
 
 use axum::extract::State as AxState;
-use cirrus_storefront::model::{ConfirmRequest, ConfirmResponse, ServerErrorCode};
+use cirrus_storefront::model::{ConfirmRequest, ConfirmResponse, PaymentStatus, ServerErrorCode};
 use rusqlite::params;
 use serde_json::Value;
 
@@ -12,6 +12,7 @@ use super::record::{load_session, order_total, price_items, Session};
 use super::settle::{forget_cancelled, settle};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
+use crate::middleware::{ClientAddr, Counted};
 use crate::stripe::StripeError;
 use crate::State;
 
@@ -60,8 +61,25 @@ fn check_token(t: &str) -> ApiResult<bool> {
 ///
 /// # Errors
 /// 400 bad body, 404 unknown session/rate, 409 stock gone, too many attempts or
-/// a completed session, 502 processor failure.
-pub async fn confirm(AxState(state): AxState<State>, Json(req): Json<ConfirmRequest>) -> ApiResult<axum::Json<ConfirmResponse>> {
+/// a completed session, 429 when the client address had its hour's failed
+/// payment attempts, 502 processor failure.
+pub async fn confirm(
+    AxState(state): AxState<State>,
+    ClientAddr(client): ClientAddr,
+    Json(req): Json<ConfirmRequest>,
+) -> ApiResult<axum::Json<ConfirmResponse>> {
+    // Card testing across sessions: an address whose payments keep failing waits.
+    state.payment_limiter.count(Counted::FailedPayment, client, false)?;
+    let answer = confirm_session(state.clone(), req).await?;
+    if answer.status == PaymentStatus::RequiresPaymentMethod {
+        // Counted, not refused: this answer stands whatever the count.
+        let _ = state.payment_limiter.count(Counted::FailedPayment, client, true);
+    }
+    Ok(answer)
+}
+
+/// The confirm itself (see [`confirm`]).
+async fn confirm_session(state: State, req: ConfirmRequest) -> ApiResult<axum::Json<ConfirmResponse>> {
     let is_ctoken = check_token(&req.confirmation_token_id)?;
     // The SDK's own rule (a second one here could accept what the SDK refuses, or the reverse).
     cirrus_storefront::checkout::validate_return_url(&req.return_url).map_err(|e| ApiError::bad_request(e.message))?;

@@ -12,14 +12,21 @@ use super::rates::apply_shipping;
 use super::record::{breakdown, load_session, price_items, store_currency, MAX_ITEMS};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
+use crate::middleware::{ClientAddr, Counted};
 use crate::util::{now_iso, random_hex};
 use crate::State;
 
 /// `POST /payments/initiate`
 ///
 /// # Errors
-/// 400 for a bad body, 404 for an unknown variant, 409 when stock is short.
-pub async fn initiate(AxState(state): AxState<State>, Json(req): Json<InitiateRequest>) -> ApiResult<axum::Json<InitiateResponse>> {
+/// 400 for a bad body, 404 for an unknown variant, 409 when stock is short,
+/// 429 when the client address opened its hour's payment sessions.
+pub async fn initiate(
+    AxState(state): AxState<State>,
+    ClientAddr(client): ClientAddr,
+    Json(req): Json<InitiateRequest>,
+) -> ApiResult<axum::Json<InitiateResponse>> {
+    state.payment_limiter.count(Counted::Initiate, client, true)?;
     if req.items.is_empty() || req.items.len() > MAX_ITEMS {
         return Err(ApiError::bad_request(format!("items: must hold 1 to {MAX_ITEMS} items, got {}", req.items.len())));
     }
