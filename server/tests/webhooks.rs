@@ -156,29 +156,40 @@ async fn webhooks_and_confirms_racing_make_one_order() {
     }
 }
 
-/// Payments settled at the processor while the server was down are settled by
-/// the next start (a file database; no webhook registered, as if missed).
-#[tokio::test]
-async fn the_start_up_sweep_settles_what_happened_while_down() {
+/// A file database in a fresh temp directory: (directory, database path, the
+/// config of a server on it, test hooks on; every start uses the same key).
+fn file_db() -> (std::path::PathBuf, String, impl Fn() -> Config) {
     let dir = std::env::temp_dir().join(format!("cirrus-sweep-{}", random_key()));
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("dev.sqlite").to_string_lossy().to_string();
-    let key = random_key();
-    let config = || Config {
+    let (key, path) = (random_key(), db.clone());
+    let config = move || Config {
         addr: "127.0.0.1:0".into(),
-        db: db.clone(),
+        db: path.clone(),
         api_key: Some(key.clone()),
         rate_limit: 0,
         test_hooks: true,
         stripe_api_base: localstripe(),
         ..Config::default()
     };
-    let server = |st: &cirrus_dev_server::Started| Server {
+    (dir, db, config)
+}
+
+/// A client of a started server (no kept connections: servers come and go).
+fn server(st: &cirrus_dev_server::Started) -> Server {
+    Server {
         base: st.base_url.clone(),
         origin: format!("http://{}", st.addr),
         key: st.api_key.clone(),
         http: reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap(),
-    };
+    }
+}
+
+/// Payments settled at the processor while the server was down are settled by
+/// the next start (a file database; no webhook registered, as if missed).
+#[tokio::test]
+async fn the_start_up_sweep_settles_what_happened_while_down() {
+    let (dir, db, config) = file_db();
     let first = start(config()).await.unwrap();
     let a = server(&first);
     // 1: the capture's answer is lost, then the server goes down.
@@ -234,25 +245,7 @@ async fn the_start_up_sweep_settles_what_happened_while_down() {
 /// no order), the server went down, the next start settles it.
 #[tokio::test]
 async fn the_sweep_reads_a_new_attempt_after_a_cancelled_payment() {
-    let dir = std::env::temp_dir().join(format!("cirrus-sweep2-{}", random_key()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("dev.sqlite").to_string_lossy().to_string();
-    let key = random_key();
-    let config = || Config {
-        addr: "127.0.0.1:0".into(),
-        db: db.clone(),
-        api_key: Some(key.clone()),
-        rate_limit: 0,
-        test_hooks: true,
-        stripe_api_base: localstripe(),
-        ..Config::default()
-    };
-    let server = |st: &cirrus_dev_server::Started| Server {
-        base: st.base_url.clone(),
-        origin: format!("http://{}", st.addr),
-        key: st.api_key.clone(),
-        http: reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap(),
-    };
+    let (dir, db, config) = file_db();
     let first = start(config()).await.unwrap();
     let a = server(&first);
     let (v, _, _, _) = pick_variant(&a, 1, 0).await;
