@@ -156,12 +156,13 @@ pub(super) async fn retrieve(state: &State, pi_id: &str) -> ApiResult<Value> {
 /// Stripe saves the first answer to a key for 24 h and replays it, a 500
 /// included. So the key is reused only where replaying the first answer is what
 /// we want (the answer was lost: no answer, a timeout); after a definitive 5xx
-/// the scope moves to its next generation (`cirrus-<session>-<scope>-r<n>`), so
+/// or final refusal ([`is_final`]: a `returnUrl` refused, then corrected) the
+/// scope moves to its next generation (`cirrus-<session>-<scope>-r<n>`), so
 /// the retry is a new request. Every operation sent this way is guarded by the
 /// payment's state at the processor (a PaymentIntent is confirmed, captured or
 /// cancelled at most once, a refund never exceeds the charge), except creation:
 /// a PaymentIntent created by a request that answered 5xx is never confirmed,
-/// so it can never charge.
+/// so it can never charge (a refused one was not created).
 ///
 /// # Errors
 /// `internal` when the generation cannot be read or written; the processor's
@@ -178,7 +179,11 @@ pub(super) async fn call_keyed(state: &State, session_id: &str, scope: &str, pat
         .await?;
     let key = idempotency_key(session_id, scope, generation);
     let answer = state.stripe.call(true, path, form, Some(&key)).await;
-    if matches!(&answer, Err(StripeError::Api { status, .. }) if *status >= 500) {
+    // A definitive answer that did nothing (a 5xx, a final refusal) moves the key on: the
+    // processor may have saved it under this key, and the retry (perhaps corrected) must
+    // be a new request. Not after 409 (the key is in use by a request still running) or
+    // 429/401/403 (not processed, nothing saved).
+    if matches!(&answer, Err(StripeError::Api { status, .. }) if *status >= 500 || is_final(*status)) {
         let (sid, sc) = (session_id.to_string(), scope.to_string());
         state
             .db(move |c| {
