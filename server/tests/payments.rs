@@ -652,4 +652,14 @@ async fn stock_held_by_a_payment_cancelled_outside_is_given_back() {
     assert_ne!(ok["paymentIntentId"], pis[0]["id"]);
     assert_eq!((orders_of(&s, &sid).await, captured_charges(&sid).await), (1, 1));
     assert_eq!(stock(&s, &slug, &v).await, before - 2, "stock before minus what was sold, once");
+
+    // The same through update: a shipping change after the cancellation gives the stock back.
+    let (v, slug, before, _) = pick_variant(&s, 1, 1).await;
+    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    processor_fault(&s, json!({ "op": "capture", "kind": "status", "status": 500 })).await;
+    assert_eq!(s.post("/payments/confirm", &confirm_body(&sid, &card_token("4242424242424242").await, "rate_us_express")).await.status(), 502);
+    assert_eq!(stock(&s, &slug, &v).await, before - 1);
+    cancel_at_processor(payment_intents(&sid).await[0]["id"].as_str().unwrap()).await;
+    s.post_json("/payments/update", &json!({ "sessionId": sid, "shippingRateId": "rate_us_express", "shippingAddress": address("US") })).await;
+    assert_eq!(stock(&s, &slug, &v).await, before, "nothing sold, nothing held");
 }

@@ -9,6 +9,7 @@ use rusqlite::params;
 
 use super::processor::{cancel_verified, retrieve, status, Verified};
 use super::rates::apply_shipping;
+use super::settle::forget_cancelled;
 use super::record::{breakdown, load_session, price_items, store_currency, MAX_ITEMS};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
@@ -85,7 +86,8 @@ pub async fn update(AxState(state): AxState<State>, Json(req): Json<UpdateReques
     if let Some(pi_id) = &session.payment_intent_id {
         let pi = retrieve(&state, pi_id).await?;
         match status(&pi) {
-            "canceled" => {}
+            // Cancelled outside this server: whatever stock it held goes back now.
+            "canceled" => forget_cancelled(&state, &session, pi_id).await?,
             "requires_payment_method" | "requires_confirmation" => match cancel_verified(&state, &session, pi_id).await? {
                 Verified::Canceled => {
                     let sid = session.id.clone();
