@@ -22,7 +22,7 @@ pub(super) const MAX_ATTEMPTS: i64 = 5;
 
 /// Sends the confirm of the session's current attempt under the attempt's
 /// idempotency key ([`call_keyed`]: the same key after a lost answer, a new one
-/// after a 5xx) and settles the payment it leaves; a final refusal is answered
+/// after a 5xx or a final refusal) and settles the payment it leaves; a final refusal is answered
 /// as [`refused`] says (the buyer's card: decline-like; else 400).
 async fn confirm_and_settle(state: &State, session: &Session, pi_id: &str, attempt: i64, token: &str, return_url: &str) -> ApiResult<ConfirmResponse> {
     let mut form = Vec::new();
