@@ -95,13 +95,17 @@ pub struct ProcessorFaultRequest {
     op: crate::stripe::Op,
     kind: crate::stripe::ProcessorFaultKind,
     status: Option<u16>,
+    /// `code` and `param` of the error object a `status` fault answers (Stripe's names).
+    code: Option<String>,
+    param: Option<String>,
     times: Option<u32>,
     delay_ms: Option<u64>,
 }
 
 /// `POST /__test/processor-faults`: arms a fault on the server's calls to the
 /// payment processor (`op`: create, confirm, cancel, capture, refund, retrieve,
-/// token; `kind`: status, timeout, lost, slow). 204.
+/// token; `kind`: status, timeout, lost, slow; a `status` fault's error object
+/// carries `code` and `param` when given). 204.
 ///
 /// # Errors
 /// 400 for a bad body.
@@ -111,7 +115,7 @@ pub async fn arm_processor_fault(AxState(state): AxState<State>, Json(r): Json<P
         return Err(ApiError::bad_request("status: must be 400..=599"));
     }
     let (times, delay_ms) = fault_numbers(r.times, r.delay_ms)?;
-    let fault = crate::stripe::ProcessorFault { op: r.op, kind: r.kind, status, times, delay_ms };
+    let fault = crate::stripe::ProcessorFault { op: r.op, kind: r.kind, status, code: r.code, param: r.param, times, delay_ms };
     state.stripe.faults.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(fault);
     Ok(StatusCode::NO_CONTENT)
 }
@@ -119,6 +123,31 @@ pub async fn arm_processor_fault(AxState(state): AxState<State>, Json(r): Json<P
 /// `DELETE /__test/processor-faults`: disarms every processor fault. 204.
 pub async fn disarm_processor_faults(AxState(state): AxState<State>) -> StatusCode {
     state.stripe.faults.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clear();
+    StatusCode::NO_CONTENT
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ProcessingRequest {
+    times: Option<u32>,
+}
+
+/// `POST /__test/processor-processing` `{ "times": N }`: the server's next N
+/// reads of a PaymentIntent from the processor (the answer of its creation or
+/// confirm, a retrieve) that find it authorized or captured report
+/// `processing` instead; then reads are real again. 204.
+///
+/// # Errors
+/// 400 for a bad body (`times` must be at least 1).
+pub async fn arm_processing(AxState(state): AxState<State>, Json(r): Json<ProcessingRequest>) -> ApiResult<StatusCode> {
+    let (times, _) = fault_numbers(r.times, None)?;
+    state.stripe.processing.store(times, std::sync::atomic::Ordering::SeqCst);
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `DELETE /__test/processor-processing`: reads are real again. 204.
+pub async fn disarm_processing(AxState(state): AxState<State>) -> StatusCode {
+    state.stripe.processing.store(0, std::sync::atomic::Ordering::SeqCst);
     StatusCode::NO_CONTENT
 }
 

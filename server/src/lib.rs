@@ -40,6 +40,9 @@ pub struct Config {
     pub www_dir: Option<PathBuf>,
     /// Requests per second per key; 0 disables the limiter.
     pub rate_limit: u32,
+    /// Payment sessions one client address may initiate per hour (failed payment
+    /// attempts: a 20th of it); 0 disables it (`middleware::PaymentLimiter`).
+    pub payment_limit: u32,
     pub test_hooks: bool,
     pub stripe_api_base: String,
     pub stripe_secret_key: String,
@@ -58,6 +61,7 @@ impl Default for Config {
             cors_origins: vec!["http://127.0.0.1:8787".into(), "http://localhost:8787".into()],
             www_dir: None,
             rate_limit: 50,
+            payment_limit: 2000,
             test_hooks: false,
             stripe_api_base: "http://127.0.0.1:8420".into(),
             stripe_secret_key: "sk_test_localstripe".into(),
@@ -121,6 +125,9 @@ impl Config {
         if let Some(v) = var("CIRRUS_RATE_LIMIT") {
             c.rate_limit = v.parse().map_err(|_| format!("CIRRUS_RATE_LIMIT must be a non-negative integer, got {v:?}"))?;
         }
+        if let Some(v) = var("CIRRUS_PAYMENT_LIMIT") {
+            c.payment_limit = v.parse().map_err(|_| format!("CIRRUS_PAYMENT_LIMIT must be a non-negative integer, got {v:?}"))?;
+        }
         if let Some(v) = var("STRIPE_API_BASE") {
             c.stripe_api_base = v.trim_end_matches('/').to_string();
         }
@@ -149,6 +156,8 @@ pub struct AppState {
     /// SHA-256 of every accepted API key.
     pub key_hashes: HashSet<[u8; 32]>,
     pub limiter: middleware::RateLimiter,
+    /// Card testing: initiates and failed payment attempts per client address.
+    pub payment_limiter: middleware::PaymentLimiter,
     pub faults: Mutex<Vec<hooks::Fault>>,
     /// Rendered product JSON (full, minimal) by product id; entries are dropped
     /// when an order changes the product's stock.
@@ -272,6 +281,7 @@ pub async fn start(config: Config) -> Result<Started, String> {
     let stripe = stripe::Stripe::new(&config.stripe_api_base, &config.stripe_secret_key)?;
     let state = Arc::new(AppState {
         limiter: middleware::RateLimiter::new(config.rate_limit),
+        payment_limiter: middleware::PaymentLimiter::new(config.payment_limit),
         config,
         origin,
         conn: Mutex::new(conn),
@@ -381,6 +391,7 @@ pub fn router(state: State) -> Router {
         app = app
             .route("/__test/faults", post(hooks::arm_fault).delete(hooks::disarm_faults))
             .route("/__test/processor-faults", post(hooks::arm_processor_fault).delete(hooks::disarm_processor_faults))
+            .route("/__test/processor-processing", post(hooks::arm_processing).delete(hooks::disarm_processing))
             .route("/__test/orders", get(hooks::orders));
     }
     app.fallback(www::fallback(state.config.www_dir.clone()))

@@ -1,14 +1,18 @@
 //! Cross-cutting layers: request id + CORS + access log (`edge`), test faults,
-//! bearer auth and the rate limiter (per client address, then per key).
+//! bearer auth and the rate limiter (per client address, then per key); and
+//! the card-testing limits of the payment endpoints, per client address
+//! ([`PaymentLimiter`], [`ClientAddr`]).
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
-use axum::extract::{ConnectInfo, Request, State as AxState};
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::extract::{ConnectInfo, FromRequestParts, Request, State as AxState};
+use axum::http::request::Parts;
+use axum::http::{header, Extensions, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use cirrus_storefront::model::ServerErrorCode;
@@ -135,7 +139,7 @@ pub async fn auth(AxState(state): AxState<State>, req: Request, next: Next) -> R
         return ApiError::unauthorized(format!("unknown API key {}", util::mask_key(key))).into_response();
     }
     let tag = KeyTag(util::mask_key(key));
-    let client = req.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+    let client = client_addr(req.extensions());
     let confirm = req.method() == Method::POST && req.uri().path().ends_with("/payments/confirm");
     let rate = state.config.rate_limit;
     let mut resp = match state.limiter.check(client, hash, confirm) {
@@ -154,6 +158,24 @@ pub async fn auth(AxState(state): AxState<State>, req: Request, next: Next) -> R
     };
     resp.extensions_mut().insert(tag);
     resp
+}
+
+/// The client address of a request: the peer of its connection (behind a
+/// proxy, the proxy's). `None` when the server was not started with connect
+/// info (never through [`crate::start`]).
+fn client_addr(extensions: &Extensions) -> Option<IpAddr> {
+    extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip())
+}
+
+/// Extractor: the request's client address, as the rate limiter sees it.
+pub struct ClientAddr(pub Option<IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        Ok(Self(client_addr(&parts.extensions)))
+    }
 }
 
 /// Token bucket state of one client or key.
@@ -216,26 +238,97 @@ impl RateLimiter {
             buckets.retain(|_, b| now.duration_since(b.last) < Duration::from_secs(60));
         }
         if let Some(ip) = client {
-            take(&mut buckets, Limited::Client(ip), f64::from(self.rate), now).map_err(Limit::Client)?;
+            let rate = f64::from(self.rate);
+            take(&mut buckets, Limited::Client(ip), rate, 2.0 * rate, now, true).map_err(Limit::Client)?;
         }
         if !confirm {
-            take(&mut buckets, Limited::Key(key), f64::from(self.rate) * f64::from(KEY_SHARE), now).map_err(Limit::Key)?;
+            let rate = f64::from(self.rate) * f64::from(KEY_SHARE);
+            take(&mut buckets, Limited::Key(key), rate, 2.0 * rate, now, true).map_err(Limit::Key)?;
         }
         Ok(())
     }
 }
 
-/// Takes a token from `what`'s bucket (`rate` per second, burst `2 * rate`), or
-/// returns the seconds until one is there.
-fn take(buckets: &mut HashMap<Limited, Bucket>, what: Limited, rate: f64, now: Instant) -> Result<(), u64> {
-    let burst = 2.0 * rate;
+/// Takes a token from `what`'s bucket (`rate` per second, at most `burst`), or
+/// returns the seconds until one is there. With `consume` false it only looks.
+fn take<K: Hash + Eq>(buckets: &mut HashMap<K, Bucket>, what: K, rate: f64, burst: f64, now: Instant, consume: bool) -> Result<(), u64> {
     let b = buckets.entry(what).or_insert(Bucket { tokens: burst, last: now });
     b.tokens = (b.tokens + now.duration_since(b.last).as_secs_f64() * rate).min(burst);
     b.last = now;
     if b.tokens >= 1.0 {
-        b.tokens -= 1.0;
+        if consume {
+            b.tokens -= 1.0;
+        }
         Ok(())
     } else {
         Err((((1.0 - b.tokens) / rate).ceil() as u64).max(1))
+    }
+}
+
+/// What [`PaymentLimiter`] counts per client address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Counted {
+    /// `POST /payments/initiate`: a payment session opened.
+    Initiate,
+    /// A confirm answered `requires_payment_method` (a decline, a card refused).
+    FailedPayment,
+}
+
+/// Failed payment attempts allowed per client address are this fraction of the
+/// initiates allowed (`CIRRUS_PAYMENT_LIMIT`).
+pub const FAILED_SHARE: u32 = 20;
+
+/// Card testing, bounded per client address across sessions (a session alone
+/// accepts 5 attempts, but opening one is free): payment sessions initiated and
+/// failed payment attempts, each a token bucket holding an hour's worth
+/// (`limit` initiates and `limit / FAILED_SHARE` failures per hour, refilled
+/// evenly). Per address, never per key: every buyer of a storefront sends its
+/// one public key, so one address cannot use up what other buyers share.
+/// `limit` 0 turns it off.
+pub struct PaymentLimiter {
+    limit: u32,
+    buckets: Mutex<HashMap<(Counted, IpAddr), Bucket>>,
+}
+
+impl PaymentLimiter {
+    #[must_use]
+    pub fn new(limit: u32) -> Self {
+        Self { limit, buckets: Mutex::new(HashMap::new()) }
+    }
+
+    /// How many of `what` one address may have per hour.
+    #[must_use]
+    pub fn per_hour(&self, what: Counted) -> u32 {
+        match what {
+            Counted::Initiate => self.limit,
+            Counted::FailedPayment => (self.limit / FAILED_SHARE).max(1),
+        }
+    }
+
+    /// Counts one `what` for `client` (`consume`), or only checks one is left.
+    ///
+    /// # Errors
+    /// 429 `rate_limited` with `Retry-After` when `client` has used up its hour.
+    pub fn count(&self, what: Counted, client: Option<IpAddr>, consume: bool) -> Result<(), ApiError> {
+        let Some(ip) = client.filter(|_| self.limit > 0) else { return Ok(()) };
+        let per_hour = f64::from(self.per_hour(what));
+        let rate = per_hour / 3600.0;
+        let now = Instant::now();
+        let mut buckets = self.buckets.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if buckets.len() > MAX_BUCKETS {
+            // Full again (what an absent bucket would be): nothing is lost by dropping them.
+            buckets.retain(|(w, _), b| {
+                let n = f64::from(self.per_hour(*w));
+                b.tokens + now.duration_since(b.last).as_secs_f64() * n / 3600.0 < n
+            });
+        }
+        take(&mut buckets, (what, ip), rate, per_hour, now, consume).map_err(|secs| {
+            let n = self.per_hour(what);
+            let message = match what {
+                Counted::Initiate => format!("more than {n} payment sessions per hour from this client address; try again later"),
+                Counted::FailedPayment => format!("more than {n} failed payment attempts per hour from this client address; try again later"),
+            };
+            ApiError::new(ServerErrorCode::RateLimited, message).with_retry_after(secs)
+        })
     }
 }

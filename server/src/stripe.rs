@@ -3,8 +3,11 @@
 //!
 //! With test hooks on, `POST /__test/processor-faults` arms faults here
 //! ([`ProcessorFault`]): a processor call answers an error status, times
-//! out before or after reaching the processor, or is slowed down.
+//! out before or after reaching the processor, or is slowed down; and
+//! `POST /__test/processor-processing` makes the next reads of a
+//! PaymentIntent report `processing` ([`Stripe::processing`]).
 
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -16,8 +19,8 @@ use serde_json::Value;
 pub enum StripeError {
     /// No HTTP answer (connection refused, timeout) or an unreadable one.
     Unreachable(String),
-    /// An HTTP error answer with Stripe's error object.
-    Api { status: u16, code: Option<String>, message: String },
+    /// An HTTP error answer with Stripe's error object (`code` and `param` as Stripe names them).
+    Api { status: u16, code: Option<String>, param: Option<String>, message: String },
 }
 
 impl std::fmt::Display for StripeError {
@@ -90,6 +93,9 @@ pub struct ProcessorFault {
     pub op: Op,
     pub kind: ProcessorFaultKind,
     pub status: u16,
+    /// `code` and `param` of the error object a `status` fault answers.
+    pub code: Option<String>,
+    pub param: Option<String>,
     pub times: u32,
     pub delay_ms: u64,
 }
@@ -101,6 +107,10 @@ pub struct Stripe {
     secret: String,
     /// Armed test faults (only ever filled through the test hooks).
     pub faults: Mutex<Vec<ProcessorFault>>,
+    /// Test hook: how many more reads of a PaymentIntent (the answer of its
+    /// creation, its confirm, a retrieve) report `processing` instead of an
+    /// authorized or captured status (only ever set through the test hooks).
+    pub processing: AtomicU32,
 }
 
 impl Stripe {
@@ -112,7 +122,7 @@ impl Stripe {
             .connect_timeout(Duration::from_secs(5))
             .build()
             .map_err(|e| format!("http client: {e}"))?;
-        Ok(Self { http, base: base.trim_end_matches('/').to_string(), secret: secret.to_string(), faults: Mutex::new(Vec::new()) })
+        Ok(Self { http, base: base.trim_end_matches('/').to_string(), secret: secret.to_string(), faults: Mutex::new(Vec::new()), processing: AtomicU32::new(0) })
     }
 
     fn take_fault(&self, op: Option<Op>) -> Option<ProcessorFault> {
@@ -125,24 +135,46 @@ impl Stripe {
     /// # Errors
     /// [`StripeError`] for transport failures and non-2xx answers.
     pub async fn call(&self, post: bool, path: &str, form: &[(&str, String)], idempotency_key: Option<&str>) -> Result<Value, StripeError> {
-        let fault = self.take_fault(Op::of(post, path));
+        let op = Op::of(post, path);
+        let fault = self.take_fault(op);
         if let Some(f) = &fault {
             if f.delay_ms > 0 && f.kind != ProcessorFaultKind::Lost {
                 tokio::time::sleep(Duration::from_millis(f.delay_ms)).await;
             }
             match f.kind {
                 ProcessorFaultKind::Status => {
-                    return Err(StripeError::Api { status: f.status, code: None, message: format!("injected fault: status {}", f.status) })
+                    return Err(StripeError::Api {
+                        status: f.status,
+                        code: f.code.clone(),
+                        param: f.param.clone(),
+                        message: format!("injected fault: status {}", f.status),
+                    })
                 }
                 ProcessorFaultKind::Timeout => return Err(StripeError::Unreachable("injected fault: timed out".into())),
                 ProcessorFaultKind::Lost | ProcessorFaultKind::Slow => {}
             }
         }
-        let result = self.send(post, path, form, idempotency_key).await;
+        let mut result = self.send(post, path, form, idempotency_key).await;
         if fault.is_some_and(|f| f.kind == ProcessorFaultKind::Lost) {
             return Err(StripeError::Unreachable("injected fault: answer lost (timed out)".into()));
         }
+        if matches!(op, Some(Op::Create | Op::Confirm | Op::Retrieve)) {
+            if let Ok(pi) = &mut result {
+                self.report_processing(pi);
+            }
+        }
         result
+    }
+
+    /// Test hook: while armed, a PaymentIntent read as authorized or captured
+    /// is reported `processing` (one use per read).
+    fn report_processing(&self, pi: &mut Value) {
+        if !matches!(pi["status"].as_str(), Some("requires_capture" | "succeeded")) {
+            return;
+        }
+        if self.processing.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok() {
+            pi["status"] = Value::from("processing");
+        }
     }
 
     async fn send(&self, post: bool, path: &str, form: &[(&str, String)], idempotency_key: Option<&str>) -> Result<Value, StripeError> {
@@ -165,6 +197,7 @@ impl Stripe {
             Err(StripeError::Api {
                 status,
                 code: err.and_then(|e| e.get("code")).and_then(Value::as_str).map(str::to_string),
+                param: err.and_then(|e| e.get("param")).and_then(Value::as_str).map(str::to_string),
                 message: err
                     .and_then(|e| e.get("message"))
                     .and_then(Value::as_str)

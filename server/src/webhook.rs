@@ -77,7 +77,8 @@ pub fn verify(header: &str, body: &[u8], secret: &str, now: i64) -> Result<(), S
     if sigs.is_empty() {
         return Err("Stripe-Signature: no v1 signature".into());
     }
-    if (now - t).abs() > TOLERANCE_SECS {
+    // `abs_diff`: any `t` (i64::MIN included) is compared without overflowing.
+    if now.abs_diff(t) > TOLERANCE_SECS.unsigned_abs() {
         return Err(format!("Stripe-Signature: timestamp outside the tolerance of {TOLERANCE_SECS} s"));
     }
     let mut signed = t.to_string().into_bytes();
@@ -176,5 +177,7 @@ mod tests {
         assert!(bad(&format!("t={now}"), body, now).contains("no v1"));
         assert!(bad("garbage", body, now).contains("malformed"));
         assert!(bad("t=x,v1=00", body, now).contains("unix timestamp"));
+        assert!(bad(&format!("t={},v1=00", i64::MIN), body, now).contains("tolerance"), "no overflow");
+        assert!(bad(&format!("t={},v1=00", i64::MAX), body, -now).contains("tolerance"), "no overflow");
     }
 }

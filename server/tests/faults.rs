@@ -174,3 +174,100 @@ async fn faults_survived() {
         println!("{r}");
     }
 }
+
+/// `POST /__test/processor-processing`: the processor reports `processing` for
+/// the next reads; no order is written while it does, the next real read
+/// settles it, once.
+#[tokio::test]
+async fn a_payment_reported_processing_is_settled_by_the_next_real_read() {
+    let s = hooks_server().await;
+    let sid = session(&s, 0).await;
+    let tok = card_token(VISA).await;
+    let arm = s.http.post(format!("{}/__test/processor-processing", s.origin)).json(&json!({ "times": 2 })).send().await.unwrap();
+    assert_eq!(arm.status(), 204);
+    // The confirm's answer, then a re-read: processing, no order.
+    for i in 0..2 {
+        let (status, v) = confirm(&s, &sid, &tok).await;
+        assert_eq!((status, v["status"].as_str(), v["success"].as_bool()), (200, Some("processing"), Some(false)), "read {i}: {v}");
+        assert_eq!(v["error"], Value::Null);
+        assert_eq!(orders_of(&s, &sid).await, 0, "read {i}: no order while processing");
+    }
+    // The next read is real: authorized, captured, one order.
+    let (status, v) = confirm(&s, &sid, &tok).await;
+    assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
+    assert_eq!(confirm(&s, &sid, &tok).await.1, v, "settled once");
+    assert_eq!(orders_of(&s, &sid).await, 1);
+    assert_eq!(captured_charges(&sid).await, 1);
+    assert_eq!(payment_intents(&sid).await.len(), 1);
+    // Armed and disarmed: reads are real at once.
+    let sid = session(&s, 1).await;
+    assert_eq!(s.http.post(format!("{}/__test/processor-processing", s.origin)).json(&json!({ "times": 5 })).send().await.unwrap().status(), 204);
+    assert_eq!(s.http.delete(format!("{}/__test/processor-processing", s.origin)).send().await.unwrap().status(), 204);
+    let (status, v) = confirm(&s, &sid, &card_token(VISA).await).await;
+    assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
+    let r = s.http.post(format!("{}/__test/processor-processing", s.origin)).json(&json!({ "times": 0 })).send().await.unwrap();
+    assert_error(r, 400, "invalid_request", "times").await;
+}
+
+/// A processor refusal that will never succeed is final, never a retryable 502
+/// the SDK would send again forever: a card token the processor does not know
+/// or accept is a decline-like answer (the buyer enters the card again, and a
+/// new token is then accepted); an amount over its maximum or a parameter it
+/// refuses is 400 `invalid_request` naming it. 402, 429 and 5xx stay as they were.
+#[tokio::test]
+async fn a_refusal_that_never_succeeds_is_final() {
+    let s = hooks_server().await;
+    let decline_like = |v: &Value| (v["status"] == "requires_payment_method" && v["success"] == false && v["clientSecret"].is_null(), v["error"].as_str().unwrap_or("").to_string());
+
+    // An unknown (or expired) card token, then the buyer's new card.
+    let sid = session(&s, 0).await;
+    let (status, v) = confirm(&s, &sid, "tok_doesnotexist").await;
+    let (ok, error) = decline_like(&v);
+    assert!(status == 200 && ok && error.contains("card details") && v["paymentIntentId"].is_null(), "{status} {v}");
+    assert!(payment_intents(&sid).await.is_empty());
+    let (status, v) = confirm(&s, &sid, &card_token(VISA).await).await;
+    assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
+
+    // The card refused when the PaymentIntent is created: nothing is recorded; a new card pays.
+    let sid = session(&s, 1).await;
+    processor_fault(&s, json!({ "op": "create", "kind": "status", "status": 400, "code": "resource_missing", "param": "payment_method" })).await;
+    let (status, v) = confirm(&s, &sid, &card_token(VISA).await).await;
+    assert!(status == 200 && decline_like(&v).0, "{status} {v}");
+    let (status, v) = confirm(&s, &sid, &card_token(VISA).await).await;
+    assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
+    assert_eq!(statuses(&payment_intents(&sid).await), ["succeeded"]);
+
+    // The card refused by the confirm: that payment is never live; a new card replaces it.
+    let sid = session(&s, 2).await;
+    processor_fault(&s, json!({ "op": "confirm", "kind": "status", "status": 400, "code": "token_already_used" })).await;
+    let (status, v) = confirm(&s, &sid, &card_token(VISA).await).await;
+    let (ok, error) = decline_like(&v);
+    assert!(status == 200 && ok && error.contains("already used") && v["paymentIntentId"].is_string(), "{status} {v}");
+    let (status, v) = confirm(&s, &sid, &card_token(VISA).await).await;
+    assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
+    assert_eq!(statuses(&payment_intents(&sid).await), ["canceled", "succeeded"]);
+    assert_eq!((orders_of(&s, &sid).await, captured_charges(&sid).await), (1, 1));
+
+    // An amount over the processor's maximum, a returnUrl it refuses: 400 naming it. Nothing
+    // is left half-done: the same confirm goes through once the processor accepts it.
+    let sid = session(&s, 3).await;
+    let tok = card_token(VISA).await;
+    processor_fault(&s, json!({ "op": "create", "kind": "status", "status": 400, "code": "amount_too_large", "param": "amount" })).await;
+    assert_error(s.post("/payments/confirm", &confirm_body(&sid, &tok, "rate_us_express")).await, 400, "invalid_request", "amount").await;
+    assert!(payment_intents(&sid).await.is_empty());
+    processor_fault(&s, json!({ "op": "confirm", "kind": "status", "status": 400, "code": "url_invalid", "param": "return_url" })).await;
+    assert_error(s.post("/payments/confirm", &confirm_body(&sid, &tok, "rate_us_express")).await, 400, "invalid_request", "returnUrl").await;
+    processor_fault(&s, json!({ "op": "create", "kind": "status", "status": 404 })).await;
+    let sid2 = session(&s, 4).await;
+    assert_error(s.post("/payments/confirm", &confirm_body(&sid2, &card_token(VISA).await, "rate_us_express")).await, 400, "invalid_request", "refused").await;
+    let (status, v) = confirm(&s, &sid, &tok).await;
+    assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
+    assert_eq!((orders_of(&s, &sid).await, captured_charges(&sid).await), (1, 1));
+
+    // Retryable as before: 429 and 5xx from the processor, its own key refused (401).
+    for status in [429, 500, 401] {
+        let sid = session(&s, 5).await;
+        processor_fault(&s, json!({ "op": "create", "kind": "status", "status": status })).await;
+        assert_error(s.post("/payments/confirm", &confirm_body(&sid, &card_token(VISA).await, "rate_us_express")).await, 502, "processor_error", "payment processor").await;
+    }
+}

@@ -1,15 +1,17 @@
 //! Abuse limits (issue #16, item 6): the rate limit is per client address
 //! before it is per key (one visitor flooding with the storefront's public key
-//! does not give every shopper 429; a confirm is counted per client only), and
-//! a session accepts a bounded number of payment attempts (card testing).
+//! does not give every shopper 429; a confirm is counted per client only), a
+//! session accepts a bounded number of payment attempts (card testing), and so
+//! does a client address across sessions (initiates, failed attempts).
 
 mod common;
 
 use std::net::IpAddr;
 
 use common::pay::{card_token, confirm_body, initiate, payment_intents, pick_variant};
-use common::{assert_error, spawn_with, Server};
+use common::{assert_error, localstripe, spawn_with, Server};
 use reqwest::{Client, Method, Response};
+use serde_json::{json, Value};
 
 /// A client whose requests come from `ip` (any 127.0.0.0/8 address is this host).
 fn from(ip: &str) -> Client {
@@ -103,4 +105,66 @@ async fn a_session_accepts_at_most_five_payment_attempts() {
     // The last attempt can still be read back (its decline), with its own token.
     let r = s.post_json("/payments/confirm", &confirm_body(&sid, &last, "rate_us_express")).await;
     assert_eq!(r["status"], "requires_payment_method");
+}
+
+/// POSTs `body` to `path` from `client`: (status, Retry-After, body).
+async fn post_from(s: &Server, c: &Client, path: &str, body: &Value) -> (u16, Option<u64>, Value) {
+    let r = c.post(format!("{}{path}", s.base)).bearer_auth(&s.key).json(body).send().await.unwrap();
+    let retry = r.headers().get("retry-after").map(|v| v.to_str().unwrap().parse().unwrap());
+    (r.status().as_u16(), retry, r.json().await.unwrap())
+}
+
+/// Card testing across sessions (a session alone accepts 5 attempts, but a new
+/// one is free): initiates and failed payment attempts are bounded per client
+/// address (`CIRRUS_PAYMENT_LIMIT`), never per key: one address over its limit
+/// gets 429 with Retry-After while another buyer with the same key goes on.
+#[tokio::test]
+async fn card_testing_is_bounded_per_client_address_across_sessions() {
+    let ls = localstripe();
+    // 40 initiates per hour per address, 2 failed payment attempts.
+    let s = spawn_with(|c| {
+        c.payment_limit = 40;
+        c.stripe_api_base = ls;
+    })
+    .await;
+    let (v, _, _, _) = pick_variant(&s, 1, 0).await;
+    let init = json!({ "items": [{ "variantId": v, "quantity": 1 }], "currency": "USD" });
+    let tester = from("127.0.4.1");
+    let mut sessions = Vec::new();
+    for i in 0..40 {
+        let (st, _, body) = post_from(&s, &tester, "/payments/initiate", &init).await;
+        assert_eq!(st, 200, "initiate {i}: {body}");
+        sessions.push(body["sessionId"].as_str().unwrap().to_string());
+    }
+    let (st, retry, body) = post_from(&s, &tester, "/payments/initiate", &init).await;
+    assert_eq!((st, body["code"].as_str()), (429, Some("rate_limited")), "{body}");
+    assert!(body["error"].as_str().unwrap().contains("client address"), "{body}");
+    assert!(retry.is_some_and(|r| (1..=90).contains(&r)), "Retry-After about an hour / 40: {retry:?}");
+    // Another address, same key: served.
+    let buyer = from("127.0.4.2");
+    let (st, _, body) = post_from(&s, &buyer, "/payments/initiate", &init).await;
+    assert_eq!(st, 200, "{body}");
+    let buyer_session = body["sessionId"].as_str().unwrap().to_string();
+
+    // Failed payment attempts, one session each: the third is refused before the processor.
+    for sid in &sessions[..2] {
+        let (st, _, body) = post_from(&s, &tester, "/payments/confirm", &confirm_body(sid, &card_token("4000000000000341").await, "rate_us_express")).await;
+        assert_eq!((st, body["status"].as_str()), (200, Some("requires_payment_method")), "{body}");
+    }
+    let (st, retry, body) = post_from(&s, &tester, "/payments/confirm", &confirm_body(&sessions[2], &card_token("4242424242424242").await, "rate_us_express")).await;
+    assert_eq!((st, body["code"].as_str()), (429, Some("rate_limited")), "{body}");
+    assert!(body["error"].as_str().unwrap().contains("failed payment attempts"), "{body}");
+    assert!(retry.is_some_and(|r| r >= 60), "Retry-After about an hour / 2: {retry:?}");
+    assert!(payment_intents(&sessions[2]).await.is_empty(), "nothing reached the processor");
+    // The other buyer pays, and a decline of theirs is their own.
+    let (st, _, body) = post_from(&s, &buyer, "/payments/confirm", &confirm_body(&buyer_session, &card_token("4000000000000341").await, "rate_us_express")).await;
+    assert_eq!((st, body["status"].as_str()), (200, Some("requires_payment_method")), "{body}");
+    let (st, _, body) = post_from(&s, &buyer, "/payments/confirm", &confirm_body(&buyer_session, &card_token("4242424242424242").await, "rate_us_express")).await;
+    assert_eq!((st, body["status"].as_str()), (200, Some("succeeded")), "{body}");
+
+    // 0 turns it off.
+    let off = spawn_with(|c| c.payment_limit = 0).await;
+    for _ in 0..60 {
+        assert_eq!(post_from(&off, &tester, "/payments/initiate", &init).await.0, 200);
+    }
 }

@@ -276,8 +276,14 @@ async fn openapi_document_matches_live_responses() {
         declined = other;
         declined_pi = r["paymentIntentId"].clone();
     }
+    // Another token on the paid session: the paid payment's answer (200).
     let tok2 = card_token("4242424242424242").await;
     k.check(&s, p.clone(), "/payments/confirm", "/payments/confirm", Body::Json(conf(&tok2, &sid)), true).await;
+    // 409 stock gone: one session for every unit left, another buys one first.
+    let all = s.post_json("/payments/initiate", &init(stock - 1)).await["sessionId"].as_str().unwrap().to_string();
+    let one = s.post_json("/payments/initiate", &init(1)).await["sessionId"].as_str().unwrap().to_string();
+    assert_eq!(s.post_json("/payments/confirm", &conf(&card_token("4242424242424242").await, &one)).await["status"], "succeeded");
+    k.check(&s, p.clone(), "/payments/confirm", "/payments/confirm", Body::Json(conf(&card_token("4242424242424242").await, &all)), true).await;
     k.check(&s, p.clone(), "/payments/update", "/payments/update", Body::Json(upd), true).await;
     k.check(&s, p.clone(), "/payments/confirm", "/payments/confirm", Body::Json(conf("nope", &sid)), true).await;
     k.check(&s, p.clone(), "/payments/confirm", "/payments/confirm", Body::Json(conf(&tok2, "cs_nope")), true).await;

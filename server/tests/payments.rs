@@ -5,8 +5,8 @@
 mod common;
 
 use common::pay::{
-    address, authenticate, captured_charges, card_token, confirm_body, hooks_server, initiate, orders, orders_of, payment_intent,
-    payment_intents, pick_variant, stock,
+    address, authenticate, cancel_at_processor, captured_charges, card_token, confirm_body, hooks_server, initiate, orders, orders_of,
+    payment_intent, payment_intents, pick_variant, processor_fault, stock,
 };
 use common::{assert_error, localstripe, spawn_with, Server};
 use serde_json::{json, Value};
@@ -142,9 +142,9 @@ async fn card_4242_succeeds_once_and_confirm_is_idempotent() {
     assert_eq!(orders(&s).await.len(), 1);
     assert_eq!(stock(&s, &slug, &v).await, before - 3, "decremented exactly once");
 
-    // A different token on a paid session: 409. The session is single-use.
+    // A different token on a paid session: the paid payment's answer, nothing new. The session is single-use.
     let tok2 = card_token("4242424242424242").await;
-    assert_error(s.post("/payments/confirm", &confirm_body(&sid, &tok2, "rate_us_express")).await, 409, "conflict", "different token").await;
+    assert_eq!(s.post_json("/payments/confirm", &confirm_body(&sid, &tok2, "rate_us_express")).await, r);
     assert_error(s.post("/payments/update", &json!({ "sessionId": sid, "shippingRateId": "rate_us_express", "shippingAddress": address("US") })).await, 409, "conflict", "completed").await;
     assert_eq!(payment_intents(&sid).await.len(), 1);
 }
@@ -169,9 +169,10 @@ async fn three_d_secure_requires_action_then_succeeds() {
     // Changing shipping while the payment awaits authentication: 409.
     let upd = json!({ "sessionId": sid, "shippingRateId": "rate_us_standard", "shippingAddress": address("US") });
     assert_error(s.post("/payments/update", &upd).await, 409, "conflict", "in progress").await;
-    // Another card while the payment awaits authentication: 409.
+    // Another card while the payment awaits authentication: that payment's answer, no second one.
     let other = card_token("4242424242424242").await;
-    assert_error(s.post("/payments/confirm", &confirm_body(&sid, &other, "rate_us_express")).await, 409, "conflict", "requires_action").await;
+    assert_eq!(s.post_json("/payments/confirm", &confirm_body(&sid, &other, "rate_us_express")).await, r);
+    assert_eq!(payment_intents(&sid).await.len(), 1, "no second PaymentIntent");
     // The buyer completes 3-D Secure (what localstripe's Stripe.js modal does).
     let auth = reqwest::Client::new()
         .post(format!("{}/v1/payment_intents/{pi}/_authenticate", localstripe()))
@@ -232,9 +233,13 @@ async fn confirm_validates_and_unknown_things_are_404() {
     assert_error(s.post("/payments/confirm", &b).await, 400, "invalid_request", "confirmationTokenId").await;
     b["confirmationTokenId"] = json!("tok_../../v1/charges");
     assert_error(s.post("/payments/confirm", &b).await, 400, "invalid_request", "confirmationTokenId").await;
+    // returnUrl: the SDK's rule (validate_return_url), checked before anything else.
     b["confirmationTokenId"] = json!("tok_doesnotexist");
-    assert_error(s.post("/payments/confirm", &b).await, 400, "invalid_request", "unknown card token").await;
-    b["returnUrl"] = json!("javascript:alert(1)");
+    for bad in ["javascript:alert(1)", "https://", "https:///path", "https://shop.example/a b", "ftp://shop.example/"] {
+        b["returnUrl"] = json!(bad);
+        assert_error(s.post("/payments/confirm", &b).await, 400, "invalid_request", "returnUrl").await;
+    }
+    b["returnUrl"] = json!(format!("https://shop.example/{}", "x".repeat(2048)));
     assert_error(s.post("/payments/confirm", &b).await, 400, "invalid_request", "returnUrl").await;
     let b = confirm_body("cs_nope", "tok_abc", "rate_us_express");
     assert_error(s.post("/payments/confirm", &b).await, 404, "not_found", "cs_nope").await;
@@ -591,4 +596,70 @@ async fn a_three_item_order_decrements_each_variant() {
     let tax = half_up_tax(subtotal + 2_999, bps_of("DE"));
     assert_eq!(o[0]["amount"], subtotal + 2_999 + tax);
     assert_eq!(captured_charges(&sid).await, 1);
+}
+
+/// A confirm with another token while the session's payment is live (awaiting
+/// 3-D Secure, authorized, paid) gets exactly the answer of an idempotent confirm
+/// of that payment: 200, never a second PaymentIntent, never a 409 the SDK would
+/// take as final while the first payment may still succeed.
+#[tokio::test]
+async fn another_token_while_a_payment_is_live_gets_that_payments_answer() {
+    let s = hooks_server().await;
+    let (v, slug, before, _) = pick_variant(&s, 1, 0).await;
+    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let first = card_token("4000002760003184").await;
+    let r = s.post_json("/payments/confirm", &confirm_body(&sid, &first, "rate_us_express")).await;
+    assert_eq!(r["status"], "requires_action", "{r}");
+    for _ in 0..2 {
+        let other = card_token("4242424242424242").await;
+        let again = s.post("/payments/confirm", &confirm_body(&sid, &other, "rate_us_express")).await;
+        assert_eq!(again.status(), 200, "not a conflict while the payment may still succeed");
+        assert_eq!(again.json::<Value>().await.unwrap(), r, "the live payment's answer, clientSecret included");
+    }
+    assert_eq!(payment_intents(&sid).await.len(), 1, "no second PaymentIntent");
+    // The buyer authenticates; another token now reads the payment and settles it.
+    authenticate(r["paymentIntentId"].as_str().unwrap(), r["clientSecret"].as_str().unwrap(), true).await;
+    let other = card_token("4242424242424242").await;
+    let done = s.post_json("/payments/confirm", &confirm_body(&sid, &other, "rate_us_express")).await;
+    assert_eq!((done["status"].as_str(), done["success"].as_bool()), (Some("succeeded"), Some(true)), "{done}");
+    assert_eq!(done["paymentIntentId"], r["paymentIntentId"]);
+    assert_eq!(payment_intents(&sid).await.len(), 1);
+    assert_eq!((orders_of(&s, &sid).await, captured_charges(&sid).await), (1, 1));
+    assert_eq!(stock(&s, &slug, &v).await, before - 1);
+}
+
+/// An authorized payment holds the stock; when it is cancelled outside the
+/// server (an expired authorization, the dashboard) and the buyer pays with
+/// another card, the cancelled payment's stock goes back: only what was sold
+/// leaves the stock.
+#[tokio::test]
+async fn stock_held_by_a_payment_cancelled_outside_is_given_back() {
+    let s = hooks_server().await;
+    let (v, slug, before, _) = pick_variant(&s, 2, 0).await;
+    let sid = initiate(&s, &v, 2).await["sessionId"].as_str().unwrap().to_string();
+    // Authorized and its stock taken, but the capture fails.
+    processor_fault(&s, json!({ "op": "capture", "kind": "status", "status": 500 })).await;
+    let r = s.post("/payments/confirm", &confirm_body(&sid, &card_token("4242424242424242").await, "rate_us_express")).await;
+    assert_error(r, 502, "processor_error", "payment processor").await;
+    let pis = payment_intents(&sid).await;
+    assert_eq!(pis.len(), 1);
+    assert_eq!(pis[0]["status"], "requires_capture");
+    assert_eq!(stock(&s, &slug, &v).await, before - 2, "held by the authorization");
+    // Cancelled outside the server; the buyer pays with another card.
+    cancel_at_processor(pis[0]["id"].as_str().unwrap()).await;
+    let ok = s.post_json("/payments/confirm", &confirm_body(&sid, &card_token("4242424242424242").await, "rate_us_express")).await;
+    assert_eq!(ok["status"], "succeeded", "{ok}");
+    assert_ne!(ok["paymentIntentId"], pis[0]["id"]);
+    assert_eq!((orders_of(&s, &sid).await, captured_charges(&sid).await), (1, 1));
+    assert_eq!(stock(&s, &slug, &v).await, before - 2, "stock before minus what was sold, once");
+
+    // The same through update: a shipping change after the cancellation gives the stock back.
+    let (v, slug, before, _) = pick_variant(&s, 1, 1).await;
+    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    processor_fault(&s, json!({ "op": "capture", "kind": "status", "status": 500 })).await;
+    assert_eq!(s.post("/payments/confirm", &confirm_body(&sid, &card_token("4242424242424242").await, "rate_us_express")).await.status(), 502);
+    assert_eq!(stock(&s, &slug, &v).await, before - 1);
+    cancel_at_processor(payment_intents(&sid).await[0]["id"].as_str().unwrap()).await;
+    s.post_json("/payments/update", &json!({ "sessionId": sid, "shippingRateId": "rate_us_express", "shippingAddress": address("US") })).await;
+    assert_eq!(stock(&s, &slug, &v).await, before, "nothing sold, nothing held");
 }

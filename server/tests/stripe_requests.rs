@@ -32,6 +32,8 @@ struct Fake {
     saved: HashMap<String, (u16, Value)>,
     /// The next request of this operation (`create`, `confirm`, `capture`) answers 500.
     fail_next: Vec<&'static str>,
+    /// The next request of this operation answers 400 with this error object (`code`, `param`).
+    refuse_next: Vec<(&'static str, Value)>,
     /// What a confirm leads to (default `requires_action`: 3-D Secure).
     confirm_to: Option<String>,
 }
@@ -58,6 +60,8 @@ fn keyed(s: &S, op: &'static str, what: String, h: &HeaderMap, body: String, run
     let answer = if let Some(i) = f.fail_next.iter().position(|o| *o == op) {
         f.fail_next.remove(i);
         (500, json!({ "error": { "type": "api_error", "message": "An unknown error occurred" } }))
+    } else if let Some(i) = f.refuse_next.iter().position(|(o, _)| *o == op) {
+        (400, json!({ "error": f.refuse_next.remove(i).1 }))
     } else {
         (200, run(&mut f))
     };
@@ -259,4 +263,42 @@ async fn keys_move_on_after_a_5xx_and_are_reused_after_a_lost_answer() {
         [format!("cirrus-{c}-capture-pi_fake{pi}"), format!("cirrus-{c}-capture-pi_fake{pi}-r1")]
     );
     assert_eq!(orders(&s).await.len(), 3, "one order per session");
+}
+
+/// A final refusal as real Stripe words it (`code`, `param` in the error
+/// object): the buyer's ConfirmationToken refused is a decline-like answer and a
+/// new token then pays; a `return_url` refused is 400 naming `returnUrl`, and
+/// the corrected retry goes out under a new key (Stripe may have saved the 400
+/// under the first one).
+#[tokio::test]
+async fn a_final_refusal_is_not_retried_under_its_key() {
+    let (fake, s) = stand_in().await;
+    let refuse = |code: &str, param: &str| json!({ "type": "invalid_request_error", "code": code, "param": param, "message": "Stripe's own words" });
+
+    // The ConfirmationToken refused (expired, unknown): decline-like; a new one is accepted.
+    let (sid, mut body, _) = session(&s, "ctoken_expired").await;
+    fake.lock().unwrap().refuse_next.push(("confirm", refuse("resource_missing", "confirmation_token")));
+    let v = s.post_json("/payments/confirm", &body).await;
+    assert_eq!((v["status"].as_str(), v["success"].as_bool()), (Some("requires_payment_method"), Some(false)), "{v}");
+    assert!(v["error"].as_str().unwrap().contains("card details"), "our words: {v}");
+    assert_eq!(v["paymentIntentId"], "pi_fake1");
+    body["confirmationTokenId"] = json!("ctoken_fresh");
+    let v = s.post_json("/payments/confirm", &body).await;
+    assert_eq!((v["status"].as_str(), v["paymentIntentId"].as_str()), (Some("requires_action"), Some("pi_fake2")), "{v}");
+    assert_eq!(fake.lock().unwrap().pis["pi_fake1"].0, "canceled", "the refused attempt is cancelled first");
+    assert_eq!(keys(&fake, "POST /v1/payment_intents"), [format!("cirrus-{sid}-pi-1"), format!("cirrus-{sid}-pi-2")]);
+
+    // return_url refused: 400 naming returnUrl; the retry is a new request.
+    let (sid, body, _) = session(&s, "ctoken_badreturn").await;
+    fake.lock().unwrap().refuse_next.push(("confirm", refuse("url_invalid", "return_url")));
+    assert_error(s.post("/payments/confirm", &body).await, 400, "invalid_request", "returnUrl").await;
+    let v = s.post_json("/payments/confirm", &body).await;
+    assert_eq!(v["status"], "requires_action", "{v}");
+    assert_eq!(keys(&fake, "POST /v1/payment_intents/pi_fake3/confirm"), [format!("cirrus-{sid}-confirm-1"), format!("cirrus-{sid}-confirm-1-r1")]);
+
+    // An amount over the processor's maximum: 400 naming the amount, nothing created.
+    let (_, body, _) = session(&s, "ctoken_toolarge").await;
+    fake.lock().unwrap().refuse_next.push(("create", refuse("amount_too_large", "amount")));
+    assert_error(s.post("/payments/confirm", &body).await, 400, "invalid_request", "amount").await;
+    assert_eq!(fake.lock().unwrap().pis.len(), 3);
 }

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use cirrus_dev_server::{start, Config};
 use common::pay::{
-    authenticate, captured_charges, card_token, confirm_body, event, initiate, orders_of, payment_intent, payment_intents, pick_variant, post_webhook,
+    authenticate, cancel_at_processor, captured_charges, card_token, confirm_body, event, initiate, orders_of, payment_intent, payment_intents, pick_variant, post_webhook,
     processor_fault, register_webhook, signature, stock, unix_now, wait_for_orders, webhook_secret, webhook_server,
 };
 use common::{assert_error, localstripe, random_key, spawn_with, Server};
@@ -51,6 +51,22 @@ async fn the_signature_is_verified_as_stripe_signs() {
     let closed = spawn_with(|_| {}).await;
     let r = post_webhook(&closed, &body, Some(&signature(&secret, now, &body))).await;
     assert_error(r, 400, "invalid_request", "STRIPE_WEBHOOK_SECRET").await;
+}
+
+/// A timestamp at either end of i64 is outside the tolerance like any other:
+/// the normal 400, never an overflow (a panic in a debug build).
+#[tokio::test]
+async fn an_extreme_timestamp_is_refused_without_overflow() {
+    let secret = webhook_secret();
+    let s = spawn_with(|c| c.stripe_webhook_secret = Some(secret.clone())).await;
+    let body = event("payment_intent.succeeded", &json!({ "id": "pi_x", "object": "payment_intent", "metadata": { "cirrus_session": "cs_unknown" } }));
+    for t in [i64::MIN, i64::MIN + 1, i64::MAX] {
+        let r = post_webhook(&s, &body, Some(&signature(&secret, t, &body))).await;
+        assert_error(r, 400, "invalid_request", "tolerance").await;
+    }
+    // The server is still there.
+    let r = post_webhook(&s, &body, Some(&signature(&secret, unix_now(), &body))).await;
+    assert_eq!(r.status(), 200);
 }
 
 /// The situation 2 at the server: the capture's answer is lost, and no
@@ -140,29 +156,40 @@ async fn webhooks_and_confirms_racing_make_one_order() {
     }
 }
 
-/// Payments settled at the processor while the server was down are settled by
-/// the next start (a file database; no webhook registered, as if missed).
-#[tokio::test]
-async fn the_start_up_sweep_settles_what_happened_while_down() {
+/// A file database in a fresh temp directory: (directory, database path, the
+/// config of a server on it, test hooks on; every start uses the same key).
+fn file_db() -> (std::path::PathBuf, String, impl Fn() -> Config) {
     let dir = std::env::temp_dir().join(format!("cirrus-sweep-{}", random_key()));
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("dev.sqlite").to_string_lossy().to_string();
-    let key = random_key();
-    let config = || Config {
+    let (key, path) = (random_key(), db.clone());
+    let config = move || Config {
         addr: "127.0.0.1:0".into(),
-        db: db.clone(),
+        db: path.clone(),
         api_key: Some(key.clone()),
         rate_limit: 0,
         test_hooks: true,
         stripe_api_base: localstripe(),
         ..Config::default()
     };
-    let server = |st: &cirrus_dev_server::Started| Server {
+    (dir, db, config)
+}
+
+/// A client of a started server (no kept connections: servers come and go).
+fn server(st: &cirrus_dev_server::Started) -> Server {
+    Server {
         base: st.base_url.clone(),
         origin: format!("http://{}", st.addr),
         key: st.api_key.clone(),
         http: reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap(),
-    };
+    }
+}
+
+/// Payments settled at the processor while the server was down are settled by
+/// the next start (a file database; no webhook registered, as if missed).
+#[tokio::test]
+async fn the_start_up_sweep_settles_what_happened_while_down() {
+    let (dir, db, config) = file_db();
     let first = start(config()).await.unwrap();
     let a = server(&first);
     // 1: the capture's answer is lost, then the server goes down.
@@ -210,5 +237,41 @@ async fn the_start_up_sweep_settles_what_happened_while_down() {
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert_eq!((orders_of(&c, &lost).await, orders_of(&c, &authorized).await), (1, 1));
     third.handle.abort();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A new attempt after a payment recorded `canceled` is read back by the
+/// start-up sweep: its confirm's answer was lost (authorized at the processor,
+/// no order), the server went down, the next start settles it.
+#[tokio::test]
+async fn the_sweep_reads_a_new_attempt_after_a_cancelled_payment() {
+    let (dir, db, config) = file_db();
+    let first = start(config()).await.unwrap();
+    let a = server(&first);
+    let (v, _, _, _) = pick_variant(&a, 1, 0).await;
+    let sid = initiate(&a, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    // Attempt 1 waits for 3-D Secure and is cancelled outside the server; a confirm records it `canceled`.
+    let tok = card_token(THREE_DS).await;
+    let (_, r) = confirm(&a, &sid, &tok).await;
+    assert_eq!(r["status"], "requires_action", "{r}");
+    cancel_at_processor(r["paymentIntentId"].as_str().unwrap()).await;
+    let (_, r) = confirm(&a, &sid, &tok).await;
+    assert_eq!(r["status"], "canceled", "{r}");
+    // Attempt 2: authorized at the processor, but the confirm's answer is lost.
+    processor_fault(&a, json!({ "op": "confirm", "kind": "lost" })).await;
+    assert_eq!(confirm(&a, &sid, &card_token(VISA).await).await.0, 502);
+    let pis = payment_intents(&sid).await;
+    assert_eq!(pis.iter().filter(|p| p["status"] == "requires_capture").count(), 1, "{pis:?}");
+    first.handle.abort();
+    let _ = first.handle.await;
+    let sql = rusqlite::Connection::open(&db).unwrap();
+    let pi_status = sql.query_row("SELECT pi_status FROM sessions WHERE id = ?1", [&sid], |r| r.get::<_, Option<String>>(0)).unwrap();
+    assert_ne!(pi_status.as_deref(), Some("canceled"), "the new payment is not known cancelled");
+
+    let second = start(config()).await.unwrap();
+    let b = server(&second);
+    assert_eq!(wait_for_orders(&b, &sid, 1, 15).await, 1, "the sweep found the live payment");
+    assert_eq!(captured_charges(&sid).await, 1);
+    second.handle.abort();
     let _ = std::fs::remove_dir_all(&dir);
 }

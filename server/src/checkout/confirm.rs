@@ -2,16 +2,17 @@
 //! carries on with the one it has, then settles it (never charges twice).
 
 use axum::extract::State as AxState;
-use cirrus_storefront::model::{ConfirmRequest, ConfirmResponse, ServerErrorCode};
+use cirrus_storefront::model::{ConfirmRequest, ConfirmResponse, PaymentStatus, ServerErrorCode};
 use rusqlite::params;
 use serde_json::Value;
 
-use super::processor::{call_keyed, cancel_verified, processor_error, retrieve, status, Verified};
+use super::processor::{call_keyed, cancel_verified, refused, retrieve, status, Call, Verified};
 use super::rates::{apply_shipping, check_address};
 use super::record::{load_session, order_total, price_items, Session};
-use super::settle::settle;
+use super::settle::{forget_cancelled, settle};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
+use crate::middleware::{ClientAddr, Counted};
 use crate::stripe::StripeError;
 use crate::State;
 
@@ -21,20 +22,24 @@ pub(super) const MAX_ATTEMPTS: i64 = 5;
 
 /// Sends the confirm of the session's current attempt under the attempt's
 /// idempotency key ([`call_keyed`]: the same key after a lost answer, a new one
-/// after a 5xx).
-async fn send_confirm(state: &State, session: &Session, pi_id: &str, attempt: i64, token: &str, return_url: &str) -> ApiResult<Value> {
+/// after a 5xx or a final refusal) and settles the payment it leaves; a final refusal is answered
+/// as [`refused`] says (the buyer's card: decline-like; else 400).
+async fn confirm_and_settle(state: &State, session: &Session, pi_id: &str, attempt: i64, token: &str, return_url: &str) -> ApiResult<ConfirmResponse> {
     let mut form = Vec::new();
     if token.starts_with("ctoken_") {
         form.push(("confirmation_token", token.to_string()));
         form.push(("return_url", return_url.to_string()));
     }
     let path = format!("/v1/payment_intents/{pi_id}/confirm");
-    match call_keyed(state, &session.id, &format!("confirm-{attempt}"), &path, &form).await? {
-        Ok(pi) => Ok(pi),
+    let pi = match call_keyed(state, &session.id, &format!("confirm-{attempt}"), &path, &form).await? {
+        Ok(pi) => pi,
         // A decline is an answer about the payment, not a processor failure: re-read it.
-        Err(StripeError::Api { status: 402, .. }) => retrieve(state, pi_id).await,
-        Err(e) => Err(processor_error(&e)),
-    }
+        // So is a confirm refused for the payment's state (cancelled or confirmed meanwhile).
+        Err(StripeError::Api { status: 402, .. }) => retrieve(state, pi_id).await?,
+        Err(StripeError::Api { code: Some(c), .. }) if c == "payment_intent_unexpected_state" => retrieve(state, pi_id).await?,
+        Err(e) => return refused(&e, Call::Payment, Some(pi_id)),
+    };
+    settle(state, session, pi).await
 }
 
 fn check_token(t: &str) -> ApiResult<bool> {
@@ -55,13 +60,29 @@ fn check_token(t: &str) -> ApiResult<bool> {
 /// carries on with the one the session has (never charges twice).
 ///
 /// # Errors
-/// 400 bad body, 404 unknown session/rate, 409 stock gone or a different token
-/// on a session whose payment is not failed, 502 processor failure.
-pub async fn confirm(AxState(state): AxState<State>, Json(req): Json<ConfirmRequest>) -> ApiResult<axum::Json<ConfirmResponse>> {
-    let is_ctoken = check_token(&req.confirmation_token_id)?;
-    if !(req.return_url.starts_with("https://") || req.return_url.starts_with("http://")) || req.return_url.len() > 2000 {
-        return Err(ApiError::bad_request("returnUrl: must be an absolute http(s) URL"));
+/// 400 bad body, 404 unknown session/rate, 409 stock gone, too many attempts or
+/// a completed session, 429 when the client address had its hour's failed
+/// payment attempts, 502 processor failure.
+pub async fn confirm(
+    AxState(state): AxState<State>,
+    ClientAddr(client): ClientAddr,
+    Json(req): Json<ConfirmRequest>,
+) -> ApiResult<axum::Json<ConfirmResponse>> {
+    // Card testing across sessions: an address whose payments keep failing waits.
+    state.payment_limiter.count(Counted::FailedPayment, client, false)?;
+    let answer = confirm_session(state.clone(), req).await?;
+    if answer.status == PaymentStatus::RequiresPaymentMethod {
+        // Counted, not refused: this answer stands whatever the count.
+        let _ = state.payment_limiter.count(Counted::FailedPayment, client, true);
     }
+    Ok(answer)
+}
+
+/// The confirm itself (see [`confirm`]).
+async fn confirm_session(state: State, req: ConfirmRequest) -> ApiResult<axum::Json<ConfirmResponse>> {
+    let is_ctoken = check_token(&req.confirmation_token_id)?;
+    // The SDK's own rule (a second one here could accept what the SDK refuses, or the reverse).
+    cirrus_storefront::checkout::validate_return_url(&req.return_url).map_err(|e| ApiError::bad_request(e.message))?;
     check_address(&req.shipping_address)?;
     // One confirmation of a session at a time: the session row is read, the processor
     // called and the outcome written without another confirm of it interleaving.
@@ -79,8 +100,7 @@ pub async fn confirm(AxState(state): AxState<State>, Json(req): Json<ConfirmRequ
             // The confirm failed at the processor before (or its answer was lost):
             // send it again. Never reported as a decline.
             _ if same_token && !session.completed && never_confirmed(&pi) => {
-                let pi = send_confirm(&state, &session, &pi_id, session.attempt, &token, &req.return_url).await?;
-                return Ok(axum::Json(settle(&state, &session, pi).await?));
+                return confirm_and_settle(&state, &session, &pi_id, session.attempt, &token, &req.return_url).await.map(axum::Json);
             }
             "requires_payment_method" | "requires_confirmation" | "canceled" => {
                 if same_token || session.completed {
@@ -96,17 +116,14 @@ pub async fn confirm(AxState(state): AxState<State>, Json(req): Json<ConfirmRequ
                         return Ok(axum::Json(settle(&state, &session, pi).await?));
                     }
                 }
+                // Known cancelled: the stock it held (an authorization cancelled outside
+                // this server) goes back before the next attempt takes its own.
+                forget_cancelled(&state, &session, &pi_id).await?;
             }
-            // requires_action, processing, requires_capture, succeeded: that payment goes on.
-            _ => {
-                let settled = settle(&state, &session, pi).await?;
-                if same_token {
-                    return Ok(axum::Json(settled));
-                }
-                return Err(ApiError::conflict(format!(
-                    "payment session already has a payment ({st}) confirmed with a different token"
-                )));
-            }
+            // requires_action, processing, requires_capture, succeeded: that payment goes
+            // on. Another token gets exactly the answer its own token would (never a
+            // second payment while one is live, never a 409 while it may still succeed).
+            _ => return Ok(axum::Json(settle(&state, &session, pi).await?)),
         }
     } else if session.completed {
         return Err(ApiError::conflict("payment session is already completed"));
@@ -139,29 +156,35 @@ pub async fn confirm(AxState(state): AxState<State>, Json(req): Json<ConfirmRequ
     if is_ctoken {
         form.push(("automatic_payment_methods[enabled]", "true".into()));
     } else {
-        let tok = state.stripe.call(false, &format!("/v1/tokens/{token}"), &[], None).await.map_err(|e| match e {
-            StripeError::Api { status: 404, .. } => ApiError::bad_request("confirmationTokenId: unknown card token"),
-            e => processor_error(&e),
-        })?;
+        let tok = match state.stripe.call(false, &format!("/v1/tokens/{token}"), &[], None).await {
+            Ok(tok) => tok,
+            Err(e) => return refused(&e, Call::Token, None).map(axum::Json),
+        };
         let card = tok["card"]["id"].as_str().ok_or_else(|| ApiError::processor("the payment processor answered a card token without a card"))?;
         form.push(("payment_method", card.to_string()));
     }
-    let pi = call_keyed(&state, &session.id, &format!("pi-{attempt}"), "/v1/payment_intents", &form).await?.map_err(|e| processor_error(&e))?;
+    // Refused for good (a card it does not accept, an amount over its maximum): nothing
+    // is recorded, the session's previous payment (if any) is known cancelled.
+    let pi = match call_keyed(&state, &session.id, &format!("pi-{attempt}"), "/v1/payment_intents", &form).await? {
+        Ok(pi) => pi,
+        Err(e) => return refused(&e, Call::Payment, None).map(axum::Json),
+    };
     let pi_id = pi["id"].as_str().ok_or_else(|| ApiError::processor("the payment processor answered without a payment id"))?.to_string();
     let session = {
         let (sid, pi_id, token) = (session.id.clone(), pi_id.clone(), token.clone());
         state
             .db(move |c| {
                 c.execute(
-                    "UPDATE sessions SET payment_intent_id = ?2, token = ?3, attempt = ?4, outcome = NULL WHERE id = ?1",
+                    // pi_status: the new payment has not been read yet (the previous one's
+                    // `canceled` must not make the start-up sweep skip it).
+                    "UPDATE sessions SET payment_intent_id = ?2, token = ?3, attempt = ?4, outcome = NULL, pi_status = NULL WHERE id = ?1",
                     params![sid, pi_id, token, attempt],
                 )?;
                 load_session(c, &sid)
             })
             .await?
     };
-    let pi = send_confirm(&state, &session, &pi_id, attempt, &token, &req.return_url).await?;
-    Ok(axum::Json(settle(&state, &session, pi).await?))
+    confirm_and_settle(&state, &session, &pi_id, attempt, &token, &req.return_url).await.map(axum::Json)
 }
 
 /// A payment whose confirm never took effect at the processor: created and

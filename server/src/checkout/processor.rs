@@ -26,15 +26,97 @@ pub(super) fn status(pi: &Value) -> &str {
     pi["status"].as_str().unwrap_or("")
 }
 
-/// Why a payment needs a new payment method, in our words (never the processor's text).
-fn decline_message(pi: &Value) -> &'static str {
-    match pi["last_payment_error"]["code"].as_str() {
-        Some("payment_intent_authentication_failure") => "card authentication failed; try again or use another card",
-        Some("expired_card") => "the card has expired",
-        Some("incorrect_cvc") => "the card's security code is incorrect",
-        Some("card_declined" | "insufficient_funds" | "card_velocity_exceeded") => "the card was declined",
+/// Why a payment needs a new payment method, in our words (never the
+/// processor's text), from the processor's error `code`.
+fn decline_message(code: &str) -> &'static str {
+    match code {
+        "payment_intent_authentication_failure" => "card authentication failed; try again or use another card",
+        "expired_card" => "the card has expired",
+        "incorrect_cvc" => "the card's security code is incorrect",
+        "incorrect_number" | "invalid_number" => "the card number is incorrect",
+        "card_declined" | "insufficient_funds" | "card_velocity_exceeded" => "the card was declined",
+        "token_already_used" | "token_in_use" => "the card details were already used; enter the card again",
+        "resource_missing" => "the card details are unknown to the payment processor or have expired; enter the card again",
         _ => "the payment was not completed; use another payment method",
     }
+}
+
+/// Whether a processor's error status is final: sending the same request again
+/// will never succeed. Not 401/403 (the server's own key), 409 (a concurrent
+/// request with the same idempotency key), 429 (busy): those, 5xx and no
+/// answer at all are worth another try.
+fn is_final(status: u16) -> bool {
+    (400..500).contains(&status) && !matches!(status, 401 | 403 | 409 | 429)
+}
+
+/// Stripe `param`s and `code`s that mean the buyer's payment details (token,
+/// card, payment method) were refused: the buyer has to enter them again.
+const CARD_PARAMS: [&str; 6] = ["confirmation_token", "payment_method", "payment_method_data", "source", "token", "card"];
+const CARD_CODES: [&str; 7] = [
+    "token_already_used",
+    "token_in_use",
+    "expired_card",
+    "incorrect_number",
+    "invalid_number",
+    "payment_method_unactivated",
+    "payment_method_unexpected_state",
+];
+
+/// Which call of the buyer's payment the processor refused.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Call {
+    /// Reading the buyer's card token: any final refusal is about the token.
+    Token,
+    /// Creating or confirming the PaymentIntent (`pi`: its id, once created).
+    Payment,
+}
+
+/// A processor's failure to create or confirm the buyer's payment, made final
+/// when retrying can never help (CONTRACT.md: a retryable error only when a
+/// retry can succeed):
+/// - the buyer's payment details refused (an unknown, expired or used token, a
+///   card refused, a 402): `Ok`, the decline-like answer (200
+///   `requires_payment_method`, `success: false`, `error` naming it), so the buyer
+///   enters the card again; nothing live is left for the session (a PaymentIntent
+///   created for it was never confirmed, and a new token replaces it);
+/// - any other final 4xx (an amount over the processor's maximum, a `returnUrl`
+///   it refuses, a bad parameter): 400 `invalid_request` naming the problem;
+/// - 401/403/409/429, 5xx, no answer: 502 `processor_error`, retryable.
+///
+/// # Errors
+/// The 400 or 502 above.
+pub(super) fn refused(e: &StripeError, call: Call, pi_id: Option<&str>) -> ApiResult<ConfirmResponse> {
+    let StripeError::Api { status, code, param, .. } = e else { return Err(processor_error(e)) };
+    if !is_final(*status) {
+        return Err(processor_error(e));
+    }
+    eprintln!("processor refused the payment: {e}");
+    let (code, param) = (code.as_deref(), param.as_deref().unwrap_or(""));
+    if call == Call::Token || *status == 402 || CARD_PARAMS.contains(&param) || code.is_some_and(|c| CARD_CODES.contains(&c)) {
+        return Ok(ConfirmResponse {
+            success: false,
+            status: PaymentStatus::RequiresPaymentMethod,
+            client_secret: None,
+            payment_intent_id: pi_id.map(str::to_string),
+            // No code: the token (or card) is not known to the processor.
+            error: Some(decline_message(code.unwrap_or("resource_missing")).to_string()),
+        });
+    }
+    let field = match param {
+        "return_url" => "returnUrl",
+        "amount" => "amount",
+        p if p.starts_with("shipping") => "shippingAddress",
+        p => p,
+    };
+    Err(ApiError::bad_request(match (code.unwrap_or(""), field) {
+        ("amount_too_large", _) => "amount: over the most the payment processor accepts for one payment".to_string(),
+        ("amount_too_small", _) => "amount: under the least the payment processor accepts for one payment".to_string(),
+        ("url_invalid", "") => "returnUrl: refused by the payment processor".to_string(),
+        ("", "") => "the payment processor refused the payment request".to_string(),
+        (c, "") => format!("the payment processor refused the payment request ({c})"),
+        ("", f) => format!("{f}: refused by the payment processor"),
+        (c, f) => format!("{f}: refused by the payment processor ({c})"),
+    }))
 }
 
 /// A PaymentIntent as the confirm response reports it.
@@ -47,7 +129,7 @@ pub(super) fn result_of(pi: &Value) -> ConfirmResponse {
         _ => PaymentStatus::RequiresPaymentMethod,
     };
     let error = match status {
-        PaymentStatus::RequiresPaymentMethod => Some(decline_message(pi).to_string()),
+        PaymentStatus::RequiresPaymentMethod => Some(decline_message(pi["last_payment_error"]["code"].as_str().unwrap_or("")).to_string()),
         PaymentStatus::Canceled => Some("the payment was canceled".to_string()),
         _ => None,
     };
@@ -74,12 +156,13 @@ pub(super) async fn retrieve(state: &State, pi_id: &str) -> ApiResult<Value> {
 /// Stripe saves the first answer to a key for 24 h and replays it, a 500
 /// included. So the key is reused only where replaying the first answer is what
 /// we want (the answer was lost: no answer, a timeout); after a definitive 5xx
-/// the scope moves to its next generation (`cirrus-<session>-<scope>-r<n>`), so
+/// or final refusal ([`is_final`]: a `returnUrl` refused, then corrected) the
+/// scope moves to its next generation (`cirrus-<session>-<scope>-r<n>`), so
 /// the retry is a new request. Every operation sent this way is guarded by the
 /// payment's state at the processor (a PaymentIntent is confirmed, captured or
 /// cancelled at most once, a refund never exceeds the charge), except creation:
 /// a PaymentIntent created by a request that answered 5xx is never confirmed,
-/// so it can never charge.
+/// so it can never charge (a refused one was not created).
 ///
 /// # Errors
 /// `internal` when the generation cannot be read or written; the processor's
@@ -96,7 +179,11 @@ pub(super) async fn call_keyed(state: &State, session_id: &str, scope: &str, pat
         .await?;
     let key = idempotency_key(session_id, scope, generation);
     let answer = state.stripe.call(true, path, form, Some(&key)).await;
-    if matches!(&answer, Err(StripeError::Api { status, .. }) if *status >= 500) {
+    // A definitive answer that did nothing (a 5xx, a final refusal) moves the key on: the
+    // processor may have saved it under this key, and the retry (perhaps corrected) must
+    // be a new request. Not after 409 (the key is in use by a request still running) or
+    // 429/401/403 (not processed, nothing saved).
+    if matches!(&answer, Err(StripeError::Api { status, .. }) if *status >= 500 || is_final(*status)) {
         let (sid, sc) = (session_id.to_string(), scope.to_string());
         state
             .db(move |c| {

@@ -9,17 +9,25 @@ use rusqlite::params;
 
 use super::processor::{cancel_verified, retrieve, status, Verified};
 use super::rates::apply_shipping;
+use super::settle::forget_cancelled;
 use super::record::{breakdown, load_session, price_items, store_currency, MAX_ITEMS};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
+use crate::middleware::{ClientAddr, Counted};
 use crate::util::{now_iso, random_hex};
 use crate::State;
 
 /// `POST /payments/initiate`
 ///
 /// # Errors
-/// 400 for a bad body, 404 for an unknown variant, 409 when stock is short.
-pub async fn initiate(AxState(state): AxState<State>, Json(req): Json<InitiateRequest>) -> ApiResult<axum::Json<InitiateResponse>> {
+/// 400 for a bad body, 404 for an unknown variant, 409 when stock is short,
+/// 429 when the client address opened its hour's payment sessions.
+pub async fn initiate(
+    AxState(state): AxState<State>,
+    ClientAddr(client): ClientAddr,
+    Json(req): Json<InitiateRequest>,
+) -> ApiResult<axum::Json<InitiateResponse>> {
+    state.payment_limiter.count(Counted::Initiate, client, true)?;
     if req.items.is_empty() || req.items.len() > MAX_ITEMS {
         return Err(ApiError::bad_request(format!("items: must hold 1 to {MAX_ITEMS} items, got {}", req.items.len())));
     }
@@ -78,7 +86,8 @@ pub async fn update(AxState(state): AxState<State>, Json(req): Json<UpdateReques
     if let Some(pi_id) = &session.payment_intent_id {
         let pi = retrieve(&state, pi_id).await?;
         match status(&pi) {
-            "canceled" => {}
+            // Cancelled outside this server: whatever stock it held goes back now.
+            "canceled" => forget_cancelled(&state, &session, pi_id).await?,
             "requires_payment_method" | "requires_confirmation" => match cancel_verified(&state, &session, pi_id).await? {
                 Verified::Canceled => {
                     let sid = session.id.clone();

@@ -78,6 +78,15 @@ async fn release_stock(state: &State, session: &Session, pi_id: &str) -> ApiResu
         .await
 }
 
+/// Forgets payment `pi_id` of `session`, known cancelled at the processor: its
+/// status is recorded and the stock it held is given back (an authorization
+/// cancelled or expired outside this server), so a new attempt never leaves it
+/// taken. The caller holds the session's lock.
+pub(super) async fn forget_cancelled(state: &State, session: &Session, pi_id: &str) -> ApiResult<()> {
+    record_status(state, session, pi_id, "canceled").await?;
+    release_stock(state, session, pi_id).await
+}
+
 async fn mark_stock_gone(state: &State, session: &Session) -> ApiResult<()> {
     let sid = session.id.clone();
     state.db(move |c| Ok(c.execute("UPDATE sessions SET outcome = 'stock_gone' WHERE id = ?1", [&sid])?)).await?;

@@ -119,6 +119,13 @@ pub async fn payment_intent(id: &str) -> Value {
     r.json().await.unwrap()
 }
 
+/// Cancels PaymentIntent `id` at localstripe directly (outside the server: the
+/// buyer's bank, the dashboard, an authorization that expired).
+pub async fn cancel_at_processor(id: &str) {
+    let r = reqwest::Client::new().post(format!("{}/v1/payment_intents/{id}/cancel", localstripe())).bearer_auth(SK).send().await.unwrap();
+    assert_eq!(r.status(), 200, "cancel {id}: {}", r.text().await.unwrap());
+}
+
 /// Every charge localstripe holds.
 pub async fn all_charges() -> Vec<Value> {
     list_all("charges").await
