@@ -254,3 +254,19 @@ test('two orders in a row in one browser: the finished checkout does not block t
   assert.equal(f.orders, 2);
   await context.close();
 });
+
+test('processing: the page says the bank is processing, then shows the order; one charge, one order', async () => {
+  const { context, page } = await freshBrowser();
+  const s = sessions();
+  await toPayment(page, { skip: nextProduct++ });
+  await s.note(page);
+  await fillCard(page, '4242424242424242');
+  await testHook('/__test/processor-processing', { method: 'POST', body: JSON.stringify({ times: 2 }) });
+  await page.locator('#pay').click();
+  await page.locator('#pay-error').getByText('Your bank is processing the payment… This page updates by itself.').waitFor({ timeout: 30_000 });
+  await thanks(page, 60_000);
+  const f = await figures('processing', s.ids);
+  assert.equal(f.charges, 1);
+  assert.equal(f.orders, 1);
+  await context.close();
+});
