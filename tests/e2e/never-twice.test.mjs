@@ -37,9 +37,16 @@ async function tab(context, path = '/') {
   return page;
 }
 
-/** The session of the cart's checkout record as the tab sees it now (null: none). */
+/**
+ * The session of the cart's checkout record as the tab sees it now (null: none). SDKs before
+ * issue 23 kept a checkout per tab in sessionStorage ("cirrus.checkout"): read there too, so
+ * these figures also count what that code did.
+ */
 async function recordSession(page) {
-  return page.evaluate((k) => JSON.parse(localStorage.getItem(k) ?? 'null')?.session?.sessionId ?? null, RECORD_KEY);
+  return page.evaluate((k) => {
+    const id = (s) => JSON.parse(s ?? 'null')?.session?.sessionId ?? null;
+    return id(localStorage.getItem(k)) ?? id(sessionStorage.getItem('cirrus.checkout'));
+  }, RECORD_KEY);
 }
 
 /** Every session the cart's tabs opened, collected as the test goes. */
@@ -84,8 +91,9 @@ async function networkDropsAfterFirstConfirm(page) {
  * it (the localstripe challenge: `challenge` is the button pressed there) and, if that payment
  * fails, pay with `card`. Returns the payment reference of the order shown and what the buyer
  * had to do (`shown`: nothing, the order was there; `confirmed`: a challenge; `paid`: a new payment).
+ * Every session it pays into is noted in `s`.
  */
-async function buyerFinishes(page, { card = '4242424242424242', challenge = 'Complete authentication' } = {}) {
+async function buyerFinishes(page, { card = '4242424242424242', challenge = 'Complete authentication', s = null } = {}) {
   const form = page.locator('#continue:not([disabled])');
   const thanksTitle = page.locator('h1', { hasText: THANKS });
   const needsAction = page.locator('#needs-action');
@@ -105,6 +113,7 @@ async function buyerFinishes(page, { card = '4242424242424242', challenge = 'Com
     await page.getByRole('button', { name: 'Continue to payment' }).click();
     await page.locator('#payment-element input').first().waitFor();
   }
+  await s?.note(page); // the session this payment goes to
   await fillCard(page, card);
   await page.locator('#pay').click();
   return { pi: await thanks(page), did: 'paid' };
@@ -130,7 +139,7 @@ test('(1) the capture\'s answer is lost and the network drops; the buyer closes 
   const b = await tab(context, '/');
   await b.locator('#cart-button').click();
   await b.locator('#go-checkout').click();
-  const { pi, did } = await buyerFinishes(b); // a payment form? the buyer pays again
+  const { pi, did } = await buyerFinishes(b, { s }); // a payment form? the buyer pays again
   await s.note(b);
   const f = await figures('situation 1', s.ids);
   assert.equal(f.charges, 1, 'one charge for the cart');
@@ -156,15 +165,15 @@ test('(2) 3-D Secure: the tab goes away during the challenge, a second tab check
   await s.note(b);
   const waited = await b.locator('#needs-action').isVisible();
   // The buyer does not want that card: the challenge is failed, then another card pays.
-  const { pi } = await buyerFinishes(b, { challenge: 'Fail authentication' });
+  const { pi } = await buyerFinishes(b, { challenge: 'Fail authentication', s });
   await s.note(b);
   // The buyer goes back to checkout in the first tab (and authenticates if asked).
   await a.goto(new URL('/checkout', SITE).href);
-  const { pi: back } = await buyerFinishes(a);
+  const { pi: back } = await buyerFinishes(a, { s });
   await s.note(a);
+  const f = await figures('situation 2', s.ids);
   assert.ok(waited, 'the second tab showed the payment waiting for the bank, not a new form');
   assert.equal(back, pi, 'the first tab shows the same order');
-  const f = await figures('situation 2', s.ids);
   assert.equal(f.charges, 1);
   assert.equal(f.orders, 1);
   assert.equal(s.ids.length, 1, 'one payment session for the cart');
