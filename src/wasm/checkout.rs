@@ -232,7 +232,9 @@ impl Inner {
         let new = matches!(ours, CheckoutState::Initiated(_));
         if let Ok(Some(theirs)) = self.record() {
             let same_session = theirs.session().map(|x| &x.session_id) == ours.session().map(|x| &x.session_id);
-            if same_session && !new && theirs.is_final() && !ours.is_final() {
+            // A paid record is never written over; nor any finished one by a live state.
+            let wins = matches!(theirs, CheckoutState::Succeeded(_)) || !ours.is_final();
+            if same_session && !new && theirs.is_final() && theirs != ours && wins {
                 self.adopt(theirs);
                 return Ok(false);
             }
@@ -400,7 +402,12 @@ impl Inner {
         };
         // Next actions run, re-reads of `processing`, re-confirms of an unknown outcome: each bounded.
         let (mut actions, mut polls, mut rechecks) = (0, 0, 0);
+        let mut first = true;
         loop {
+            // After a wait, another tab may have settled this payment: then this run is over.
+            if !std::mem::take(&mut first) && self.sync()? && self.state.borrow().resume_token() != Some(token.as_str()) {
+                return Ok(());
+            }
             let body = self.act(|s| s.begin_confirm(&token, return_url))?;
             // Stored as in flight before anything is sent.
             if !self.changed()? {
@@ -442,7 +449,10 @@ impl Inner {
             if let Err(e) = settle(self.adapter.handle_next_action(secret)).await {
                 return self.adapter_failed(&js_message(&e));
             }
-            token = self.act(|s| s.action_finished())?;
+            if self.sync()? && !matches!(&*self.state.borrow(), CheckoutState::RequiresAction(_)) {
+                return Ok(()); // another tab finished it meanwhile
+            }
+            token = self.state.borrow().action_finished()?;
         }
     }
 }

@@ -265,6 +265,22 @@ test("a stale tab acts on the live record: its cancel after another tab paid is 
   await assert.rejects(x.shippingOptions("US"), (e) => e.code === "invalid_state" && /another tab replaced this checkout with a new one \(session "ps_2"\)/.test(e.message));
 });
 
+test("another tab settles the payment while this one waits to check again: pay() resolves with that state, nothing more is sent", async () => {
+  const w = world({ confirms: [err("network", "the request failed")] });
+  const c = await readyToPay(w);
+  const paying = c.pay({ returnUrl: URL });
+  // The first confirm's answer was lost (confirming); during the wait before the re-check,
+  // another tab of the cart learns that the payment succeeded and records it.
+  while (!w.calls("store").some((e) => e[1].state === "confirming")) await new Promise((r) => setTimeout(r, 1));
+  const { attempt, errorCode, message, ...rest } = JSON.parse(w.data.get("cirrus.checkout"));
+  w.data.set("cirrus.checkout", JSON.stringify({ ...rest, state: "succeeded", paymentIntentId: "pi_other_tab" }));
+  const s = await paying;
+  assert.equal(s.state, "succeeded");
+  assert.equal(s.paymentIntentId, "pi_other_tab");
+  assert.equal(w.calls("confirm").length, 1, "no re-confirm after the record settled");
+  assert.equal(JSON.parse(w.data.get("cirrus.checkout")).state, "succeeded", "the paid record was not written over");
+});
+
 test("success empties the cart of what was paid for; the cart's checkout then shows the order; new items start the next one", async () => {
   const w = world();
   let items = [{ variantId: "v1", quantity: 1 }];
