@@ -105,8 +105,27 @@ fn failed(session: &CheckoutSession, shipping: &ShippingChoice, code: CheckoutFa
 }
 
 impl CheckoutState {
+    /// "cannot <action> in checkout state `<state>`; <the step that comes next>".
     fn illegal(&self, action: &str) -> Error {
-        Error::invalid_state(cat(&["cannot ", action, " in checkout state `", self.name(), "`"]))
+        Error::invalid_state(cat(&["cannot ", action, " in checkout state `", self.name(), "`; ", self.next_step()]))
+    }
+
+    /// What the caller does next in this state (the end of every `invalid_state` message).
+    #[must_use]
+    pub const fn next_step(&self) -> &'static str {
+        match self {
+            Self::Idle => "open a checkout with Checkout.resume(client, { adapter, cart }) ?? Checkout.start(client, { cart, adapter })",
+            Self::Initiated(_) => "choose a shipping rate first: shippingOptions(country), then selectShipping(rateId, address)",
+            Self::ShippingChosen(_) => "the next step is pay({ returnUrl }) (selectShipping again to change the rate or address)",
+            Self::Paying(_) => "a payment is in progress: wait for the promise pay() returned",
+            Self::RequiresAction(_) => "the bank asks the buyer to confirm the payment: call pay() to run the challenge",
+            Self::Confirming(_) => "the payment's outcome is not known yet: call pay() or Checkout.resume() to check again (never a new charge)",
+            Self::Succeeded(_) => "this checkout is paid (see paymentIntentId): new items start the next checkout with Checkout.start",
+            Self::Failed(Failed { retryable: true, pending: Some(_), .. }) => "call pay() again: it checks the same payment first (never a new charge)",
+            Self::Failed(Failed { retryable: true, .. }) => "call pay() again (another card may be entered), or selectShipping to change the shipping",
+            Self::Failed(_) => "this checkout cannot be completed: start a new one with Checkout.start",
+            Self::Cancelled(_) => "this checkout was cancelled: start a new one with Checkout.start",
+        }
     }
 
     /// `idle` → `initiated` with the answer of `POST /payments/initiate`.

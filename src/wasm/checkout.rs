@@ -675,6 +675,8 @@ impl Checkout {
         inner.idle("select shipping")?;
         inner.act(|s| s.shipping_session().map(drop))?;
         let address: ShippingAddress = arg_from_js(address, "shippingAddress", Some(Root::ShippingAddress), false)?;
+        // The address's own rules first ("us" is refused as not uppercase, not as another country).
+        crate::checkout::validate_address(&address)?;
         let rate = {
             let options = inner.options.borrow();
             let Some((country, list)) = options.as_ref() else {

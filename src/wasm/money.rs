@@ -27,8 +27,17 @@ extern "C" {
 /// `invalid_argument` naming the value (not a plain decimal, more decimals
 /// than the currency has, beyond 2^53 − 1) or the unknown currency.
 #[wasm_bindgen(js_name = parseMoney, unchecked_return_type = "number")]
-pub fn parse_money(value: &str, currency: &str) -> Result<JsValue> {
-    number(Currency::from_code(currency)?.parse(value)?)
+pub fn parse_money(#[wasm_bindgen(unchecked_param_type = "string")] value: JsValue, currency: &str) -> Result<JsValue> {
+    let Some(text) = value.as_string() else {
+        let kind = value.js_typeof().as_string().unwrap_or_default();
+        return Err(Error::invalid_argument(cat(&[
+            "parseMoney takes a decimal string like \"45.99\" (a price as the API gives it), got the ",
+            &kind,
+            " ",
+            &show(&value),
+        ])));
+    };
+    number(Currency::from_code(currency)?.parse(&text)?)
 }
 
 /// Integer minor units → the exact decimal string: `moneyToDecimal(1999, "USD") === "19.99"`.

@@ -441,3 +441,16 @@ test("a real CirrusClient is called through its payment methods, once per paymen
   await client.store().catch(() => {});
   assert.equal(sent.at(-1)[1], "/store");
 });
+
+test("refusals say what to do next: pay before shipping, a lowercase country, a number given to parseMoney", async () => {
+  const w = world();
+  const c = await lib.Checkout.start(w.client, { ...w.opts, items: [{ variantId: "v1", quantity: 1 }], currency: "USD" });
+  await assert.rejects(c.pay({ returnUrl: URL }), (e) => e.code === "invalid_state"
+    && e.message === "cannot pay in checkout state `initiated`; choose a shipping rate first: shippingOptions(country), then selectShipping(rateId, address)");
+  await c.shippingOptions("US");
+  await assert.rejects(c.selectShipping("std", { ...ADDRESS, country: "us" }), (e) => e.code === "invalid_argument"
+    && /^shippingAddress\.country must be an uppercase ISO 3166-1 alpha-2 code like "DE", got "us"$/.test(e.message));
+  assert.throws(() => lib.parseMoney(45.99, "USD"), (e) => e.code === "invalid_argument"
+    && e.message === 'parseMoney takes a decimal string like "45.99" (a price as the API gives it), got the number 45.99');
+  assert.equal(lib.parseMoney("45.99", "USD"), 4599);
+});

@@ -153,3 +153,22 @@ fn success_empties_what_was_paid_for_and_keeps_what_came_after() {
     // Already emptied (another tab did it): nothing to do.
     assert!(after_paying(&[], &items()).is_empty());
 }
+
+#[test]
+fn every_refusal_names_the_step_that_comes_next() {
+    // pay() before selectShipping(): choose a shipping rate.
+    let e = initiated().pay_step().unwrap_err();
+    assert_eq!(
+        e.message,
+        "cannot pay in checkout state `initiated`; choose a shipping rate first: shippingOptions(country), then selectShipping(rateId, address)"
+    );
+    assert_state_err(CheckoutState::Idle.pay_step(), "; open a checkout with Checkout.resume(client, { adapter, cart }) ?? Checkout.start(client, { cart, adapter })");
+    assert_state_err(requires_action().cancel(), "; the bank asks the buyer to confirm the payment: call pay() to run the challenge");
+    assert_state_err(confirming().cancel(), "; the payment's outcome is not known yet: call pay() or Checkout.resume() to check again");
+    assert_state_err(succeeded().pay_step(), "; this checkout is paid (see paymentIntentId)");
+    // Every state has a hint, and every hint names a method the caller can call.
+    for s in samples() {
+        let hint = s.next_step();
+        assert!(["pay(", "Checkout.start", "Checkout.resume", "selectShipping"].iter().any(|m| hint.contains(m)), "{}: {hint}", s.name());
+    }
+}
