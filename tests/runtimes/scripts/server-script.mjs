@@ -10,6 +10,15 @@ const host = typeof Deno !== "undefined" ? `Deno ${Deno.version.deno}` : typeof 
 const raw = async (path) => (await fetch(`${baseUrl}${path}`, { headers: { Authorization: `Bearer ${apiKey}` } })).json();
 const fail = (m) => { console.error(`${host}: ${m}`); process.exit(1); };
 
+// A .wasm that cannot be loaded is a CirrusError naming the host and the line to write; a
+// failed init() can be retried.
+const refused = await catalog.init(new Uint8Array([0, 97, 115, 109])).then(() => null, (e) => e);
+const hostName = host.split(" ")[0].replace("Node", "Node.js");
+if (!(refused instanceof catalog.CirrusError) || refused.code !== "invalid_state" || !refused.message.includes(` in ${hostName} (`)
+  || !refused.message.includes('import.meta.resolve("cirrus-storefront/client/cirrus_storefront_bg.wasm")')) fail(`bad bytes: ${refused}`);
+const wrongType = await full.init(42).then(() => null, (e) => e);
+if (!(wrongType instanceof full.CirrusError) || wrongType.code !== "invalid_argument") fail(`init(42): ${wrongType}`);
+
 const want = await raw("/products?limit=5");
 for (const [name, lib] of [["cirrus-storefront", full], ["cirrus-storefront/client", catalog]]) {
   await lib.init();
@@ -29,4 +38,4 @@ if (cart.totals.subtotal !== 2 * (Number(units) * 100 + Number(cents))) fail(`ca
 const stored = full.Cart.persistent("USD", { key: "server-script-cart" });
 stored.add(product, variant.id, 1);
 const kept = stored.problem ? stored.problem.kind : "stored";
-console.log(`${host}: both entries match the dev server (${want.products.length} products, store ${JSON.stringify((await raw("/store")).store.name)}); cart ${full.formatMoney(cart.totals.subtotal, "USD", "en-US")}; Cart.persistent: ${kept}`);
+console.log(`${host}: a .wasm that cannot load is a CirrusError naming ${hostName}; both entries match the dev server (${want.products.length} products, store ${JSON.stringify((await raw("/store")).store.name)}); cart ${full.formatMoney(cart.totals.subtotal, "USD", "en-US")}; Cart.persistent: ${kept}`);
