@@ -22,15 +22,15 @@ export function loadError(cause: unknown, given: unknown, checkout: boolean): Ci
   const g = globalThis as Globals;
   const s = `${ENTRY}/${checkout ? "checkout/" : ""}cirrus_storefront_bg.wasm`;
   const pass = checkout ? "setCheckoutWasm" : "init";
-  // [host, what to pass there, the export condition whose entry does it by itself]
+  // [host, what to pass there, the export condition whose entry does that by itself]
   const [host, code, condition] =
-    g.navigator?.userAgent === "Cloudflare-Workers" ? ["Cloudflare Workers", `import wasm from "${s}"; await ${pass}(wasm)`, "workerd"]
-    : typeof g.EdgeRuntime === "string" ? ["an edge runtime", `import wasm from "${s}?module"; await ${pass}(wasm)`, "edge-light"]
-    : g.Deno || g.Bun || g.process?.versions?.node ? [g.Deno ? "Deno" : g.Bun ? "Bun" : "Node.js", `await ${pass}(await readFile(fileURLToPath(import.meta.resolve("${s}"))))`, "node"]
-    : ["a browser", `await ${pass}(new URL("<where ${s} is served>", location.href))`];
+    g.navigator?.userAgent === "Cloudflare-Workers" ? ["Cloudflare Workers", `import m from "${s}"; await ${pass}(m)`, "workerd"]
+    : typeof g.EdgeRuntime === "string" ? ["an edge runtime", `import m from "${s}?module"; await ${pass}(m)`, "edge-light"]
+    : g.Deno || g.Bun || g.process?.versions?.node ? [g.Deno ? "Deno" : g.Bun ? "Bun" : "Node.js", `await ${pass}(readFileSync(fileURLToPath(import.meta.resolve("${s}"))))`, "node"]
+    : ["a browser", `await ${pass}(its URL)`];
   const e = given === null || !["object", "string", "undefined"].includes(typeof given)
-    ? cirrusError("invalid_argument", `${pass}() takes a URL, Response, bytes or WebAssembly.Module of ${s}`)
-    : cirrusError("invalid_state", `could not load ${s} in ${host} (${String(cause)}); pass it: ${code}${condition ? ` (the package's "${condition}" entry does)` : ""}`);
+    ? cirrusError("invalid_argument", `${pass}() takes a URL, Response, bytes or WebAssembly.Module`)
+    : cirrusError("invalid_state", `could not load ${s} in ${host} (${String(cause)}); pass it: ${code}${condition ? ` (as the package's "${condition}" entry does)` : ""}`);
   Object.defineProperty(e, "cause", { value: cause });
   return e;
 }

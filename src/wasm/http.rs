@@ -260,25 +260,18 @@ fn as_response(v: JsValue) -> Option<web_sys::Response> {
 }
 
 /// The text of a thrown fetch failure (a `TypeError: Failed to fetch`). A browser says no more
-/// when CORS refused the call, so on a page that calls another origin the text says that CORS
-/// may be the cause and names both origins.
+/// when CORS refused the call, so on a page of another origin than the API's the text says
+/// that CORS may be the cause and names both origins.
 fn network_message(e: &JsValue, url: &str) -> String {
     let text = Reflect::get(e, &"message".into())
         .ok()
         .and_then(|m| m.as_string())
         .map_or_else(|| "the request failed (network error)".to_owned(), |m| cat(&["the request failed: ", &m]));
     // scheme://host[:port] of the request: what precedes its third '/' (the base URL was
-    // checked as an absolute http(s) URL; a char search, not a substring one, for size).
-    let api = url.char_indices().filter(|&(_, c)| c == '/').nth(2).map_or(url, |(i, _)| &url[..i]);
+    // checked as an absolute http(s) URL).
+    let api = url.match_indices('/').nth(2).and_then(|(i, _)| url.get(..i)).unwrap_or(url);
     match get(&get(&js_sys::global(), "location"), "origin").as_string() {
-        Some(page) if page != api => cat(&[
-            &text,
-            " (this page's origin ",
-            &page,
-            " calls the API at ",
-            api,
-            ": if the API does not allow that origin by CORS, the browser says only this; the dev server allows any loopback origin)",
-        ]),
+        Some(page) if page != api => cat(&[&text, " (CORS may be the cause: this page's origin is ", &page, ", the API's ", api, ")"]),
         _ => text,
     }
 }

@@ -102,7 +102,7 @@ try {
   await check("client component in Chromium: a call refused by CORS names both origins", async () => {
     const cors = await shown("cors");
     const origin = new URL(next).origin;
-    const hint = `this page's origin ${origin} calls the API at ${origin.replace("127.0.0.1", "localhost")}: if the API does not allow that origin by CORS`;
+    const hint = `(CORS may be the cause: this page's origin is ${origin}, the API's ${origin.replace("127.0.0.1", "localhost")})`;
     if (!cors.startsWith("network: ") || !cors.includes(hint)) throw new Error(`"${cors}"`);
     return cors.slice(0, 160) + "…";
   });

@@ -13,7 +13,7 @@ const variant = product.variants.find((v) => v.stockQuantity > 0);
 let failed = 0;
 // First (before any init): the error of bytes Workers refuse to compile.
 const refused = await (await fetch(`${worker}/bytes`)).json();
-const line = 'import wasm from "cirrus-storefront/client/cirrus_storefront_bg.wasm"; await init(wasm)';
+const line = 'import m from "cirrus-storefront/client/cirrus_storefront_bg.wasm"; await init(m)';
 const named = refused.name === "CirrusError" && refused.code === "invalid_state" && refused.message.includes("in Cloudflare Workers (") && refused.message.includes(line);
 if (!named) failed++;
 console.log(`  ${named ? "ok  " : "FAIL"} Cloudflare Workers (wrangler dev, workerd): init(bytes) rejects with a CirrusError naming the host and the line to write: ${JSON.stringify(refused).slice(0, 400)}`);
