@@ -1,8 +1,9 @@
 // Where the checkout module's `.wasm` comes from (js/lazy-checkout.ts loads it on the first
-// `Checkout.start`/`resume`): what `setCheckoutWasm` was given, else what the node entry
-// reads from disk (js/node.ts), else the checkout glue's own
+// `Checkout.start`/`resume`): what `setCheckoutWasm` was given, else the host entry's default
+// (js/node.ts: the bytes embedded in checkout/wasm-base64.js; js/edge.ts: the module imported
+// with `?module`), else the checkout glue's own
 // `new URL("cirrus_storefront_bg.wasm", import.meta.url)`, which Vite and webpack emit as an
-// asset and rewrite. No glue code here: js/node.ts imports it in both package entries.
+// asset and rewrite. No glue code here.
 import type { InitInput } from "./cirrus_storefront.js";
 
 /** The checkout module's `.wasm`: a URL, a `Response`, bytes or a `WebAssembly.Module`. */
@@ -16,13 +17,13 @@ let fallback: (() => CheckoutWasm) | undefined;
  * `Checkout.resume` (call it after `init()`). Only needed where the bundler does not emit
  * `new URL(…, import.meta.url)` assets itself (esbuild: import
  * `cirrus-storefront/checkout/cirrus_storefront_bg.wasm` with the file loader and pass its
- * URL); Vite, webpack and node need nothing.
+ * URL); Vite, webpack and the node, workerd and edge-light entries need nothing.
  */
 export function setCheckoutWasm(wasm: CheckoutWasm): void {
   given = wasm;
 }
 
-/** The node entry's default (the file next to the package), read only when first needed. */
+/** A host entry's default (js/node.ts, js/edge.ts), called only when first needed. */
 export function defaultCheckoutWasm(read: () => CheckoutWasm): void {
   fallback = read;
 }

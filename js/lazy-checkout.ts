@@ -10,6 +10,7 @@ import * as glue from "./cirrus_storefront.js";
 import { checkoutWasm } from "./checkout-wasm.js";
 import { CirrusError, cirrusError } from "./error.js";
 import { guardClass } from "./guard.js";
+import { loadError } from "./host.js";
 
 type CheckoutClass = typeof WasmCheckout;
 
@@ -21,7 +22,11 @@ function load(): Promise<CheckoutClass> {
   loading ??= import("./checkout/cirrus_storefront.js")
     .then(async (m) => {
       const wasm = checkoutWasm();
-      await m.default(wasm === undefined ? undefined : { module_or_path: wasm });
+      try {
+        await m.default({ module_or_path: wasm });
+      } catch (e) {
+        throw loadError(e, wasm, true);
+      }
       // Internal hook, as in js/ready.ts: its errors are the package's CirrusError too.
       (m as unknown as { __registerErrorClass(c: typeof CirrusError): void }).__registerErrorClass(CirrusError);
       loaded = m.Checkout;

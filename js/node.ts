@@ -1,26 +1,18 @@
-// Node entry of cirrus-storefront: init() reads the .wasm next to this file.
-import { readFileSync } from "node:fs";
+// The `node` export condition of `cirrus-storefront` (js/node-entry.ts, plus the checkout
+// module's `.wasm`, embedded the same way and decoded on the first Checkout.start/resume).
 import type { InitInput } from "./cirrus_storefront.js";
+import { fromBase64 } from "./base64.js";
 import { defaultCheckoutWasm } from "./checkout-wasm.js";
-import { init as initFrom } from "./index.js";
-import { initSync } from "./init-sync.js";
+import { init as initEntry } from "./node-entry.js";
 
-export * from "./index.js";
-
-// The root entry's checkout module (pkg/checkout/), read from disk on the first
-// Checkout.start/resume (unused by `cirrus-storefront/client`, which has no checkout).
-defaultCheckoutWasm(() => readFileSync(new URL("./checkout/cirrus_storefront_bg.wasm", import.meta.url)));
+export * from "./node-entry.js";
 
 /**
  * Loads the WebAssembly module; call (and await) it once before anything else.
- * Idempotent. Without an argument the `.wasm` next to this file is read from disk.
+ * Idempotent. Without an argument the `.wasm` shipped with the package is used;
+ * a URL, `Response`, bytes or `WebAssembly.Module` loads it from elsewhere.
  */
-export function init(wasm?: InitInput | Promise<InitInput>): Promise<void> {
-  if (wasm !== undefined) return initFrom(wasm);
-  try {
-    initSync(readFileSync(new URL("./cirrus_storefront_bg.wasm", import.meta.url)));
-    return Promise.resolve();
-  } catch (e) {
-    return Promise.reject(e);
-  }
+export function init(module?: InitInput | Promise<InitInput>): Promise<void> {
+  defaultCheckoutWasm(() => import("./checkout/wasm-base64.js").then((m) => fromBase64(m.default)));
+  return initEntry(module);
 }

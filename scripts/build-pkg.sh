@@ -5,8 +5,11 @@
 #      module's (`checkout-module`, pkg/checkout/, loaded on the first Checkout.start/resume)
 #      and the `cirrus-storefront/client` subpath's (`sdk-only`, pkg/client/)
 #   2. binaryen wasm-opt on each (npm binaryen 132; flags in WASM_OPT below)
-#   3. tsc of the JS entry (js/*.ts) against the generated glue
-#   4. package.json rendered from pkg-template/
+#   3. each .wasm also embedded, base64, in a wasm-base64.js next to it (the `node` entries';
+#      browsers and bundlers fetch the .wasm file itself)
+#   4. tsc of the JS entries (js/*.ts) against the generated glue: index.js (browsers, bundlers),
+#      node.js (`node`: Node, Deno, Bun, server bundles), edge.js (`workerd`, `edge-light`)
+#   5. package.json rendered from pkg-template/
 # Usage: scripts/build-pkg.sh   (idempotent; prints the sizes at the end)
 #        CIRRUS_PKG_OUT=/some/dir scripts/build-pkg.sh
 set -euo pipefail
@@ -43,6 +46,17 @@ WASM_OPT=("$ROOT/node_modules/.bin/wasm-opt" --enable-bulk-memory --enable-bulk-
 log "wasm-opt -Os (no binaryen inlining)"
 "${WASM_OPT[@]}" "$RAW/cirrus_storefront_bg.wasm" -o "$OUT/cirrus_storefront_bg.wasm"
 
+# embed DIR...: DIR/wasm-base64.js, the .wasm in the first DIR as a base64 string (the `node`
+# entries' default: no file path and no `import.meta.url` for a server bundler to rewrite),
+# and its .d.ts in every DIR (the build's staging directories type-check against it).
+embed() {
+  node -e '
+    const fs = require("fs");
+    fs.writeFileSync(process.argv[1] + "/wasm-base64.js", "// cirrus_storefront_bg.wasm, base64 (scripts/build-pkg.sh; js/base64.ts)\nexport default \"" + fs.readFileSync(process.argv[1] + "/cirrus_storefront_bg.wasm").toString("base64") + "\";\n");
+  ' "$1"
+  for d in "$@"; do printf 'declare const wasm: string;\nexport default wasm;\n' >"$d/wasm-base64.d.ts"; done
+}
+
 # The glue ships as wasm-bindgen wrote it. (Text rewrites of it and minified import/export
 # names were measured at -1.5 KB gz in all and rejected: BENCHMARKS.md, SDK size.)
 cp "$RAW/cirrus_storefront.js" "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$OUT/"
@@ -52,6 +66,7 @@ if [ -d "$RAW/snippets" ]; then cp -r "$RAW/snippets" "$OUT/"; fi   # inline_js 
 # tsc compiles the entry in a staging directory next to the glue's typings.
 cp "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$STAGE/"
 cp js/*.ts "$STAGE/"
+embed "$OUT" "$STAGE"
 
 # The checkout module (pkg/checkout/): `Checkout` and its lock, fetched and instantiated by the
 # root entry's `Checkout` on the first start/resume (js/lazy-checkout.ts), so a page that never
@@ -67,6 +82,7 @@ cp "$RAWK/cirrus_storefront.js" "$RAWK/cirrus_storefront.d.ts" "$RAWK/cirrus_sto
 if [ -d "$RAWK/snippets" ]; then cp -r "$RAWK/snippets" "$OUT/checkout/"; fi
 echo 'export * from "../interfaces.js";' >"$OUT/checkout/interfaces.d.ts"
 cp "$OUT/checkout/interfaces.d.ts" "$RAWK/cirrus_storefront.d.ts" "$RAWK/cirrus_storefront_bg.wasm.d.ts" "$STAGE/checkout/"
+embed "$OUT/checkout" "$STAGE/checkout"
 
 cp pkg-template/tsconfig.json "$STAGE/"
 log "tsc (entry points)"
@@ -83,7 +99,12 @@ WASM_BINDGEN_MULTI_VALUE=1 wasm-pack --quiet build --release --target web --no-p
 cp "$RAWC/cirrus_storefront.js" "$RAWC/cirrus_storefront.d.ts" "$RAWC/cirrus_storefront_bg.wasm.d.ts" "$OUT/client/"
 if [ -d "$RAWC/snippets" ]; then cp -r "$RAWC/snippets" "$OUT/client/"; fi
 cp "$RAWC/cirrus_storefront.d.ts" "$RAWC/cirrus_storefront_bg.wasm.d.ts" "$STAGEC/"
+# The client's entries are the root's without the cart and checkout: js/client-entry.ts as its
+# index.ts, js/node-entry.ts as its node.ts, js/edge-entry.ts as its edge.ts.
 cp js/*.ts "$STAGEC/" && cp js/client-entry.ts "$STAGEC/index.ts"
+cp js/node-entry.ts "$STAGEC/node.ts" && cp js/edge-entry.ts "$STAGEC/edge.ts"
+echo 'export const ENTRY = "cirrus-storefront/client";' >"$STAGEC/entry-name.ts"
+embed "$OUT/client" "$STAGEC"
 
 cp pkg-template/tsconfig.json "$STAGEC/"
 "$ROOT/node_modules/.bin/tsc" -p "$STAGEC/tsconfig.json" --outDir "$OUT/client"

@@ -47,11 +47,33 @@ log "publint --strict, attw --profile esm-only"
 "$ROOT/node_modules/.bin/attw" "$tarball" --profile esm-only --format table-flipped \
   --exclude-entrypoints ./cirrus_storefront_bg.wasm ./client/cirrus_storefront_bg.wasm ./checkout/cirrus_storefront_bg.wasm
 contents=$(tar tzf "$tarball")
-for f in package/package.json package/index.js package/index.d.ts package/node.js package/cirrus_storefront_bg.wasm package/cirrus_storefront.js \
-  package/client-entry.js \
-  package/client/index.js package/client/index.d.ts package/client/node.js package/client/cirrus_storefront_bg.wasm; do
+for f in package/package.json package/index.js package/index.d.ts package/node.js package/edge.js package/wasm-base64.js \
+  package/cirrus_storefront_bg.wasm package/cirrus_storefront.js package/client-entry.js \
+  package/checkout/cirrus_storefront_bg.wasm package/checkout/wasm-base64.js \
+  package/client/index.js package/client/index.d.ts package/client/node.js package/client/edge.js package/client/wasm-base64.js \
+  package/client/cirrus_storefront_bg.wasm; do
   grep -qx "$f" <<<"$contents" || die "tarball lacks $f"
 done
+# No entry may reference a file it does not ship: every relative import and
+# `new URL("…", import.meta.url)` of every .js in the tarball names a file in it (the `?module`
+# query of the workerd/edge-light entries' .wasm import dropped).
+tar xzf "$tarball" -C "$WORK"
+node -e '
+  const fs = require("fs"), path = require("path");
+  const root = process.argv[1], missing = [];
+  const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]);
+  for (const f of walk(root).filter((f) => f.endsWith(".js"))) {
+    const code = fs.readFileSync(f, "utf8");
+    const refs = [...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|new URL\(\s*)["\x27](\.{1,2}\/[^"\x27?]+|[\w-]+\.wasm)(?:\?module)?["\x27]/g)].map((m) => m[1]);
+    for (const r of refs) if (!fs.existsSync(path.resolve(path.dirname(f), r))) missing.push(`${path.relative(root, f)} -> ${r}`);
+  }
+  if (missing.length) { console.error("the tarball references files it does not ship:\n  " + missing.join("\n  ")); process.exit(1); }
+  console.log("every relative import and new URL(…, import.meta.url) of the tarball resolves to a file in it");
+' "$WORK/package" || die "an entry references a file the tarball does not ship"
+# What `npm publish` would upload, checked by npm itself (nothing is sent: --dry-run).
+log "npm publish --dry-run $(basename "$tarball")"
+npm publish --dry-run "$tarball" 2>&1 | grep -E "^npm notice (name|version|filename|package size|unpacked size|total files)|^\+ " \
+  || die "npm publish --dry-run failed on the packed tarball"
 grep -q '\.ts$' <<<"$(grep -v '\.d\.ts$' <<<"$contents")" && die "tarball ships TypeScript sources"
 
 project() { # project DIR [APP]: an empty ESM project, or a copy of the app in APP, with the tarball installed

@@ -35,7 +35,7 @@ pub struct Config {
     pub db: String,
     pub api_key: Option<String>,
     pub seed_products: u32,
-    /// Allowed CORS origins; `["*"]` allows any.
+    /// Allowed CORS origins (`Config::allows_origin`); `["*"]` allows any, `http://host:*` any port of host.
     pub cors_origins: Vec<String>,
     pub www_dir: Option<PathBuf>,
     /// Requests per second per key; 0 disables the limiter.
@@ -58,7 +58,9 @@ impl Default for Config {
             db: ".cirrus/dev.sqlite".into(),
             api_key: None,
             seed_products: 120,
-            cors_origins: vec!["http://127.0.0.1:8787".into(), "http://localhost:8787".into()],
+            // Any loopback origin, any port: a storefront's own dev server (Vite, Next.js …) calls
+            // the API cross-origin. Other origins only through CIRRUS_CORS_ORIGINS.
+            cors_origins: vec!["http://127.0.0.1:*".into(), "http://localhost:*".into(), "http://[::1]:*".into()],
             www_dir: None,
             rate_limit: 50,
             payment_limit: 2000,
@@ -72,6 +74,17 @@ impl Default for Config {
 }
 
 impl Config {
+    /// Whether a browser page of `origin` may call the API: an entry of `cors_origins` equal to
+    /// it, `*`, or `scheme://host:*` for that host on any port (or none).
+    pub fn allows_origin(&self, origin: &str) -> bool {
+        let any_port = |host: &str| {
+            origin.strip_prefix(host).is_some_and(|rest| {
+                rest.is_empty() || rest.strip_prefix(':').is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            })
+        };
+        self.cors_origins.iter().any(|a| a == "*" || a == origin || a.strip_suffix(":*").is_some_and(any_port))
+    }
+
     /// Reads the command line (`--test-hooks` is its only flag) and the
     /// `CIRRUS_*` / `STRIPE_*` variables; unset ones keep their defaults.
     ///
@@ -400,4 +413,22 @@ pub fn router(state: State) -> Router {
         .layer(www::api_compression())
         .layer(axum::middleware::from_fn_with_state(state.clone(), middleware::edge))
         .with_state(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Config;
+
+    #[test]
+    fn default_cors_allows_every_loopback_port_and_nothing_else() {
+        let c = Config::default();
+        for o in ["http://127.0.0.1:5173", "http://localhost:3000", "http://localhost", "http://[::1]:8787", "http://127.0.0.1:8787"] {
+            assert!(c.allows_origin(o), "{o}");
+        }
+        for o in ["http://127.0.0.1:5173.evil.example", "http://localhost.evil.example", "http://127.0.0.1:", "https://localhost:3000", "http://example.com", "null", "http://127.0.0.1:80x"] {
+            assert!(!c.allows_origin(o), "{o}");
+        }
+        let exact = Config { cors_origins: vec!["https://shop.example".into()], ..Config::default() };
+        assert!(exact.allows_origin("https://shop.example") && !exact.allows_origin("http://localhost:5173"));
+    }
 }

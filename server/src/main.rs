@@ -16,6 +16,7 @@ async fn main() {
         }
     };
     let (db, hooks, stripe) = (config.db.clone(), config.test_hooks, config.stripe_api_base.clone());
+    let cors = config.cors_origins.join(", ");
     let started = match start(config).await {
         Ok(s) => s,
         Err(e) => {
@@ -34,8 +35,9 @@ async fn main() {
     };
     println!("  API key  : {} ({from})", cirrus_dev_server::util::mask_key(&started.api_key));
     if let Some(f) = &started.key_file {
-        println!("  key file : {} (mode 0600)", f.display());
+        println!("  key file : {} (mode 0600; the full key, your frontend's apiKey)", f.display());
     }
+    println!("  CORS     : {cors} (CIRRUS_CORS_ORIGINS)");
     println!("  database : {db}");
     println!("  images   : {origin}/static/");
     println!("  processor: {stripe}");

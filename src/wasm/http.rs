@@ -27,6 +27,8 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::retry;
 use crate::text::cat;
 
+use super::js::get;
+
 #[wasm_bindgen]
 extern "C" {
     // The global timers (window, worker or node: web-sys only has them on
@@ -221,11 +223,11 @@ impl Transport {
         };
         let sent = match sent {
             Ok(v) => Promise::resolve(&v),
-            Err(e) => return Ok(Attempt::Failed(failed(None, &network_message(&e)))),
+            Err(e) => return Ok(Attempt::Failed(failed(None, &network_message(&e, url)))),
         };
         let resp = match guard.race(sent).await {
             Ok(v) => v,
-            Err((None, e)) => return Ok(Attempt::Failed(failed(None, &network_message(&e)))),
+            Err((None, e)) => return Ok(Attempt::Failed(failed(None, &network_message(&e, url)))),
             Err((why, _)) => return Ok(Attempt::Failed(failed(why, ""))),
         };
         let Some(resp) = as_response(resp) else {
@@ -257,12 +259,21 @@ fn as_response(v: JsValue) -> Option<web_sys::Response> {
     looks.then(|| v.unchecked_into())
 }
 
-/// The text of a thrown fetch failure (a `TypeError: Failed to fetch`).
-fn network_message(e: &JsValue) -> String {
-    Reflect::get(e, &"message".into())
+/// The text of a thrown fetch failure (a `TypeError: Failed to fetch`). A browser says no more
+/// when CORS refused the call, so on a page of another origin than the API's the text says
+/// that CORS may be the cause and names both origins.
+fn network_message(e: &JsValue, url: &str) -> String {
+    let text = Reflect::get(e, &"message".into())
         .ok()
         .and_then(|m| m.as_string())
-        .map_or_else(|| "the request failed (network error)".to_owned(), |m| cat(&["the request failed: ", &m]))
+        .map_or_else(|| "the request failed (network error)".to_owned(), |m| cat(&["the request failed: ", &m]));
+    // scheme://host[:port] of the request: what precedes its third '/' (the base URL was
+    // checked as an absolute http(s) URL).
+    let api = url.match_indices('/').nth(2).and_then(|(i, _)| url.get(..i)).unwrap_or(url);
+    match get(&get(&js_sys::global(), "location"), "origin").as_string() {
+        Some(page) if page != api => cat(&[&text, " (CORS may be the cause: this page's origin is ", &page, ", the API's ", api, ")"]),
+        _ => text,
+    }
 }
 
 /// The `CirrusError` of a non-2xx answer (CONTRACT.md): the server's `code`

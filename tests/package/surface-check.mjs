@@ -18,9 +18,9 @@ if (checkoutGlue) publicFiles["checkout/cirrus_storefront.d.ts (minus InitOutput
 else if (!dir.replace(/\/+$/, "").endsWith("/client")) fail("checkout/cirrus_storefront.d.ts is missing");
 // client-entry.d.ts is the root's copy of the client entry (the client/ subpath compiles it
 // as its index.d.ts). index/node/error are in every entry; guard only in the package root,
-// not in the `client/` subpath.
+// not in the `client/` subpath. node/edge: the `node` and `workerd`/`edge-light` entries.
 if (existsSync(join(dir, "client-entry.d.ts"))) publicFiles["client-entry.d.ts"] = read("client-entry.d.ts");
-for (const f of ["index.d.ts", "node.d.ts", "error.d.ts", "init-sync.d.ts", "ready.d.ts", "load.d.ts"]) publicFiles[f] = read(f);
+for (const f of ["index.d.ts", "node.d.ts", "edge.d.ts", "host.d.ts", "error.d.ts", "init-sync.d.ts", "ready.d.ts", "load.d.ts"]) publicFiles[f] = read(f);
 // (Cart and Checkout are wasm classes now: their declarations are in the glue, checked above.)
 for (const f of ["guard.d.ts", "lazy-checkout.d.ts", "checkout-wasm.d.ts"]) if (existsSync(join(dir, f))) publicFiles[f] = read(f);
 else if (!dir.replace(/\/+$/, "").endsWith("/client")) fail(`${f} is missing`);
