@@ -5,7 +5,7 @@
 #      module's (`checkout-module`, pkg/checkout/, loaded on the first Checkout.start/resume)
 #      and the `cirrus-storefront/client` subpath's (`sdk-only`, pkg/client/)
 #   2. binaryen wasm-opt on each (npm binaryen 132; flags in WASM_OPT below)
-#   3. tsc of the JS entry (js/*.ts) against the generated glue
+#   3. tsc of the JS entries (js/*.ts; js/react.ts: cirrus-storefront/react) against the generated glue
 #   4. package.json rendered from pkg-template/
 # Usage: scripts/build-pkg.sh   (idempotent; prints the sizes at the end)
 #        CIRRUS_PKG_OUT=/some/dir scripts/build-pkg.sh
@@ -85,7 +85,7 @@ if [ -d "$RAWC/snippets" ]; then cp -r "$RAWC/snippets" "$OUT/client/"; fi
 cp "$RAWC/cirrus_storefront.d.ts" "$RAWC/cirrus_storefront_bg.wasm.d.ts" "$STAGEC/"
 cp js/*.ts "$STAGEC/" && cp js/client-entry.ts "$STAGEC/index.ts"
 
-cp pkg-template/tsconfig.json "$STAGEC/"
+sed 's/, "react.ts"//' pkg-template/tsconfig.json >"$STAGEC/tsconfig.json"   # cirrus-storefront/react is the root's
 "$ROOT/node_modules/.bin/tsc" -p "$STAGEC/tsconfig.json" --outDir "$OUT/client"
 
 # Processor adapters (js/adapters/, issue 5) as subpath exports (`cirrus-storefront/adapters/…`),
