@@ -9,7 +9,10 @@
 #   4. server-render tests/react/app.mjs (`renderToString`, tests/react/ssr.mjs), bundle
 #      tests/react/browser.mjs (`hydrateRoot`, React's development build) with esbuild, and run
 #      it in headless Chromium in two tabs (tests/react/run.mjs): no hydration warning, the
-#      cart once storage was read, options, another tab's changes, the cart's checkout.
+#      cart once storage was read, options, another tab's changes, the cart's checkout; the
+#      README's React example (tests/react/readme-example.jsx) server-rendered and hydrated next to it;
+#   5. run the README's cache example (tests/sdk/cache-example.mjs) on the packed package and
+#      check its output. Both README blocks must be those files.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
@@ -31,7 +34,19 @@ APP="$WORK/app"
 printf '{ "name": "react-consumer", "private": true, "type": "module" }\n' >"$APP/package.json"
 # React is not installed here: it resolves from the repo's node_modules above (one copy of React).
 (cd "$APP" && npm install --silent --no-audit --no-fund --prefer-offline "$tarball")
-cp tests/react/*.mjs tests/react/consumer.tsx "$APP/"
+cp tests/react/*.mjs tests/react/readme-example.jsx tests/react/consumer.tsx tests/sdk/cache-example.mjs "$APP/"
+
+log "README examples are tests/react/readme-example.jsx and tests/sdk/cache-example.mjs"
+node -e '
+  const fs = require("fs");
+  const readme = fs.readFileSync("README.md", "utf8");
+  for (const [marker, lang, path] of [["react-example", "jsx", "tests/react/readme-example.jsx"], ["cache-example", "js", "tests/sdk/cache-example.mjs"]]) {
+    const m = readme.match(new RegExp("<!-- " + marker + ":start -->\\n```" + lang + "\\n([\\s\\S]*?)```\\n<!-- " + marker + ":end -->"));
+    const file = fs.readFileSync(path, "utf8").split("\n").filter((l) => !l.startsWith("// The README") && !l.startsWith("// (CIRRUS_BASE_URL") && !l.startsWith("// stage 45-react")).join("\n");
+    if (!m) { console.error(`README.md has no ${marker} block`); process.exit(1); }
+    if (m[1].trim() !== file.trim()) { console.error(`README.md ${marker} block differs from ${path}`); process.exit(1); }
+  }
+' || die "a README example is out of date"
 
 log "tsc --strict on tests/react/consumer.tsx"
 cat >"$APP/tsconfig.json" <<'JSON'
@@ -68,7 +83,17 @@ build_server
 start_server $(P 18792) CIRRUS_CORS_ORIGINS='*' CIRRUS_API_KEY="$CIRRUS_API_KEY"
 export CIRRUS_BASE_URL
 
+log "README cache example (tests/sdk/cache-example.mjs)"
+cache_out=$(cd "$APP" && node cache-example.mjs) || die "the README cache example failed"
+printf '%s\n' "$cache_out"
+CACHE_OUT="$cache_out" node -e '
+  const lines = process.env.CACHE_OUT.trimEnd().split("\n");
+  const want = [/^from the cache: true$/, /^store: .+$/, /^no-store: a new answer: true$/, /^stale answer: error \(network\)$/, /^the same pages: true$/];
+  if (lines.length !== want.length || !lines.every((l, i) => want[i].test(l))) { console.error(`README cache example output:\n${lines.join("\n")}`); process.exit(1); }
+' || die "the README cache example did not show every case it promises"
+
 log "server rendering (tests/react/ssr.mjs), then hydration in two tabs of headless Chromium (tests/react/run.mjs)"
+(cd "$APP" && "$ROOT/node_modules/.bin/esbuild" readme-example.jsx --jsx=automatic --format=esm --outfile=readme-example.mjs --log-level=error)
 (cd "$APP" && node ssr.mjs dist) || die "server rendering failed"
 (cd "$APP" && "$ROOT/node_modules/.bin/esbuild" browser.mjs --bundle --format=esm --platform=browser --loader:.wasm=file \
   --define:process.env.NODE_ENV='"development"' --outdir=dist --entry-names=app --asset-names='[name]-[hash]' --log-level=error)

@@ -7,6 +7,7 @@ import { init, setCheckoutWasm } from "cirrus-storefront";
 import wasm from "cirrus-storefront/cirrus_storefront_bg.wasm";
 import checkoutWasm from "cirrus-storefront/checkout/cirrus_storefront_bg.wasm";
 import { App } from "./app.mjs";
+import { Shop } from "./readme-example.mjs";
 
 window.__errors = [];
 const consoleError = console.error;
@@ -16,6 +17,7 @@ console.error = (...a) => {
 };
 // esbuild does not emit `new URL(…, import.meta.url)` assets: the file loader's URLs instead.
 init(new URL(wasm, import.meta.url)).then(() => setCheckoutWasm(new URL(checkoutWasm, import.meta.url)));
-hydrateRoot(document.getElementById("root"), h(App, window.__PROPS__), {
-  onRecoverableError: (e) => window.__errors.push(`recoverable: ${e}`),
-});
+const onRecoverableError = (e) => window.__errors.push(`recoverable: ${e}`);
+hydrateRoot(document.getElementById("root"), h(App, window.__PROPS__), { onRecoverableError });
+// The README's example, a provider of its own on the same cart (one localStorage key).
+hydrateRoot(document.getElementById("readme"), h(Shop, window.__PROPS__), { onRecoverableError });

@@ -90,6 +90,18 @@ try {
     await text(a, "#cart", "1 item(s)");
     await text(b, "#cart", "1 item(s)");
   });
+  await step("the README's example (its own provider, the same stored cart): options, Add to cart, seen by the other tab", async () => {
+    await text(a, "#readme .badge", "Cart (1)");
+    for (const fieldset of await a.$$("#readme fieldset")) {
+      await a.waitForTimeout(200); // the previous choice re-rendered the availability
+      const [first] = await fieldset.$$("button:not([disabled])");
+      await first.click();
+    }
+    await a.waitForSelector("#readme form > button:not([disabled])", { timeout: TIMEOUT });
+    await a.click("#readme form > button");
+    await text(a, "#readme .badge", "Cart (2)");
+    await text(b, "#cart", "2 item(s)");
+  });
   await step("useCheckout opens the cart's checkout", async () => {
     await a.click("#open-checkout");
     await text(a, "#checkout-state", "initiated");

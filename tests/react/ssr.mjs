@@ -9,6 +9,7 @@ import { createElement as h } from "react";
 import { renderToString } from "react-dom/server";
 import { CirrusClient, init } from "cirrus-storefront";
 import { App } from "./app.mjs";
+import { Shop } from "./readme-example.mjs"; // the README's example, its JSX compiled by esbuild
 
 const [dist] = process.argv.slice(2);
 const baseUrl = process.env.CIRRUS_BASE_URL, apiKey = process.env.CIRRUS_API_KEY;
@@ -22,12 +23,18 @@ const product = products.find((p) => p.options.length === 2 && p.variants.some(i
 if (!product) throw new Error("no product with two options whose variants in stock have 3 or more");
 const props = { baseUrl, apiKey, store, product };
 const html = renderToString(h(App, props));
+const readme = renderToString(h(Shop, props));
+if (readme !== '<span class="badge">Cart</span><form><button disabled="">Add to cart</button></form>') {
+  console.error(`ssr: the README example rendered ${readme}`);
+  process.exit(1);
+}
 const fail = (m) => { console.error(`ssr: ${m}\n${html}`); process.exit(1); };
 if (!html.includes("cart: not ready")) fail("the server's HTML does not show the cart as not ready");
 if (!html.includes(`>${store.name.replace(/&/g, "&amp;")}<`)) fail("the server's HTML does not show the store's name");
 if (!html.includes("no variant selected")) fail("the server's HTML selected a variant");
 writeFileSync(join(dist, "index.html"), `<!doctype html><meta charset="utf-8"><title>react</title><link rel="icon" href="data:,">
 <div id="root">${html}</div>
+<div id="readme">${readme}</div>
 <script>window.__PROPS__ = ${JSON.stringify(props).replace(/</g, "\\u003c")};</script>
 <script type="module" src="app.js"></script>
 `);
