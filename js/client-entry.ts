@@ -64,6 +64,7 @@ export type {
   VariantRates,
 } from "./cirrus_storefront.js";
 export type { AllProductsOptions, PaginationOf, ProductOf, ProductPages, ProductsResult } from "./cirrus_storefront.js";
+export type { CacheStrategy, CallOptions, StaleAnswer } from "./cirrus_storefront.js";
 export type {
   OpenGraph,
   OptionAvailability,
@@ -77,6 +78,8 @@ export type {
 export { CirrusError, type CirrusErrorFields, type ErrorCode } from "./error.js";
 export { isReady } from "./ready.js";
 export { init } from "./load.js";
+/** Cache strategy presets (plain values, usable before `init()`). */
+export { CacheCustom, CacheLong, CacheNone, CacheShort } from "./cache.js";
 
 /** Synchronous `init()` from the module's bytes or a compiled `WebAssembly.Module`. */
 export { initSync } from "./init-sync.js";

@@ -8,7 +8,8 @@
 #   3. each .wasm also embedded, base64, in a wasm-base64.js next to it (the `node` entries';
 #      browsers and bundlers fetch the .wasm file itself)
 #   4. tsc of the JS entries (js/*.ts) against the generated glue: index.js (browsers, bundlers),
-#      node.js (`node`: Node, Deno, Bun, server bundles), edge.js (`workerd`, `edge-light`)
+#      node.js (`node`: Node, Deno, Bun, server bundles), edge.js (`workerd`, `edge-light`),
+#      react.js (cirrus-storefront/react)
 #   5. package.json rendered from pkg-template/
 # Usage: scripts/build-pkg.sh   (idempotent; prints the sizes at the end)
 #        CIRRUS_PKG_OUT=/some/dir scripts/build-pkg.sh
@@ -106,7 +107,7 @@ cp js/node-entry.ts "$STAGEC/node.ts" && cp js/edge-entry.ts "$STAGEC/edge.ts"
 echo 'export const ENTRY = "cirrus-storefront/client";' >"$STAGEC/entry-name.ts"
 embed "$OUT/client" "$STAGEC"
 
-cp pkg-template/tsconfig.json "$STAGEC/"
+sed 's/, "react.ts"//' pkg-template/tsconfig.json >"$STAGEC/tsconfig.json"   # cirrus-storefront/react is the root's
 "$ROOT/node_modules/.bin/tsc" -p "$STAGEC/tsconfig.json" --outDir "$OUT/client"
 
 # Processor adapters (js/adapters/, issue 5) as subpath exports (`cirrus-storefront/adapters/…`),

@@ -96,7 +96,7 @@ ensure_python_tools() { # localstripe (offline Stripe) and schemathesis, in $ROO
   fi
 }
 
-ensure_node_modules() { # [DIR]: `npm ci` in DIR, by default the repo's dev tooling (typescript, esbuild, playwright-core, stripe-js types)
+ensure_node_modules() { # [DIR]: `npm ci` in DIR, by default the repo's dev tooling (typescript, esbuild, playwright-core, stripe-js types, react + react-dom 19 and their types)
   # Keyed on the content of package.json + package-lock.json (not mtimes: a checkout or a
   # git worktree touches them), so a present, matching install is never redone.
   local dir="${1:-$ROOT}" stamp want

@@ -8,7 +8,7 @@
 //!
 //! Module ownership (see `docs/ARCHITECTURE.md`):
 //! - [`model`]: wire types shared with the dev server in `server/`.
-//! - [`error`], [`options`], [`endpoint`], [`decode`], [`retry`]: the client core.
+//! - [`error`], [`options`], [`cache`], [`endpoint`], [`decode`], [`retry`]: the client core.
 //! - [`jsoncheck`]: a response body checked against the generated schemas, without allocating.
 //! - [`money`], [`cart`], [`shipping`]: exact pricing.
 //! - [`checkout`]: the checkout state machine.
@@ -28,6 +28,7 @@ mod prelude {
     pub(crate) use alloc::{format, vec};
 }
 
+pub mod cache;
 pub mod cart;
 pub mod checkout;
 pub mod decode;

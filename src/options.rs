@@ -5,6 +5,7 @@ use crate::text::{cat, uint};
 
 use serde::Deserialize;
 
+use crate::cache::Strategy;
 use crate::error::{Error, Result};
 
 /// Default per-attempt timeout.
@@ -224,6 +225,20 @@ pub fn check_numbers(timeout_ms: Option<u32>, retries: Option<u32>, cache_ttl_ms
     Ok([timeout_ms, retries, cache_ttl_ms.unwrap_or(0)])
 }
 
+/// The client's cache strategy: `cache` (already checked by
+/// [`crate::cache::Strategy`]) or `cacheTtlMs` (= `{ maxAgeMs: cacheTtlMs }`),
+/// never both; neither: no cache.
+///
+/// # Errors
+/// `invalid_argument` when both are given.
+pub fn client_cache(cache_ttl_ms: u32, cache: Option<Strategy>) -> Result<Strategy> {
+    match cache {
+        Some(_) if cache_ttl_ms > 0 => Err(Error::invalid_argument("give options.cache or options.cacheTtlMs, not both")),
+        Some(s) => Ok(s),
+        None => Ok(Strategy::ttl(cache_ttl_ms)),
+    }
+}
+
 impl ClientOptions {
     /// Validates the options.
     ///
@@ -386,5 +401,14 @@ mod tests {
         assert_eq!(check_numbers(Some(1), Some(10), None).unwrap(), [1, 10, 0]);
         assert!(check_numbers(Some(0), None, None).unwrap_err().message.contains("timeoutMs"));
         assert!(check_numbers(None, Some(11), None).unwrap_err().message.contains("retries"));
+    }
+
+    #[test]
+    fn cache_or_ttl_not_both() {
+        let swr = Strategy { max_age_ms: 1, stale_while_revalidate_ms: 2, stale_if_error_ms: 3 };
+        assert_eq!(client_cache(0, None).unwrap(), Strategy::NO_STORE);
+        assert_eq!(client_cache(500, None).unwrap(), Strategy::ttl(500));
+        assert_eq!(client_cache(0, Some(swr)).unwrap(), swr);
+        assert!(client_cache(500, Some(swr)).unwrap_err().message.starts_with("give options.cache or options.cacheTtlMs"));
     }
 }

@@ -12,6 +12,8 @@ export interface ClientOptions {
   timeoutMs?: number | null;
   retries?: number | null;
   cacheTtlMs?: number | null;
+  /** The client's cache strategy (`CacheShort()`, `{ maxAgeMs, staleWhileRevalidateMs, staleIfErrorMs }`, `"no-store"`); not with `cacheTtlMs`, which is `{ maxAgeMs: cacheTtlMs }`. */
+  cache?: CacheStrategy;
   /** A `fetch` implementation (SSR, tests); default `globalThis.fetch`. */
   fetch?: typeof globalThis.fetch;
 }

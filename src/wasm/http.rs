@@ -40,7 +40,7 @@ extern "C" {
     #[wasm_bindgen(js_namespace = Math)]
     fn random() -> f64;
     #[wasm_bindgen(js_name = fetch, js_namespace = globalThis, catch)]
-    fn global_fetch(request: &web_sys::Request) -> Result<JsValue, JsValue>;
+    fn global_fetch(request: &web_sys::Request, init: &JsValue) -> Result<JsValue, JsValue>;
 }
 
 /// Why an attempt ended without a response.
@@ -164,12 +164,13 @@ enum Attempt {
 impl Transport {
     /// Sends `call` (a POST with its JSON `body`), retrying as the core's
     /// policy and the endpoint's [`crate::retry::Policy`] say, and returns the
-    /// 2xx answer.
+    /// 2xx answer. `fetch_options` (the call's `fetchOptions`) go to `fetch`
+    /// as its second argument.
     ///
     /// # Errors
     /// `network`, `timeout`, `aborted`, or the server's error for a non-2xx
     /// status (with `status`, `requestId`, `retryAfter`).
-    pub(crate) async fn send(&self, call: &Call, body: Option<&str>, signal: Option<&AbortSignal>) -> Result<Answer> {
+    pub(crate) async fn send(&self, call: &Call, body: Option<&str>, signal: Option<&AbortSignal>, fetch_options: Option<&JsValue>) -> Result<Answer> {
         let url = cat(&[&self.base_url, &call.path]);
         let method = match call.endpoint.method {
             endpoint::Method::Get => Method::GET,
@@ -178,7 +179,7 @@ impl Transport {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let (status, retry_after, err) = match self.attempt(method.clone(), &url, body, signal).await? {
+            let (status, retry_after, err) = match self.attempt(method.clone(), &url, body, signal, fetch_options).await? {
                 Attempt::Answer(status, resp, text) => {
                     let headers = resp.headers();
                     let request_id = headers.get("x-request-id");
@@ -200,7 +201,7 @@ impl Transport {
     }
 
     /// One attempt: build, send, read the body, within the timeout.
-    async fn attempt(&self, method: Method, url: &str, body: Option<&str>, signal: Option<&AbortSignal>) -> Result<Attempt> {
+    async fn attempt(&self, method: Method, url: &str, body: Option<&str>, signal: Option<&AbortSignal>, init: Option<&JsValue>) -> Result<Attempt> {
         let guard = Guard::new(self.timeout_ms, signal)?;
         let builder = RequestBuilder::new(url)
             .method(method)
@@ -212,9 +213,10 @@ impl Transport {
             None => builder.build(),
         };
         let request = web_sys::Request::from(built.map_err(|_| Error::invalid_argument("the request could not be built"))?);
-        let sent = match &self.fetch {
-            Some(f) => f.call1(&JsValue::UNDEFINED, &request),
-            None => global_fetch(&request),
+        let sent = match (&self.fetch, init) {
+            (Some(f), Some(init)) => f.call2(&JsValue::UNDEFINED, &request, init),
+            (Some(f), None) => f.call1(&JsValue::UNDEFINED, &request),
+            (None, init) => global_fetch(&request, init.unwrap_or(&JsValue::UNDEFINED)),
         };
         let failed = |why: Option<Cut>, what: &str| match why {
             Some(Cut::Timeout) => Error::new(ErrorCode::Timeout, cat(&["no response within ", &crate::text::uint(self.timeout_ms.into()), " ms"])),

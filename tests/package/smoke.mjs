@@ -28,7 +28,7 @@ export async function smoke(lib, { baseUrl, apiKey, initArg, checkoutWasm }) {
     return false;
   };
   for (const [name, value] of Object.entries(lib)) {
-    if (typeof value !== "function" || ["init", "initSync", "isReady", "CirrusError"].includes(name)) continue;
+    if (typeof value !== "function" || ["init", "initSync", "isReady", "CirrusError", "CacheShort", "CacheLong", "CacheNone", "CacheCustom"].includes(name)) continue;
     // As a constructor, else as a function: either way a CirrusError, never a TypeError.
     tried.push(name);
     if (!guarded(() => new value(), () => value())) notGuarded.push(name);
@@ -39,6 +39,8 @@ export async function smoke(lib, { baseUrl, apiKey, initArg, checkoutWasm }) {
   }
   check("the guard check saw the exports", tried.includes("CirrusClient") && tried.length >= 3, tried.join(", "));
   check("every export throws CirrusError before init", notGuarded.length === 0, notGuarded.join(", "));
+  // The cache presets are plain values: a module may make them before init().
+  check("cache presets need no init", lib.CacheShort().maxAgeMs === 1000 && lib.CacheNone() === "no-store", JSON.stringify(lib.CacheShort()));
 
   await lib.init(initArg);
   await lib.init(initArg); // idempotent

@@ -30,7 +30,11 @@
 //    hold only known fields; truncated and wrong-shaped bodies are `decode`; non-ASCII
 //    bodies and text-only Response-likes reach the caller as sent; a non-JSON
 //    error body is `http`; timeout, abort (before, during a request, while waiting to
-//    retry), network failure; shared in-flight GETs; the TTL cache; free().
+//    retry), network failure; shared in-flight GETs; the TTL cache; free();
+//  - cache strategies (`cache`, per client and per call): fresh, stale-while-revalidate
+//    (answered at once, one background refresh shared by every caller), stale-if-error
+//    inside and outside its window (network, timeout, 5xx; not 4xx), no-store, the presets,
+//    checks of the options, `fetchOptions` passed to fetch, the bound on memory.
 // Wall-clock: no upper bound that a loaded 2-core machine could miss. Where a call must
 // give up early (timeout, abort), the server is made to hold the answer for 30 s and the
 // bound is 10 s; lower bounds (Retry-After waited) are exact. Timing budgets are
@@ -330,7 +334,7 @@ export const CASES = [
     await fails(cc.productBySlug("."), "invalid_argument");
     await fails(cc.collectionBySlug(undefined), "invalid_argument");
     await fails(cc.collection(".."), "invalid_argument");
-    await fails(cc.store({}), "invalid_argument");
+    await fails(cc.store({ signal: {} }), "invalid_argument");
     await fails(cc.pages("signal"), "invalid_argument");
     for (const [body, needle] of [
       [{ variantIds: [], country: "US" }, "variantIds"],
@@ -596,6 +600,181 @@ export const CASES = [
     await sleep(250);
     await short.store();
     eq(g.calls.length, 2, "after the TTL");
+  }],
+
+  // ------------------------------------------------------------------ cache strategies
+  // Short windows, lower bounds only: a loaded machine may take longer between two lines, so
+  // "still fresh" uses windows of minutes, and "past the window" sleeps well beyond it.
+
+  ["cache strategies: fresh, then stale served at once and refreshed once for every caller", async ({ lib, client }) => {
+    // Requests after the first wait for `open()`, so the refresh is surely in flight meanwhile.
+    let open;
+    const gate = new Promise((r) => (open = r));
+    const f = async (...a) => {
+      f.calls.push(a);
+      if (f.calls.length > 1) await gate;
+      return fetch(...a);
+    };
+    f.calls = [];
+    const told = [];
+    const cc = client({ fetch: f, cache: { maxAgeMs: 300, staleWhileRevalidateMs: 60_000 } });
+    const a = await cc.store();
+    eq(await cc.store(), a, "fresh: from the cache");
+    eq(f.calls.length, 1, "fresh: no request");
+    await sleep(500);
+    const mine = [];
+    const tell = { onStale: (s) => told.push(s) };
+    const answers = await Promise.all([cc.store({ onStale: (s) => mine.push(s) }), cc.store(tell), cc.store(), cc.store({ cache: lib.CacheLong(), ...tell })]);
+    assert(answers.every((x) => x === a), "every caller got the stale answer at once");
+    eq(f.calls.length, 2, "one background refresh for four callers");
+    eq(mine.length, 1, "the call's onStale heard of its own stale answer");
+    eq(told.length, 1, "each call's onStale heard of its own (CacheLong() found it fresh)");
+    eq(mine[0].reason, "revalidating", "reason");
+    eq(mine[0].path, "/store", "path");
+    eq(mine[0].error, null, "no error");
+    assert(mine[0].ageMs >= 500, `ageMs ${mine[0].ageMs}`);
+    // A caller that does not take stale answers joins the refresh in flight.
+    const joining = cc.store({ cache: "no-store" });
+    await sleep(50);
+    open();
+    const fresh = await joining;
+    assert(fresh !== a, "no-store: a new answer");
+    eq(f.calls.length, 2, "no-store joined the refresh in flight");
+    eq(await cc.store(), fresh, "the refreshed answer is stored");
+    eq(f.calls.length, 2, "refreshed once");
+  }],
+
+  ["cache strategies: stale-if-error inside its window (network, timeout, 5xx), not outside it", async ({ client, arm, fails }) => {
+    let mode = "ok";
+    const f = (...a) => {
+      f.calls.push(a);
+      if (mode === "network") return Promise.reject(new TypeError("Failed to fetch"));
+      if (mode === "hang") return new Promise(() => {});
+      return fetch(...a);
+    };
+    f.calls = [];
+    const cc = client({ fetch: f, retries: 0, cache: { maxAgeMs: 100, staleIfErrorMs: 60_000 } });
+    const a = await cc.pages();
+    await sleep(250);
+    const seen = [];
+    mode = "network";
+    eq(await cc.pages({ onStale: (s) => seen.push(s) }), a, "network error: the stored answer");
+    eq(f.calls.length, 2, "the request was sent");
+    eq(seen.length, 1, "onStale told");
+    eq(seen[0].reason, "error", "reason");
+    eq(seen[0].error.code, "network", "the request's error");
+    assert(seen[0].ageMs >= 250, `ageMs ${seen[0].ageMs}`);
+    // A timeout (an in-memory fetch, so a slow machine cannot time out the first answer).
+    const memory = () => (mode === "hang" ? new Promise(() => {}) : Promise.resolve(new Response('{"pages":[]}')));
+    const hc = client({ fetch: memory, retries: 0, timeoutMs: 300, cache: { maxAgeMs: 100, staleIfErrorMs: 60_000 } });
+    const empty = await hc.pages();
+    await sleep(250);
+    mode = "hang";
+    eq(await hc.pages({ onStale: (s) => seen.push(s) }), empty, "timeout: the stored answer");
+    eq(seen[1].error.code, "timeout", "timeout told");
+    mode = "ok";
+    await arm({ method: "GET", path: "/pages", kind: "status", status: 503 });
+    eq(await cc.pages({ onStale: (s) => seen.push(s) }), a, "503: the stored answer");
+    eq(seen[2].error.status, 503, "503 told");
+    // Not a 4xx, and not for a call that asked for no cache.
+    await arm({ method: "GET", path: "/pages", kind: "status", status: 404 });
+    await fails(cc.pages(), "not_found");
+    mode = "network";
+    await fails(cc.pages({ cache: "no-store" }), "network");
+    eq(seen.length, 3, "no more stale answers");
+    // Outside the window: the error.
+    mode = "ok";
+    const short = client({ fetch: f, retries: 0, cache: { maxAgeMs: 50, staleIfErrorMs: 200 } });
+    await short.collections();
+    await sleep(450);
+    mode = "network";
+    await fails(short.collections(), "network");
+  }],
+
+  ["cache strategies: no-store, per client and per call; presets; cacheTtlMs is maxAgeMs", async ({ lib, client }) => {
+    eq(lib.CacheNone(), "no-store", "CacheNone()");
+    eq(JSON.stringify(lib.CacheShort()), '{"maxAgeMs":1000,"staleWhileRevalidateMs":9000}', "CacheShort()");
+    eq(JSON.stringify(lib.CacheLong()), '{"maxAgeMs":3600000,"staleWhileRevalidateMs":82800000}', "CacheLong()");
+    eq(JSON.stringify(lib.CacheShort({ staleIfErrorMs: 5 })), '{"maxAgeMs":1000,"staleWhileRevalidateMs":9000,"staleIfErrorMs":5}', "CacheShort(overrides)");
+    eq(JSON.stringify(lib.CacheCustom({ maxAgeMs: 7 })), '{"maxAgeMs":7}', "CacheCustom()");
+    const f = counting();
+    const none = client({ fetch: f, cache: lib.CacheNone() });
+    await none.store();
+    await none.store();
+    eq(f.calls.length, 2, "no-store client: every call a request");
+    eq(none.cacheSize, 0, "nothing stored");
+    const long = client({ fetch: f, cache: lib.CacheLong() });
+    const a = await long.store();
+    assert((await long.store({ cache: "no-store" })) !== a, "per call no-store: a new answer");
+    eq(f.calls.length, 4, "per call no-store skips the cache");
+    eq(await long.store(), a, "the stored answer is still the client's");
+    eq(f.calls.length, 4, "from the cache");
+    // A call's strategy on a client without one.
+    const plain = client({ fetch: f });
+    const b = await plain.store({ cache: lib.CacheLong() });
+    eq(await plain.store({ cache: lib.CacheLong() }), b, "per call cache");
+    eq(f.calls.length, 5, "one request");
+    await plain.store();
+    eq(f.calls.length, 6, "the client's own strategy (none) still asks");
+    const ttl = client({ fetch: f, cacheTtlMs: 60_000 });
+    await ttl.store();
+    await ttl.store();
+    eq(f.calls.length, 7, "cacheTtlMs caches as before");
+  }],
+
+  ["cache options and fetchOptions are checked before any request; fetchOptions reach fetch", async ({ lib, client, variant, fails, throws }) => {
+    for (const cache of ["no-cache", 5, [], { maxAge: 1000 }, { maxAgeMs: -1 }, { staleWhileRevalidateMs: 1.5 }, { staleIfErrorMs: "1" }]) {
+      const e = throws(() => client({ cache }), "invalid_argument");
+      assert(e.message.startsWith("options.cache"), e.message);
+    }
+    assert(throws(() => client({ cache: lib.CacheShort(), cacheTtlMs: 5 }), "invalid_argument").message.includes("not both"), "cache and cacheTtlMs");
+    const f = counting();
+    const cc = client({ fetch: f });
+    for (const [opts, says] of [
+      [{ cache: { maxAgeMs: 1.5 } }, "callOptions.cache.maxAgeMs"],
+      [{ fetchOptions: { headers: {} } }, "fetchOptions.headers"],
+      [{ fetchOptions: { signal: null } }, "fetchOptions.signal"],
+      [{ fetchOptions: "x" }, "callOptions.fetchOptions"],
+      [{ cache: { maxAge: 1 } }, "callOptions.cache has a member other than maxAgeMs"],
+      [{ onStale: 1 }, "callOptions.onStale"],
+      [5, "signal must be an AbortSignal"],
+    ]) {
+      const e = await fails(cc.store(opts), "invalid_argument");
+      assert(e.message.includes(says), `${says}: ${e.message}`);
+    }
+    eq(f.calls.length, 0, "no request");
+    const fetchOptions = { next: { revalidate: 60, tags: ["products"] }, cf: { cacheTtl: 5 } };
+    await cc.products({ limit: 1 }, { fetchOptions });
+    eq(f.calls[0][1], fetchOptions, "the call's fetchOptions are fetch's second argument");
+    assert(f.calls[0][0] instanceof Request, "the Request first");
+    await cc.shippingRates({ variantIds: [variant], country: "US" }, { fetchOptions });
+    eq(f.calls[1][1], fetchOptions, "POSTs too");
+    await cc.store();
+    eq(f.calls[2].length, 1, "no fetchOptions: the Request alone");
+    const ctl = new AbortController();
+    ctl.abort();
+    await fails(cc.store({ signal: ctl.signal, fetchOptions }), "aborted");
+    const pages = [];
+    for await (const p of cc.allProducts({ pageSize: 500, minimal: true }, { fetchOptions })) pages.push(p);
+    eq(f.calls.at(-1)[1], fetchOptions, "allProducts passes them on");
+  }],
+
+  ["the cache is bounded with stale windows too: at most 256 answers", async ({ client }) => {
+    const f = async (...a) => (f.calls.push(a), new Response('{"products":[]}', { status: 200 }));
+    f.calls = [];
+    const cc = client({ fetch: f, cache: { maxAgeMs: 1, staleWhileRevalidateMs: 60_000, staleIfErrorMs: 120_000 } });
+    for (let offset = 0; offset < 300; offset++) await cc.products({ limit: 1, offset, minimal: true });
+    eq(f.calls.length, 300, "one request per page");
+    eq(cc.cacheSize, 256, "the oldest answers went");
+    await sleep(20);
+    await cc.products({ limit: 1, offset: 299, minimal: true });
+    eq(f.calls.length, 301, "a stale answer, refreshed in the background");
+    await sleep(20);
+    assert(cc.cacheSize <= 256, `cacheSize ${cc.cacheSize}`);
+    await cc.products({ limit: 1, offset: 0, minimal: true });
+    eq(f.calls.length, 302, "an evicted answer is fetched again");
+    cc.clearCache();
+    eq(cc.cacheSize, 0, "clearCache() empties it");
   }],
 
   ["one caller aborting leaves the shared request to the others; all leaving aborts it", async ({ client, arm, disarm, fails }) => {

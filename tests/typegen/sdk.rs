@@ -144,13 +144,17 @@ fn reachable(reg: &Registry, roots: &[&str]) -> Vec<String> {
     out
 }
 
-/// Members of Rust types that JavaScript alone supplies (the Rust side never sees
-/// them): `ClientOptions` minus the JS-only `fetch` (src/options.rs).
-const JS_ONLY_MEMBERS: &[(&str, &str, &str)] = &[(
-    "ClientOptions",
-    "A `fetch` implementation (SSR, tests); default `globalThis.fetch`.",
-    "fetch?: typeof globalThis.fetch",
-)];
+/// Members of Rust types that JavaScript alone supplies (the core's type never sees
+/// them): `ClientOptions` plus `cache` (read by src/wasm/client.rs, checked
+/// by src/cache.rs) and the JS-only `fetch` (src/options.rs).
+const JS_ONLY_MEMBERS: &[(&str, &str, &str)] = &[
+    (
+        "ClientOptions",
+        "The client's cache strategy (`CacheShort()`, `{ maxAgeMs, staleWhileRevalidateMs, staleIfErrorMs }`, `\"no-store\"`); not with `cacheTtlMs`, which is `{ maxAgeMs: cacheTtlMs }`.",
+        "cache?: CacheStrategy",
+    ),
+    ("ClientOptions", "A `fetch` implementation (SSR, tests); default `globalThis.fetch`.", "fetch?: typeof globalThis.fetch"),
+];
 
 /// `js/generated/types.ts`.
 pub fn gen_ts(reg: &Registry) -> String {

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# cirrus-storefront/react as consumers get it: build the package, `npm pack` it, install the
+# tarball into a throwaway project (React 19 from the repo's dev dependencies) and
+#   1. type-check tests/react/consumer.tsx with `tsc --strict --noEmit` (its `@ts-expect-error`
+#      lines are misuse that must not compile);
+#   2. import the entry under React Server Components' `react-server` condition (no
+#      `createContext` there): importing it must not throw;
+#   3. check that a page that does not import it bundles none of it (nor React);
+#   4. server-render tests/react/app.mjs (`renderToString`, tests/react/ssr.mjs), bundle
+#      tests/react/browser.mjs (`hydrateRoot`, React's development build) with esbuild, and run
+#      it in headless Chromium in two tabs (tests/react/run.mjs): no hydration warning, the
+#      cart once storage was read, options, another tab's changes, the cart's checkout; the
+#      README's React example (tests/react/readme-example.jsx) server-rendered and hydrated next to it;
+#   5. run the README's cache example (tests/sdk/cache-example.mjs) on the packed package and
+#      check its output. Both README blocks must be those files.
+set -euo pipefail
+source "$(dirname "$0")/../lib.sh"
+cd "$ROOT"
+ensure_wasm_toolchain
+ensure_chromium
+ensure_python_tools
+ensure_node_modules   # react, react-dom and their types, pinned in the root package.json
+: "${CIRRUS_API_KEY:=$(new_api_key)}"
+export CIRRUS_API_KEY
+trap stop_services EXIT
+
+export CIRRUS_PKG_OUT="$ROOT/target/stage-45-react/pkg"   # its own build: other stages rebuild pkg/ meanwhile
+bash "$ROOT/scripts/build-pkg.sh"
+WORK="$ROOT/target/react-consumer"
+rm -rf "$WORK" && mkdir -p "$WORK/app/dist"
+(cd "$CIRRUS_PKG_OUT" && npm pack --silent --pack-destination "$WORK" >/dev/null)
+tarball=$(ls "$WORK"/cirrus-storefront-*.tgz)
+APP="$WORK/app"
+printf '{ "name": "react-consumer", "private": true, "type": "module" }\n' >"$APP/package.json"
+# React is not installed here: it resolves from the repo's node_modules above (one copy of React).
+(cd "$APP" && npm install --silent --no-audit --no-fund --prefer-offline "$tarball")
+cp tests/react/*.mjs tests/react/readme-example.jsx tests/react/consumer.tsx tests/sdk/cache-example.mjs "$APP/"
+
+log "README examples are tests/react/readme-example.jsx and tests/sdk/cache-example.mjs"
+node -e '
+  const fs = require("fs");
+  const readme = fs.readFileSync("README.md", "utf8");
+  for (const [marker, lang, path] of [["react-example", "jsx", "tests/react/readme-example.jsx"], ["cache-example", "js", "tests/sdk/cache-example.mjs"]]) {
+    const m = readme.match(new RegExp("<!-- " + marker + ":start -->\\n```" + lang + "\\n([\\s\\S]*?)```\\n<!-- " + marker + ":end -->"));
+    const file = fs.readFileSync(path, "utf8").split("\n").filter((l) => !l.startsWith("// The README") && !l.startsWith("// (CIRRUS_BASE_URL") && !l.startsWith("// stage 45-react")).join("\n");
+    if (!m) { console.error(`README.md has no ${marker} block`); process.exit(1); }
+    if (m[1].trim() !== file.trim()) { console.error(`README.md ${marker} block differs from ${path}`); process.exit(1); }
+  }
+' || die "a README example is out of date"
+
+log "tsc --strict on tests/react/consumer.tsx"
+cat >"$APP/tsconfig.json" <<'JSON'
+{ "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "module": "NodeNext",
+  "moduleResolution": "NodeNext", "lib": ["ES2022", "DOM"], "jsx": "react-jsx", "types": [], "skipLibCheck": false },
+  "files": ["consumer.tsx"] }
+JSON
+(cd "$APP" && "$ROOT/node_modules/.bin/tsc" -p tsconfig.json) || die "tsc --strict failed on tests/react/consumer.tsx"
+
+log "React Server Components: importing cirrus-storefront/react under the react-server condition"
+(cd "$APP" && node --conditions=react-server --input-type=module -e '
+  const React = await import("react");
+  if (typeof React.createContext === "function") throw new Error("this React build has createContext: the check proves nothing");
+  const m = await import("cirrus-storefront/react");
+  for (const n of ["CirrusProvider", "useCart", "useProductOptions", "useCheckout", "useStore", "useClient"]) if (typeof m[n] !== "function") throw new Error(`no ${n}`);
+  console.log("imported under react-server (no createContext): ok");
+') || die "importing cirrus-storefront/react in a server component module failed"
+
+log "a page that does not import cirrus-storefront/react bundles none of it"
+for entry in cirrus-storefront cirrus-storefront/client; do
+  printf 'import { init, CirrusClient } from "%s";\nawait init(); new CirrusClient({ baseUrl: "https://a/api/v1", apiKey: "x" });\n' "$entry" >"$APP/plain.mjs"
+  (cd "$APP" && "$ROOT/node_modules/.bin/esbuild" plain.mjs --bundle --format=esm --platform=browser --loader:.wasm=file \
+    --outdir=plain-dist --metafile=plain-meta.json --log-level=error)
+  node -e '
+    const inputs = Object.keys(JSON.parse(require("fs").readFileSync(process.argv[1])).inputs);
+    const bad = inputs.filter((f) => /(^|\/)react(-dom)?\/|\/react\.js$/.test(f));
+    if (bad.length) { console.error(`a page importing ${process.argv[2]} bundles ${bad.join(", ")}`); process.exit(1); }
+    console.log(`${process.argv[2]}: ${inputs.length} modules, none of React or cirrus-storefront/react`);
+  ' "$APP/plain-meta.json" "$entry" || die "the React entry leaks into pages that do not import it"
+done
+
+start_localstripe $(P 18422)
+build_server
+start_server $(P 18792) CIRRUS_CORS_ORIGINS='*' CIRRUS_API_KEY="$CIRRUS_API_KEY"
+export CIRRUS_BASE_URL
+
+log "README cache example (tests/sdk/cache-example.mjs)"
+cache_out=$(cd "$APP" && node cache-example.mjs) || die "the README cache example failed"
+printf '%s\n' "$cache_out"
+CACHE_OUT="$cache_out" node -e '
+  const lines = process.env.CACHE_OUT.trimEnd().split("\n");
+  const want = [/^from the cache: true$/, /^store: .+$/, /^no-store: a new answer: true$/, /^stale answer: error \(network\)$/, /^the same pages: true$/];
+  if (lines.length !== want.length || !lines.every((l, i) => want[i].test(l))) { console.error(`README cache example output:\n${lines.join("\n")}`); process.exit(1); }
+' || die "the README cache example did not show every case it promises"
+
+log "server rendering (tests/react/ssr.mjs), then hydration in two tabs of headless Chromium (tests/react/run.mjs)"
+(cd "$APP" && "$ROOT/node_modules/.bin/esbuild" readme-example.jsx --jsx=automatic --format=esm --outfile=readme-example.mjs --log-level=error)
+(cd "$APP" && node ssr.mjs dist) || die "server rendering failed"
+(cd "$APP" && "$ROOT/node_modules/.bin/esbuild" browser.mjs --bundle --format=esm --platform=browser --loader:.wasm=file \
+  --define:process.env.NODE_ENV='"development"' --outdir=dist --entry-names=app --asset-names='[name]-[hash]' --log-level=error)
+node tests/react/run.mjs "$APP/dist" || die "the React app failed in headless Chromium"
