@@ -116,6 +116,21 @@ try {
     if (got !== `${p.slug}: ${p.name}`) throw new Error(`"${got}", want "${p.slug}: ${p.name}"`);
     return got;
   });
+  await check("cirrus-storefront/react in a client component: the server HTML has the not-ready cart, hydration without a warning, then the cart", async () => {
+    const html = await (await fetch(`${next}/react`)).text();
+    if (!html.includes('<p id="react-cart">loading</p>')) throw new Error("the server HTML does not show the provider's not-ready cart");
+    const t = await browser.newPage();
+    const logged = [];
+    t.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") logged.push(m.text()); });
+    t.on("pageerror", (e) => logged.push(String(e)));
+    await t.goto(`${next}/react`);
+    await t.waitForFunction(() => !["loading", "empty"].includes(document.getElementById("react-cart")?.textContent ?? "loading"), null, { timeout: 30_000 });
+    const got = await t.textContent("#react-cart");
+    if (got !== `${variant.id} x1`) throw new Error(`"${got}", want "${variant.id} x1"`);
+    const hydration = logged.filter((e) => /hydrat|#418|#423|#425/i.test(e));
+    if (hydration.length) throw new Error(`hydration: ${hydration.join("; ")}`);
+    return got;
+  });
 } finally {
   await browser.close();
 }
