@@ -36,8 +36,4 @@ cat <<MSG
   Ctrl-C stops everything.
 
 MSG
-rc=0
-wait -n "${SERVICE_PIDS[@]}" || rc=$?
-if [ "$rc" -eq 0 ] || [ "$rc" -gt 128 ]; then log "stopped"; exit 0; fi
-log "a service failed with status $rc (see the logs above)"
-exit 1
+wait_for_services

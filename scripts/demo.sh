@@ -70,10 +70,4 @@ cat <<MSG
   Ctrl-C stops everything.
 
 MSG
-# Stay in the foreground until a service dies or Ctrl-C (which reaches the services too).
-rc=0
-wait -n "${SERVICE_PIDS[@]}" || rc=$?
-# 0 or a signal status: stopped by Ctrl-C/kill (the services stop gracefully on SIGINT).
-if [ "$rc" -eq 0 ] || [ "$rc" -gt 128 ]; then log "stopped"; exit 0; fi
-log "a service failed with status $rc (see the logs above)"
-exit 1
+wait_for_services

@@ -204,3 +204,14 @@ register_webhook() {
     || die "cannot register the dev server's webhook with localstripe at $LOCALSTRIPE_URL"
   log "webhook: localstripe -> http://127.0.0.1:$1/api/v1/webhooks/stripe"
 }
+
+# Stay in the foreground until a service started here dies or Ctrl-C (which reaches the
+# services too): exit 0 when stopped by Ctrl-C/kill (the services stop gracefully on SIGINT),
+# 1 when a service failed (scripts/demo.sh, scripts/api.sh).
+wait_for_services() {
+  local rc=0
+  wait -n "${SERVICE_PIDS[@]}" || rc=$?
+  if [ "$rc" -eq 0 ] || [ "$rc" -gt 128 ]; then log "stopped"; exit 0; fi
+  log "a service failed with status $rc (see the logs above)"
+  exit 1
+}
