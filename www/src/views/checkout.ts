@@ -105,6 +105,8 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
       replace(rates, status('error', describeError(err), { label: 'Try again', run: () => void loadRates() }));
       return;
     }
+    const now = co.state;
+    const chosen = 'shipping' in now && now.shipping.address.country === country.value ? now.shipping.rate.id : null;
     if (options.length === 0) {
       replace(rates, status('empty', 'We don’t ship this order to that country yet.'));
       return;
@@ -112,7 +114,7 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
     replace(rates, h('fieldset', null, h('legend', null, 'Shipping method'),
       h('ul', { class: 'rates' }, options.map((o, i) => h('li', null,
         h('label', null,
-          h('input', { type: 'radio', name: 'rate', value: o.rate.id, checked: i === 0, required: true }),
+          h('input', { type: 'radio', name: 'rate', value: o.rate.id, checked: chosen ? o.rate.id === chosen : i === 0, required: true }),
           h('span', null, o.rate.name,
             h('span', { class: 'rate-time' }, `${o.rate.deliveryTimeframeMin}–${o.rate.deliveryTimeframeMax} business days`),
             o.rate.deliveryDescription ? h('span', { class: 'rate-desc' }, o.rate.deliveryDescription) : null),
@@ -265,10 +267,20 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
     h('h1', null, 'Checkout'),
     h('div', { class: 'checkout' }, h('div', null, addressForm, payBox), summary));
 
+  // A checkout carried on (another tab, a reload): the address it already has.
+  const first = co.state;
+  if ('shipping' in first) {
+    const a = first.shipping.address;
+    for (const [id, v] of Object.entries({ email: a.email, firstName: a.firstName, lastName: a.lastName, address1: a.address1,
+      address2: a.address2, city: a.city, state: a.state, postalCode: a.postalCode, phone: a.phone })) {
+      (addressForm.querySelector(`#${id}`) as HTMLInputElement).value = v ?? '';
+    }
+    country.value = a.country;
+  }
   const unsubscribe = co.subscribe(render);
   ctx.signal.addEventListener('abort', () => unsubscribe());
-  render(co.state);
-  if (co.state.state === 'initiated' || co.state.state === 'idle') void loadRates();
+  render(first);
+  if (first.state === 'initiated' || first.state === 'shipping_chosen') void loadRates();
 }
 
 export async function orderView(main: HTMLElement, ctx: Ctx): Promise<void> {
