@@ -16,7 +16,7 @@ import type { OptionMatrix, OptionSelection, Product } from "./cirrus_storefront
 import { guardClass, guardFn } from "./guard.js";
 
 // Entry of `cirrus-storefront/client`: the catalog client alone, next to its own, smaller
-// .wasm (the crate built with `--features sdk-only`: no cart, checkout or money exports).
+// .wasm (the crate built with `--no-default-features --features "client storefront"`: no cart, checkout or money exports).
 // For pages that only read the catalog; everything else comes from "cirrus-storefront".
 // scripts/build-pkg.sh compiles this file as `client/index.ts`, with js/node.ts beside it;
 // the root entry (js/index.ts) re-exports it, so both entries expose the same client surface.

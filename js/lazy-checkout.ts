@@ -1,5 +1,5 @@
 // `Checkout` of the package root: the Rust class of the checkout's own wasm module
-// (pkg/checkout/: the crate built with `--features checkout-module`; src/wasm/checkout_split.rs),
+// (pkg/checkout/: the crate built with `--no-default-features --features checkout`; src/wasm/checkout_split.rs),
 // fetched and instantiated on the first `Checkout.start` or `Checkout.resume`, so a page that
 // never checks out loads none of its code. Its typings are that module's glue's. The module
 // calls the client through its JS methods and reads a `Cart` through its JS API (two wasm

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/:
-#   1. wasm-pack build --release --target web (wasm-opt disabled in Cargo.toml metadata), three
-#      times (Cargo.toml [features]): the root entry's wasm (`no-checkout`), the checkout
-#      module's (`checkout-module`, pkg/checkout/, loaded on the first Checkout.start/resume)
-#      and the `cirrus-storefront/client` subpath's (`sdk-only`, pkg/client/)
+#   1. wasm-pack build --release --target web --no-default-features (wasm-opt disabled in
+#      Cargo.toml metadata), three times, each with the features of its entry (Cargo.toml
+#      [features]; one function, build_wasm): the root entry's wasm (`client cart storefront`),
+#      the checkout module's (`checkout`, pkg/checkout/, loaded on the first
+#      Checkout.start/resume) and the `cirrus-storefront/client` subpath's (`client storefront`,
+#      pkg/client/)
 #   2. binaryen wasm-opt on each (npm binaryen 132; flags in WASM_OPT below)
 #   3. each .wasm also embedded, base64, in a wasm-base64.js next to it (the `node` entries';
 #      browsers and bundlers fetch the .wasm file itself)
@@ -23,16 +25,9 @@ ensure_node_modules
 # directory so parallel runs in one checkout never see a half-built package.
 OUT="${CIRRUS_PKG_OUT:-$ROOT/pkg}"
 BUILD="$ROOT/target/pkg-build/$(printf '%s' "$OUT" | md5sum | cut -c1-12)"
-RAW="$BUILD/raw"
 STAGE="$BUILD/stage"
-rm -rf "$RAW" "$STAGE" "$OUT"
+rm -rf "$STAGE" "$OUT"
 mkdir -p "$STAGE" "$OUT"
-
-log "wasm-pack build --release --target web --features no-checkout"
-# Multi-value returns: the glue reads results from the returned array instead of a
-# stack slot per export (~300 B less JS gzip; node >= 16 and every current browser).
-# The root entry's wasm: the client, the cart, money, the storefront helpers; no checkout.
-WASM_BINDGEN_MULTI_VALUE=1 wasm-pack --quiet build --release --target web --no-pack --out-dir "$RAW" --out-name cirrus_storefront -- --features no-checkout >/dev/null
 
 # binaryen from npm (root devDependency, version 132): Debian's binaryen 108 rewrites
 # wasm-bindgen's externref table as anyref, which node 20 then refuses at init.
@@ -44,8 +39,6 @@ WASM_OPT=("$ROOT/node_modules/.bin/wasm-opt" --enable-bulk-memory --enable-bulk-
   --enable-mutable-globals --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue
   -Os --converge --strip-debug --strip-producers --one-caller-inline-max-function-size 0
   --always-inline-max-function-size 0 --flexible-inline-max-function-size 0)
-log "wasm-opt -Os (no binaryen inlining)"
-"${WASM_OPT[@]}" "$RAW/cirrus_storefront_bg.wasm" -o "$OUT/cirrus_storefront_bg.wasm"
 
 # embed DIR...: DIR/wasm-base64.js, the .wasm in the first DIR as a base64 string (the `node`
 # entries' default: no file path and no `import.meta.url` for a server bundler to rewrite),
@@ -58,54 +51,58 @@ embed() {
   for d in "$@"; do printf 'declare const wasm: string;\nexport default wasm;\n' >"$d/wasm-base64.d.ts"; done
 }
 
-# The glue ships as wasm-bindgen wrote it. (Text rewrites of it and minified import/export
-# names were measured at -1.5 KB gz in all and rejected: BENCHMARKS.md, SDK size.)
-cp "$RAW/cirrus_storefront.js" "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$OUT/"
+# build_wasm FEATURES DIR STAGE: one of the package's wasm modules, the crate built with only
+# FEATURES (Cargo.toml [features]): wasm-pack into $BUILD/raw-DIR, wasm-opt into $OUT/DIR
+# (DIR "": $OUT itself), its glue and snippets beside it (the glue ships as wasm-bindgen
+# wrote it: text rewrites of it and minified import/export names were measured at -1.5 KB gz
+# in all and rejected, BENCHMARKS.md, SDK size), the glue's typings in STAGE (tsc compiles the
+# entries there), the base64 copy (embed).
+build_wasm() {
+  local features=$1 out="$OUT${2:+/$2}" stage=$3 raw="$BUILD/raw${2:+-$2}"
+  log "wasm-pack build --release --target web --no-default-features --features \"$features\" (${2:-root} entry)"
+  rm -rf "$raw" && mkdir -p "$raw" "$out" "$stage"
+  # Multi-value returns: the glue reads results from the returned array instead of a
+  # stack slot per export (~300 B less JS gzip; node >= 16 and every current browser).
+  WASM_BINDGEN_MULTI_VALUE=1 wasm-pack --quiet build --release --target web --no-pack --out-dir "$raw" \
+    --out-name cirrus_storefront -- --no-default-features --features "$features" >/dev/null
+  "${WASM_OPT[@]}" "$raw/cirrus_storefront_bg.wasm" -o "$out/cirrus_storefront_bg.wasm"
+  cp "$raw/cirrus_storefront.js" "$raw/cirrus_storefront.d.ts" "$raw/cirrus_storefront_bg.wasm.d.ts" "$out/"
+  if [ -d "$raw/snippets" ]; then cp -r "$raw/snippets" "$out/"; fi   # inline_js / module imports, if any
+  cp "$raw/cirrus_storefront.d.ts" "$raw/cirrus_storefront_bg.wasm.d.ts" "$stage/"
+  embed "$out" "$stage"
+}
+
+# The root entry's wasm (wasm-opt flags: WASM_OPT above): the client, the cart, money, the
+# storefront helpers; no checkout.
+build_wasm "client cart storefront" "" "$STAGE"
 # The hand-written JS-only interfaces the glue's cart and checkout types import (js/generated/).
 cp js/interfaces.d.ts "$OUT/"
-if [ -d "$RAW/snippets" ]; then cp -r "$RAW/snippets" "$OUT/"; fi   # inline_js / module imports of the other areas, if any
-# tsc compiles the entry in a staging directory next to the glue's typings.
-cp "$RAW/cirrus_storefront.d.ts" "$RAW/cirrus_storefront_bg.wasm.d.ts" "$STAGE/"
 cp js/*.ts "$STAGE/"
-embed "$OUT" "$STAGE"
 
 # The checkout module (pkg/checkout/): `Checkout` and its lock, fetched and instantiated by the
 # root entry's `Checkout` on the first start/resume (js/lazy-checkout.ts), so a page that never
 # checks out loads none of it. Its glue's types import the JS-only interfaces as
 # "./interfaces.js" (the root's copy, re-exported) and the client's and the cart's types from
 # "../cirrus_storefront.js" (src/wasm/checkout_split.rs).
-log "checkout module: wasm-pack --features checkout-module"
-RAWK="$BUILD/raw-checkout"
-rm -rf "$RAWK" && mkdir -p "$OUT/checkout" "$STAGE/checkout"
-WASM_BINDGEN_MULTI_VALUE=1 wasm-pack --quiet build --release --target web --no-pack --out-dir "$RAWK" --out-name cirrus_storefront -- --features checkout-module >/dev/null
-"${WASM_OPT[@]}" "$RAWK/cirrus_storefront_bg.wasm" -o "$OUT/checkout/cirrus_storefront_bg.wasm"
-cp "$RAWK/cirrus_storefront.js" "$RAWK/cirrus_storefront.d.ts" "$RAWK/cirrus_storefront_bg.wasm.d.ts" "$OUT/checkout/"
-if [ -d "$RAWK/snippets" ]; then cp -r "$RAWK/snippets" "$OUT/checkout/"; fi
+build_wasm checkout checkout "$STAGE/checkout"
 echo 'export * from "../interfaces.js";' >"$OUT/checkout/interfaces.d.ts"
-cp "$OUT/checkout/interfaces.d.ts" "$RAWK/cirrus_storefront.d.ts" "$RAWK/cirrus_storefront_bg.wasm.d.ts" "$STAGE/checkout/"
-embed "$OUT/checkout" "$STAGE/checkout"
+cp "$OUT/checkout/interfaces.d.ts" "$STAGE/checkout/"
 
 cp pkg-template/tsconfig.json "$STAGE/"
 log "tsc (entry points)"
 "$ROOT/node_modules/.bin/tsc" -p "$STAGE/tsconfig.json" --outDir "$OUT"
 
-# `cirrus-storefront/client`: the catalog client alone, with the wasm built without the cart
-# and checkout exports (`--features sdk-only`), for pages that only read the catalog.
+# `cirrus-storefront/client`: the catalog client alone (and the storefront helpers), with the
+# wasm built without the cart and the checkout, for pages that only read the catalog.
 # Same TypeScript, compiled next to that build's glue, js/client-entry.ts as its index.ts.
-log "client-only subpath: wasm-pack --features sdk-only"
-RAWC="$BUILD/raw-client" STAGEC="$BUILD/stage-client"
-rm -rf "$RAWC" "$STAGEC" && mkdir -p "$STAGEC" "$OUT/client"
-WASM_BINDGEN_MULTI_VALUE=1 wasm-pack --quiet build --release --target web --no-pack --out-dir "$RAWC" --out-name cirrus_storefront -- --features sdk-only >/dev/null
-"${WASM_OPT[@]}" "$RAWC/cirrus_storefront_bg.wasm" -o "$OUT/client/cirrus_storefront_bg.wasm"
-cp "$RAWC/cirrus_storefront.js" "$RAWC/cirrus_storefront.d.ts" "$RAWC/cirrus_storefront_bg.wasm.d.ts" "$OUT/client/"
-if [ -d "$RAWC/snippets" ]; then cp -r "$RAWC/snippets" "$OUT/client/"; fi
-cp "$RAWC/cirrus_storefront.d.ts" "$RAWC/cirrus_storefront_bg.wasm.d.ts" "$STAGEC/"
+STAGEC="$BUILD/stage-client"
+rm -rf "$STAGEC"
+build_wasm "client storefront" client "$STAGEC"
 # The client's entries are the root's without the cart and checkout: js/client-entry.ts as its
 # index.ts, js/node-entry.ts as its node.ts, js/edge-entry.ts as its edge.ts.
 cp js/*.ts "$STAGEC/" && cp js/client-entry.ts "$STAGEC/index.ts"
 cp js/node-entry.ts "$STAGEC/node.ts" && cp js/edge-entry.ts "$STAGEC/edge.ts"
 echo 'export const ENTRY = "cirrus-storefront/client";' >"$STAGEC/entry-name.ts"
-embed "$OUT/client" "$STAGEC"
 
 sed 's/, "react.ts"//' pkg-template/tsconfig.json >"$STAGEC/tsconfig.json"   # cirrus-storefront/react is the root's
 "$ROOT/node_modules/.bin/tsc" -p "$STAGEC/tsconfig.json" --outDir "$OUT/client"

@@ -1,5 +1,5 @@
-//! The checkout as a wasm module of its own (`--features checkout-module`,
-//! `pkg/checkout/`): the root entry's wasm (`--features no-checkout`) holds no
+//! The checkout as a wasm module of its own (feature `checkout` alone,
+//! `pkg/checkout/`): the root entry's wasm (`client cart storefront`) holds no
 //! checkout code, and the package's `Checkout` (js/lazy-checkout.ts) fetches the
 //! module on the first `Checkout.start`/`resume`. Two wasm instances share no
 //! Rust objects: the checkout calls the client through its JS methods
@@ -73,14 +73,14 @@ pub(super) fn clear_stored(target: &JsValue) -> Result<()> {
 
 /// `Checkout.clearStored` of the package (js/lazy-checkout.ts), without loading
 /// the checkout module (not part of the public API).
-#[cfg(not(feature = "checkout-module"))]
+#[cfg(feature = "cart")]
 #[wasm_bindgen(js_name = __clearStoredCheckout, skip_typescript)]
 pub fn clear_stored_checkout(target: JsValue) -> std::result::Result<(), JsValue> {
     clear_stored(&target).map_err(JsValue::from)
 }
 
 /// The types of the checkout's signatures (js/generated/checkout.ts) that the
-/// root entry's glue declares.
-#[cfg(feature = "checkout-module")]
+/// root entry's glue declares (in a build without the cart, the checkout module's).
+#[cfg(not(feature = "cart"))]
 #[wasm_bindgen(typescript_custom_section)]
 const ROOT_TYPES: &str = r#"import type { Breakdown, ErrorCode, PaymentItem, PaymentStatus, Processor, ShippingAddress, ShippingOption, ShippingRate } from "../cirrus_storefront.js";"#;

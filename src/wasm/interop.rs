@@ -40,7 +40,7 @@ pub(crate) fn arg_from_js<T: DeserializeOwned>(value: JsValue, what: &str, root:
 ///
 /// # Errors
 /// `invalid_argument` as [`arg_from_js`].
-#[cfg_attr(feature = "sdk-only", allow(dead_code))] // used by the cart and the checkout
+#[cfg(any(feature = "cart", feature = "checkout"))]
 pub(crate) fn list_from_js<T: DeserializeOwned>(value: JsValue, what: &str, root: Root) -> Result<Vec<T>> {
     let value = if value.is_undefined() || value.is_null() { js_sys::Object::new().into() } else { value };
     serde_wasm_bindgen::from_value(value.clone()).map_err(|e| arg_error(e, &value, what, Some(root), true))
@@ -62,6 +62,7 @@ pub(crate) fn list_from_js<T: DeserializeOwned>(value: JsValue, what: &str, root
 /// member, for a required one) or not an object (a nested struct), else
 /// `missing field` of the first required member absent (a nested struct's
 /// at its end); the caller names the path with [`arg_fail`].
+#[cfg(any(feature = "client", feature = "storefront"))]
 pub(crate) fn string_members(obj: &JsValue, names: &[&'static str]) -> core::result::Result<Vec<Option<String>>, serde_wasm_bindgen::Error> {
     let mut out = Vec::with_capacity(names.len());
     members(obj, names, &mut out)?;
@@ -70,6 +71,7 @@ pub(crate) fn string_members(obj: &JsValue, names: &[&'static str]) -> core::res
 
 /// [`string_members`] of one object: how many of `names` it took (its own,
 /// its nested structs', and its closing `}`).
+#[cfg(any(feature = "client", feature = "storefront"))]
 fn members(obj: &JsValue, names: &[&'static str], out: &mut Vec<Option<String>>) -> core::result::Result<usize, serde_wasm_bindgen::Error> {
     let mut missing = None;
     let mut i = 0;
@@ -117,6 +119,7 @@ fn members(obj: &JsValue, names: &[&'static str], out: &mut Vec<Option<String>>)
 
 /// The decoder's error for `value` given where struct `name` is expected, if
 /// it is not an object (`invalid type: …, expected struct ShippingAddress`).
+#[cfg(any(feature = "client", feature = "storefront"))]
 fn not_a_struct(value: JsValue, name: &'static str) -> Option<serde_wasm_bindgen::Error> {
     struct Expect(&'static str);
     impl<'de> serde::de::Visitor<'de> for Expect {
@@ -134,6 +137,7 @@ fn not_a_struct(value: JsValue, name: &'static str) -> Option<serde_wasm_bindgen
 
 /// The error of argument `value` (named `what`) for the decoder's error `e`:
 /// as [`arg_from_js`] gives it (the schema walk of `value` against `root`).
+#[cfg(any(feature = "client", feature = "storefront"))]
 pub(crate) fn arg_fail(e: serde_wasm_bindgen::Error, value: &JsValue, what: &str, root: Root) -> Error {
     arg_error(e, value, what, Some(root), false)
 }
@@ -244,6 +248,7 @@ pub(crate) fn expect_object(value: &JsValue, what: &str) -> Result<()> {
 ///
 /// # Errors
 /// `invalid_argument` as [`arg_from_js`].
+#[cfg(any(feature = "cart", feature = "storefront"))]
 pub(crate) fn required_arg<T: DeserializeOwned>(value: JsValue, what: &str, root: Option<Root>) -> Result<T> {
     if value.is_undefined() || value.is_null() {
         return Err(Error::invalid_argument([what, " is required"].concat()));

@@ -15,7 +15,7 @@ pub(super) fn get(obj: &JsValue, key: &str) -> JsValue {
 }
 
 /// The `message` member of a thrown JS value, if it has a string one.
-#[cfg_attr(feature = "sdk-only", allow(dead_code))] // the cart's and the checkout's
+#[cfg(any(feature = "cart", feature = "checkout"))]
 pub(super) fn message(e: &JsValue) -> Option<String> {
     get(e, "message").as_string()
 }

@@ -63,6 +63,7 @@ impl EventListener {
     }
 
     /// Keeps the listener for the page's lifetime.
+    #[cfg(feature = "checkout")]
     pub(super) fn forget(mut self) {
         if let Some(c) = self.callback.take() {
             c.forget();

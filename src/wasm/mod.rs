@@ -17,47 +17,47 @@
 //!   (subscriptions, DOM listeners removed on drop) and `timers` (`sleep`,
 //!   `Interval`).
 //!
-//! Dead code is checked in the build with every module (no feature); the package's
-//! trimmed builds leave helpers unused by design.
-#![cfg_attr(any(feature = "sdk-only", feature = "no-checkout", feature = "checkout-module"), allow(dead_code))]
+//! Each module is compiled with the Cargo features that use it (Cargo.toml [features]:
+//! `client`, `cart`, `checkout`, `storefront`, all on by default; scripts/build-pkg.sh builds each
+//! package entry's wasm from the ones it needs), so every build checks dead code.
 
-// Which modules each of the package's three wasm builds holds (Cargo.toml [features]):
-// `sdk-only` the client; `no-checkout` the client, the cart, money, the storefront helpers;
-// `checkout-module` the checkout (with its lock, storage, listeners and timers); no feature:
-// all of them in one module (the wasm-bindgen tests).
-#[cfg(not(any(feature = "sdk-only", feature = "checkout-module")))]
-mod cart;
-#[cfg(not(any(feature = "sdk-only", feature = "no-checkout")))]
-mod checkout;
-#[cfg(not(any(feature = "sdk-only", feature = "no-checkout")))]
-mod checkout_options;
-#[cfg(not(feature = "sdk-only"))]
-mod checkout_split;
-#[cfg(not(feature = "checkout-module"))]
+// What the package's wasm builds hold: the client entry `client storefront`; the root entry
+// `client cart storefront`; the checkout module `checkout`; default: all in one (the
+// wasm-bindgen tests).
+#[cfg(feature = "client")]
 mod body;
-#[cfg(not(feature = "checkout-module"))]
+#[cfg(feature = "cart")]
+mod cart;
+#[cfg(feature = "checkout")]
+mod checkout;
+#[cfg(feature = "checkout")]
+mod checkout_options;
+#[cfg(any(feature = "cart", feature = "checkout"))]
+mod checkout_split;
+#[cfg(feature = "client")]
 pub(crate) mod client;
-mod js;
-#[cfg(not(feature = "sdk-only"))]
-mod listeners;
-#[cfg(not(feature = "sdk-only"))]
-mod storage;
-#[cfg(not(any(feature = "sdk-only", feature = "no-checkout")))]
-mod timers;
-#[cfg(not(feature = "checkout-module"))]
-mod http;
 pub(crate) mod error;
+#[cfg(feature = "client")]
+mod http;
 pub(crate) mod interop;
-#[cfg(not(any(feature = "sdk-only", feature = "no-checkout")))]
+#[cfg(any(feature = "client", feature = "cart", feature = "checkout"))]
+mod js;
+#[cfg(any(feature = "cart", feature = "checkout"))]
+mod listeners;
+#[cfg(feature = "checkout")]
 mod lock;
-#[cfg(not(any(feature = "sdk-only", feature = "checkout-module")))]
+#[cfg(feature = "cart")]
 mod money;
-#[cfg(not(any(feature = "sdk-only", feature = "no-checkout")))]
+#[cfg(feature = "checkout")]
 mod payment_api;
-#[cfg(not(feature = "checkout-module"))]
+#[cfg(feature = "client")]
 mod post_body;
-#[cfg(not(feature = "checkout-module"))]
+#[cfg(any(feature = "cart", feature = "checkout"))]
+mod storage;
+#[cfg(feature = "storefront")]
 mod storefront;
+#[cfg(feature = "checkout")]
+mod timers;
 
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,6 @@
 //! The client's payment calls as the checkout makes them ([`PaymentApi`]).
 //!
-//! The package's checkout is a wasm module of its own (`checkout-module`,
+//! The package's checkout is a wasm module of its own (feature `checkout`,
 //! [`super::checkout_split`]), loaded after the client's: Rust objects do not
 //! cross between two wasm instances, so the client it is given (a
 //! `CirrusClient`, or anything shaped like `CheckoutClient` in

@@ -239,11 +239,11 @@ pub fn gen_rust_schema(wire: &Registry, extra: &Registry) -> String {
          pub(crate) static SCHEMA: &[(&str, Entry)] = &[\n",
     );
     // The cart's and the checkout's entries come last, and only the root build has them
-    // (nothing in the `sdk-only` client checks against them; no entry before them refers to them).
+    // (nothing in a build without the cart and the checkout checks against them; no entry before them refers to them).
     for (i, name) in all.iter().enumerate() {
         let lenient = inputs.contains(name);
         let input = lenient || strict.contains(name);
-        let gate = if strict.contains(name) { "#[cfg(not(feature = \"sdk-only\"))] " } else { "" };
+        let gate = if strict.contains(name) { "#[cfg(any(feature = \"cart\", feature = \"checkout\"))] " } else { "" };
         match &reg[name] {
             ContainerFormat::Enum(variants) => {
                 let vals: Vec<String> = ts::enum_values(variants).iter().map(|v| format!("\"{v}\"")).collect();
