@@ -13,8 +13,8 @@
 //! - [`refresh`]: stale catalog data — [`Cart::refresh`] applies fresh products and
 //!   reports every change that matters to the buyer (a price change, stock lowered
 //!   below the quantity, a variant gone); [`Cart::check`] reports without applying;
-//! - [`storage`]: the versioned saved form ([`Cart::to_json`], [`Cart::restore`],
-//!   which never fails on the data: an empty cart plus a [`RestoreProblem`]).
+//! - [`storage`]: the versioned saved form ([`Cart::restore`], which never fails on
+//!   the data: an empty cart plus a [`RestoreProblem`]).
 //!
 //! Adding a variant that is already in the cart keeps the line's price and uses
 //! the fresh stock for the cap; prices change only through `refresh`.
@@ -36,7 +36,7 @@ pub(crate) mod tests;
 
 pub use lines::{CartLine, CartProduct, CartTotals, CartVariant};
 pub use refresh::{CartChange, LineRemoved, PriceChange, RefreshReport, StockChange};
-pub use storage::{Restored, RestoreProblem, RestoreProblemKind, SavedReader, Stored, STORAGE_VERSION};
+pub use storage::{Restored, RestoreProblem, RestoreProblemKind, SavedCart, SavedReader, STORAGE_VERSION};
 
 /// A cart in one currency.
 #[derive(Debug, Clone, PartialEq, Eq)]

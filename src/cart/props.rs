@@ -71,7 +71,7 @@ proptest! {
                 sub += i128::from(l.unit_price) * i128::from(l.quantity);
             }
             prop_assert_eq!(i128::from(cart.totals().subtotal), sub);
-            let restored = Cart::restore(Some(&cart.to_json()), "USD").unwrap();
+            let restored = super::tests::restore(Some(&super::tests::saved_json(&cart)), "USD").unwrap();
             prop_assert_eq!(restored.problem, None);
             prop_assert_eq!(&restored.cart, &cart);
         }

@@ -1,12 +1,14 @@
 //! The saved form of a cart: versioned JSON,
-//! `{"version":1,"currency":"USD","lines":[…CartLine…]}`.
+//! `{"version":1,"currency":"USD","lines":[…CartLine…]}` (the browser writes it:
+//! `src/wasm/cart_persist.rs`, `JSON.stringify` of the line snapshots).
 //!
 //! [`Cart::restore`] never fails on the data: absent or empty data is an empty
 //! cart; corrupt data, an unknown version or another currency is an empty cart
 //! plus a [`RestoreProblem`] saying why. Derived amounts are recomputed and every
 //! rule of the cart is checked again, never trusted. How the text is parsed is a
-//! [`SavedReader`]: `serde_json` natively, the JS engine's `JSON.parse` and
-//! serde-wasm-bindgen in the wasm (no JSON parser in the binary).
+//! [`SavedReader`]: in the wasm the JS engine's `JSON.parse` and
+//! serde-wasm-bindgen (no JSON parser in the binary); the native tests read it
+//! with `serde_json` (their `SerdeJson`, src/cart/tests.rs).
 
 use crate::text::{cat, uint};
 
@@ -17,7 +19,7 @@ use crate::money::{self, Currency};
 
 use super::{Cart, CartLine};
 
-/// The version [`Cart::to_json`] writes and [`Cart::restore`] reads.
+/// The version the saved form has and [`Cart::restore`] reads.
 pub const STORAGE_VERSION: u32 = 1;
 
 /// Why [`Cart::restore`] started with an empty cart (or, in the browser, why a
@@ -64,16 +66,9 @@ pub struct Restored {
 /// The saved form as read (after its version was checked).
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Stored {
+pub struct SavedCart {
     pub currency: String,
     pub lines: Vec<CartLine>,
-}
-
-#[derive(Serialize)]
-struct StoredRef<'a> {
-    version: u32,
-    currency: &'a str,
-    lines: &'a [CartLine],
 }
 
 /// How saved text is parsed: the document, its `version` (a non-negative
@@ -86,60 +81,28 @@ pub trait SavedReader {
     fn version(doc: &Self::Doc) -> Option<u64>;
     /// # Errors
     /// A message naming the path of the first shape problem.
-    fn stored(doc: Self::Doc) -> core::result::Result<Stored, String>;
-}
-
-/// [`SavedReader`] over `serde_json` (native code).
-pub struct SerdeJson;
-
-impl SavedReader for SerdeJson {
-    type Doc = serde_json::Value;
-    fn parse(text: &str) -> core::result::Result<Self::Doc, String> {
-        serde_json::from_str(text).map_err(|e| e.to_string())
-    }
-    fn version(doc: &Self::Doc) -> Option<u64> {
-        doc.get("version").and_then(serde_json::Value::as_u64)
-    }
-    fn stored(doc: Self::Doc) -> core::result::Result<Stored, String> {
-        serde_json::from_value(doc).map_err(|e| e.to_string())
-    }
+    fn saved(doc: Self::Doc) -> core::result::Result<SavedCart, String>;
 }
 
 impl Cart {
-    /// The versioned JSON form, for [`Cart::restore`].
-    #[must_use]
-    pub fn to_json(&self) -> String {
-        let stored = StoredRef { version: STORAGE_VERSION, currency: self.currency.code(), lines: &self.lines };
-        // Serializing plain structs of strings, integers and maps cannot fail.
-        serde_json::to_string(&stored).unwrap_or_default()
-    }
-
-    /// Read a cart saved by [`Cart::to_json`] for the store currency `currency`
-    /// (see the module documentation).
+    /// Read a cart saved as the module documentation says, for the store
+    /// currency `currency`, with the parser `R`.
     ///
     /// # Errors
     /// `invalid_argument` only when `currency` itself is unknown.
-    pub fn restore(data: Option<&str>, currency: &str) -> Result<Restored> {
-        Self::restore_with::<SerdeJson>(data, currency)
-    }
-
-    /// [`Cart::restore`] with the parser `R`.
-    ///
-    /// # Errors
-    /// As [`Cart::restore`].
-    pub fn restore_with<R: SavedReader>(data: Option<&str>, currency: &str) -> Result<Restored> {
+    pub fn restore<R: SavedReader>(data: Option<&str>, currency: &str) -> Result<Restored> {
         let empty = Self::new(currency)?;
         let data = data.map_or("", str::trim);
         if data.is_empty() {
             return Ok(Restored { cart: empty, problem: None });
         }
-        match Self::parse_stored::<R>(data, empty.currency) {
+        match Self::parse_saved::<R>(data, empty.currency) {
             Ok(cart) => Ok(Restored { cart, problem: None }),
             Err(problem) => Ok(Restored { cart: empty, problem: Some(problem) }),
         }
     }
 
-    fn parse_stored<R: SavedReader>(data: &str, currency: Currency) -> core::result::Result<Self, RestoreProblem> {
+    fn parse_saved<R: SavedReader>(data: &str, currency: Currency) -> core::result::Result<Self, RestoreProblem> {
         let corrupt = |message: String| RestoreProblem::new(RestoreProblemKind::Corrupt, message);
         let doc = R::parse(data).map_err(|e| corrupt(cat(&["saved cart is not JSON: ", &e])))?;
         match R::version(&doc) {
@@ -152,15 +115,15 @@ impl Cart {
             }
             None => return Err(corrupt("saved cart has no numeric \"version\"".to_owned())),
         }
-        let stored = R::stored(doc).map_err(|e| corrupt(cat(&["saved cart has an invalid shape: ", &e])))?;
-        if stored.currency != currency.code() {
+        let saved = R::saved(doc).map_err(|e| corrupt(cat(&["saved cart has an invalid shape: ", &e])))?;
+        if saved.currency != currency.code() {
             return Err(RestoreProblem::new(
                 RestoreProblemKind::CurrencyMismatch,
-                cat(&["saved cart is in ", &money::echo(&stored.currency), ", the store uses ", currency.code()]),
+                cat(&["saved cart is in ", &money::echo(&saved.currency), ", the store uses ", currency.code()]),
             ));
         }
-        let mut cart = Self { currency, lines: Vec::with_capacity(stored.lines.len()) };
-        for line in stored.lines {
+        let mut cart = Self { currency, lines: Vec::with_capacity(saved.lines.len()) };
+        for line in saved.lines {
             cart.restore_line(line).map_err(|e| corrupt(e.message))?;
         }
         cart.restore_done().map_err(|e| corrupt(e.message))?;

@@ -6,28 +6,25 @@
 //! found by walking a failed argument against its schema root). Amount and
 //! quantity arguments are JS numbers checked to be safe integers before they
 //! are read, so nothing is ever rounded; amounts handed back are `<= 2^53 − 1`
-//! by the cart's invariants. Line objects are frozen snapshots, built once per
-//! line version and cached, so `totals` and `add` do not touch them.
+//! by the cart's invariants.
 //!
-//! Persistence (`Cart.persistent`): `localStorage` through
-//! [`super::storage`] (or the `storage` option), other tabs through the
-//! `storage` event (a [`super::listeners::EventListener`] removed when the
-//! cart is freed). Missing or failing storage and
-//! bad saved data are a `problem`, never an exception.
+//! Split by concern: the line snapshots are [`super::cart_snapshots`], the
+//! persistence and the other tabs [`super::cart_persist`].
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use js_sys::{Array, Function, Object, Reflect, JSON};
+use js_sys::{Array, Function, Object, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::interop::{de_message, list_from_js, required_arg, to_js};
-use super::money::format_currency;
-use super::js::get;
+use super::cart_persist::{self, Persistence};
+use super::cart_snapshots::Snapshots;
+use super::interop::{list_from_js, required_arg, to_js};
+use super::js::{safe_integer, show};
 use super::listeners::{unsubscriber, EventListener, Listeners};
-use super::storage::{self, Store as Storage};
-use crate::cart::{self, CartProduct, RestoreProblem, RestoreProblemKind, SavedReader, Stored};
+use super::money::{amount, format_currency, number};
+use crate::cart::{self, CartProduct, RestoreProblem, RestoreProblemKind};
 use crate::error::{Error, Result};
 use crate::jsoncheck::Root;
 use crate::model::{ShippingRatesResponse, VariantRates};
@@ -47,65 +44,9 @@ extern "C" {
     pub type PersistentCartOptions;
 }
 
-const DEFAULT_KEY: &str = "cirrus-storefront.cart";
-
-/// The `message` of a thrown JS value.
-pub(super) fn js_message(e: &JsValue) -> String {
-    super::js::message(e).unwrap_or_else(|| "unknown error".to_owned())
-}
-
-/// A short rendering of a JS value for messages (JSON, at most 40 characters).
-pub(super) fn show(v: &JsValue) -> String {
-    if v.is_undefined() {
-        return "undefined".to_owned();
-    }
-    match JSON::stringify(v).ok().and_then(|s| s.as_string()) {
-        Some(t) if t.chars().count() > 40 => cat(&[&t.chars().take(40).collect::<String>(), "…"]),
-        Some(t) => t,
-        None => "a non-JSON value".to_owned(),
-    }
-}
-
-/// A safe integer `number` as `T` (never rounded), else `None`.
-fn safe_integer<T: serde::de::DeserializeOwned>(v: &JsValue) -> Option<T> {
-    if js_sys::Number::is_safe_integer(v) {
-        serde_wasm_bindgen::from_value(v.clone()).ok()
-    } else {
-        None
-    }
-}
-
-/// An amount argument: a safe integer `number` (never rounded).
-pub(super) fn amount(v: &JsValue, what: &str) -> Result<i64> {
-    safe_integer(v).ok_or_else(|| Error::invalid_argument(cat(&[what, " must be a whole number of minor units, got ", &show(v)])))
-}
-
 /// A quantity argument: a whole `number` in `0..=2^32 − 1` (0 is refused by the core).
 fn quantity(v: &JsValue) -> Result<u32> {
     safe_integer(v).ok_or_else(|| Error::invalid_argument(cat(&["quantity must be a whole number, got ", &show(v)])))
-}
-
-/// A checked amount as a JS number.
-pub(super) fn number(minor: i64) -> Result<JsValue> {
-    to_js(&money::check_safe(minor)?)
-}
-
-/// Reads saved carts with the engine's `JSON.parse` and serde-wasm-bindgen
-/// (the cart's own storage: decoded plainly, the decoder's message without a
-/// path, as natively with `serde_json`).
-struct JsJson;
-
-impl SavedReader for JsJson {
-    type Doc = JsValue;
-    fn parse(text: &str) -> core::result::Result<JsValue, String> {
-        JSON::parse(text).map_err(|e| js_message(&e))
-    }
-    fn version(doc: &JsValue) -> Option<u64> {
-        safe_integer(&get(doc, "version"))
-    }
-    fn stored(doc: JsValue) -> core::result::Result<Stored, String> {
-        serde_wasm_bindgen::from_value(doc).map_err(de_message)
-    }
 }
 
 /// What listeners receive (`CartStorageEvent`).
@@ -115,23 +56,13 @@ struct CartEvent<'a> {
     problem: Option<&'a RestoreProblem>,
 }
 
-/// Where a persistent cart is kept.
-struct Store {
-    key: String,
-    storage: Option<Storage>,
-}
-
 /// Everything of a cart: the core cart, the line snapshots handed to JS, the
 /// persistence and the listeners. Borrowed only inside a method, never while
 /// a listener runs (listeners may call the cart).
 struct State {
     cart: cart::Cart,
-    /// Frozen line objects by line index, `None` until asked for after a change.
-    snapshots: Vec<Option<JsValue>>,
-    /// The array of every snapshot once asked for (`lines` hands out copies),
-    /// with the indexes whose snapshot is to be rebuilt.
-    array: Option<(Array, Vec<usize>)>,
-    store: Option<Store>,
+    lines: Snapshots,
+    persistence: Option<Persistence>,
     problem: Option<RestoreProblem>,
     listeners: Listeners,
 }
@@ -141,110 +72,44 @@ type Event = (&'static str, Option<RestoreProblem>);
 
 impl State {
     fn new(cart: cart::Cart) -> Self {
-        let snapshots = vec![None; cart.lines().len()];
-        Self { cart, snapshots, array: None, store: None, problem: None, listeners: Listeners::default() }
+        let lines = Snapshots::new(cart.lines().len());
+        Self { cart, lines, persistence: None, problem: None, listeners: Listeners::default() }
     }
 
     /// Replace the whole cart (restore, another tab, refresh): snapshots of
     /// lines that did not change are kept.
     fn replace(&mut self, cart: cart::Cart) {
-        self.array = None;
         let old = core::mem::replace(&mut self.cart, cart);
-        let mut old_snaps = core::mem::take(&mut self.snapshots).into_iter();
-        let mut old_lines = old.lines().iter();
-        self.snapshots = self
-            .cart
-            .lines()
-            .iter()
-            .map(|line| {
-                // Lines keep their order, so unchanged ones are found walking forward.
-                for (o, snap) in old_lines.by_ref().zip(old_snaps.by_ref()) {
-                    if o.variant_id == line.variant_id {
-                        return if o == line { snap } else { None };
-                    }
-                }
-                None
-            })
-            .collect();
+        self.lines.replaced(old.lines(), self.cart.lines());
     }
 
     /// The line at `index` changed (or was appended).
     fn touched(&mut self, index: usize) {
-        self.snapshots.resize(self.cart.lines().len(), None);
-        self.snapshots[index] = None;
-        if let Some((array, stale)) = &mut self.array {
-            if index as u32 >= array.length() {
-                array.push(&JsValue::UNDEFINED);
-            }
-            stale.push(index);
-        }
-    }
-
-    /// The line at `index` was removed.
-    fn removed(&mut self, index: usize) {
-        self.snapshots.remove(index);
-        self.array = None;
-    }
-
-    /// Every line was removed.
-    fn cleared(&mut self) {
-        self.snapshots.clear();
-        self.array = None;
+        self.lines.touched(self.cart.lines().len(), index);
     }
 
     /// The frozen snapshot of line `index`.
     fn snapshot(&mut self, index: usize) -> JsValue {
-        if let Some(s) = &self.snapshots[index] {
-            return s.clone();
-        }
-        let line = to_js(&self.cart.lines()[index]).unwrap_or(JsValue::NULL);
-        for nested in ["attributes", "image"] {
-            let v = get(&line, nested);
-            if v.is_object() {
-                Object::freeze(v.unchecked_ref::<Object>());
-            }
-        }
-        let line: JsValue = Object::freeze(line.unchecked_ref::<Object>()).into();
-        self.snapshots[index] = Some(line.clone());
-        line
+        self.lines.snapshot(self.cart.lines(), index)
     }
 
     /// The cached array of every line snapshot (not to be handed out: `lines` copies it).
     fn lines(&mut self) -> Array {
-        match self.array.take() {
-            Some((array, mut stale)) => {
-                for i in stale.drain(..) {
-                    array.set(i as u32, self.snapshot(i));
-                }
-                self.array = Some((array.clone(), stale));
-                array
-            }
-            None => {
-                let array: Array = (0..self.cart.lines().len()).map(|i| self.snapshot(i)).collect();
-                self.array = Some((array.clone(), Vec::new()));
-                array
-            }
-        }
+        self.lines.array(self.cart.lines())
     }
 
-    /// The versioned JSON form (what the TypeScript cart wrote: the same text).
+    /// The versioned JSON form.
     fn serialize(&mut self) -> String {
-        let doc = Object::new();
-        let set = |k: &str, v: &JsValue| {
-            let _ = Reflect::set(&doc, &JsValue::from_str(k), v);
-        };
-        set("version", &JsValue::from(cart::STORAGE_VERSION));
-        set("currency", &JsValue::from_str(self.cart.currency().code()));
-        set("lines", &self.lines());
-        JSON::stringify(&doc).ok().and_then(|s| s.as_string()).unwrap_or_default()
+        let lines = self.lines();
+        cart_persist::saved_text(self.cart.currency(), &lines)
     }
 
     /// After a change of a persistent cart: what to write (storage, key,
     /// text). Taken while the state is borrowed, written after the borrow is
     /// released ([`Cart::change`]): a storage's `setItem` may call the cart.
-    fn to_save(&mut self) -> Option<(Storage, String, String)> {
-        let store = self.store.as_ref()?;
-        let (storage, key) = (store.storage.clone()?, store.key.clone());
+    fn to_save(&mut self) -> Option<(super::storage::Store, String, String)> {
+        let persistence = self.persistence.as_ref()?;
+        let (storage, key) = (persistence.storage.clone()?, persistence.key.clone());
         Some((storage, key, self.serialize()))
     }
 
@@ -257,7 +122,7 @@ impl State {
             }
             Ok(()) => None,
             Err(e) => {
-                let p = RestoreProblem::new(RestoreProblemKind::WriteFailed, cat(&["saving the cart failed: ", &js_message(&e)]));
+                let p = cart_persist::write_failed(&e);
                 self.problem = Some(p.clone());
                 Some(("save", Some(p)))
             }
@@ -275,12 +140,6 @@ fn emit(state: &Rc<RefCell<State>>, event: Option<Event>) {
     }
     let Ok(event) = to_js(&CartEvent { source, problem: problem.as_ref() }) else { return };
     super::listeners::emit(listeners, &event);
-}
-
-/// Read a saved cart; an empty cart and the problem when it is not usable.
-fn load(data: Option<&str>, currency: &str) -> Result<(cart::Cart, Option<RestoreProblem>)> {
-    let r = cart::Cart::restore_with::<JsJson>(data, currency)?;
-    Ok((r.cart, r.problem))
 }
 
 /// A cart in one currency, with exact prices in integer minor units.
@@ -347,7 +206,7 @@ impl Cart {
     /// `invalid_argument` only for an unknown `currency`.
     #[wasm_bindgen(unchecked_return_type = "{ cart: Cart; problem: RestoreProblem | null }")]
     pub fn restore(#[wasm_bindgen(unchecked_param_type = "string | null | undefined")] data: JsValue, currency: &str) -> Result<JsValue> {
-        let (cart, problem) = load(data.as_string().as_deref(), currency)?;
+        let (cart, problem) = cart_persist::load(data.as_string().as_deref(), currency)?;
         let out = Object::new();
         let _ = Reflect::set(&out, &JsValue::from_str("cart"), &Cart::of(cart).into());
         let _ = Reflect::set(&out, &JsValue::from_str("problem"), &to_js(&problem)?);
@@ -367,81 +226,39 @@ impl Cart {
     /// `invalid_argument` for an unknown `currency` or bad options.
     pub fn persistent(currency: &str, options: Option<PersistentCartOptions>) -> Result<Cart> {
         let options: JsValue = options.map_or(JsValue::UNDEFINED, Into::into);
-        let key = match get(&options, "key") {
-            k if k.is_undefined() || k.is_null() => DEFAULT_KEY.to_owned(),
-            k => k.as_string().filter(|k| !k.is_empty()).ok_or_else(|| Error::invalid_argument("options.key must be a non-empty string"))?,
-        };
-        let on_change = match get(&options, "onChange") {
+        let key = cart_persist::key(&options)?;
+        let on_change = match super::js::get(&options, "onChange") {
             f if f.is_undefined() || f.is_null() => None,
             f => Some(f.dyn_into::<Function>().map_err(|_| Error::invalid_argument("options.onChange must be a function"))?),
         };
-        let mut problem = None;
-        let storage: Option<Storage> = match get(&options, "storage") {
-            s if s.is_undefined() || s.is_null() => match storage::local() {
-                Ok(Some(s)) => Some(s),
-                // Reading `localStorage` itself throws where storage is disabled.
-                Err(e) => {
-                    problem = Some(RestoreProblem::new(
-                        RestoreProblemKind::StorageUnavailable,
-                        cat(&["localStorage is not available; the cart is kept in memory only: ", &js_message(&e)]),
-                    ));
-                    None
-                }
-                Ok(None) => {
-                    problem = Some(RestoreProblem::new(
-                        RestoreProblemKind::StorageUnavailable,
-                        "localStorage is not available here; the cart is kept in memory only",
-                    ));
-                    None
-                }
-            },
-            // Anything with `getItem`/`setItem` (sessionStorage, a test double).
-            s if s.is_object() => Some(s.unchecked_into()),
-            _ => return Err(Error::invalid_argument("options.storage must be a Storage object")),
-        };
+        let (storage, mut problem) = cart_persist::open(&options)?;
         let saved = match &storage {
-            Some(s) => s.get_item(&key).unwrap_or_else(|e| {
-                problem = Some(RestoreProblem::new(
-                    RestoreProblemKind::StorageUnavailable,
-                    cat(&["reading the saved cart failed: ", &js_message(&e)]),
-                ));
+            Some(s) => cart_persist::read(s, &key).unwrap_or_else(|p| {
+                problem = Some(p);
                 None
             }),
             None => None,
         };
-        let (restored, restore_problem) = load(saved.as_deref(), currency)?;
+        let (restored, restore_problem) = cart_persist::load(saved.as_deref(), currency)?;
         let mut state = State::new(restored);
         state.problem = problem.or(restore_problem);
         if let Some(f) = on_change {
             state.listeners.add(f);
         }
-        state.store = Some(Store { key: key.clone(), storage: storage.clone() });
+        state.persistence = Some(Persistence { key: key.clone(), storage: storage.clone() });
         let state = Rc::new(RefCell::new(state));
-        let follow = match (web_sys::window(), storage) {
-            (Some(window), Some(storage)) => {
-                let weak = Rc::downgrade(&state);
-                let code = currency.to_owned();
-                EventListener::new(&window, "storage", move |e: JsValue| {
-                    let e: web_sys::StorageEvent = e.unchecked_into();
-                    let Some(state) = weak.upgrade() else { return };
-                    if !e.storage_area().is_some_and(|a| Object::is(&a, &storage)) {
-                        return;
-                    }
-                    // `key === null` is `storage.clear()` in the other tab.
-                    if e.key().is_some_and(|k| k != key) {
-                        return;
-                    }
-                    let Ok((cart, problem)) = load(e.new_value().as_deref(), &code) else { return };
-                    {
-                        let mut s = state.borrow_mut();
-                        s.replace(cart);
-                        s.problem.clone_from(&problem);
-                    }
-                    emit(&state, Some(("storage", problem)));
-                })
-            }
-            _ => None,
-        };
+        let follow = storage.and_then(|storage| {
+            let weak = Rc::downgrade(&state);
+            cart_persist::follow(storage, key, currency.to_owned(), move |cart, problem| {
+                let Some(state) = weak.upgrade() else { return };
+                {
+                    let mut s = state.borrow_mut();
+                    s.replace(cart);
+                    s.problem.clone_from(&problem);
+                }
+                emit(&state, Some(("storage", problem)));
+            })
+        });
         Ok(Self { state, _follow: follow })
     }
 
@@ -480,7 +297,7 @@ impl Cart {
     /// under `"<storageKey>:checkout"`, for every tab of the cart.
     #[wasm_bindgen(getter, js_name = storageKey)]
     pub fn storage_key(&self) -> Option<String> {
-        self.state.borrow().store.as_ref().filter(|s| s.storage.is_some()).map(|s| s.key.clone())
+        self.state.borrow().persistence.as_ref().filter(|p| p.storage.is_some()).map(|p| p.key.clone())
     }
 
     /// The cart's ISO 4217 currency code.
@@ -534,7 +351,7 @@ impl Cart {
         self.change(|s| {
             let index = s.cart.remove(variant_id);
             if let Some(i) = index {
-                s.removed(i);
+                s.lines.removed(i);
             }
             Ok(index.is_some())
         })
@@ -545,7 +362,7 @@ impl Cart {
     pub fn clear(&self) {
         let _ = self.change(|s| {
             s.cart.clear();
-            s.cleared();
+            s.lines.cleared();
             Ok(())
         });
     }

@@ -51,7 +51,7 @@ pub(super) fn clear_stored(target: &JsValue) -> Result<()> {
     };
     if let Ok(Some(s)) = storage::local() {
         if let Some(text) = s.get_item(&key).ok().flatten() {
-            let record = js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL);
+            let record = super::js::parse_json(&text).unwrap_or(JsValue::NULL);
             let state = get(&record, "state").as_string().unwrap_or_default();
             let retryable = get(&record, "retryable").as_bool().unwrap_or(false);
             let pending = get(&record, "pending").is_object();

@@ -15,7 +15,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use gloo_net::http::{Method, RequestBuilder};
-use js_sys::{Function, JsString, Promise, Reflect};
+use js_sys::{Function, JsString, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -27,16 +27,11 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::retry;
 use crate::text::cat;
 
-use super::js::get;
+use super::js::{self, get};
+use super::timers::{delay, Timeout};
 
 #[wasm_bindgen]
 extern "C" {
-    // The global timers (window, worker or node: web-sys only has them on
-    // `Window`/`WorkerGlobalScope`, and node has neither).
-    #[wasm_bindgen(js_name = setTimeout)]
-    fn set_timeout(handler: &Function, ms: u32) -> JsValue;
-    #[wasm_bindgen(js_name = clearTimeout)]
-    fn clear_timeout(id: &JsValue);
     #[wasm_bindgen(js_namespace = Math)]
     fn random() -> f64;
     #[wasm_bindgen(js_name = fetch, js_namespace = globalThis, catch)]
@@ -57,7 +52,7 @@ struct Guard {
     ctl: AbortController,
     cut: Rc<Cell<Option<Cut>>>,
     rejected: Promise,
-    timer: Option<(JsValue, Closure<dyn FnMut()>)>,
+    _timer: Option<Timeout>,
     listener: Option<(AbortSignal, Closure<dyn FnMut()>)>,
 }
 
@@ -82,16 +77,13 @@ impl Guard {
         if signal.is_some_and(AbortSignal::aborted) {
             return Err(signal.map_or_else(|| Error::new(ErrorCode::Aborted, "aborted"), aborted));
         }
-        let timer = (timeout_ms > 0).then(|| {
-            let f = fire(Cut::Timeout);
-            (set_timeout(f.as_ref().unchecked_ref(), timeout_ms), f)
-        });
+        let timer = (timeout_ms > 0).then(|| Timeout::new(timeout_ms, fire(Cut::Timeout)));
         let listener = signal.map(|s| (s.clone(), fire(Cut::Aborted)));
         if let Some((s, f)) = &listener {
             s.add_event_listener_with_callback("abort", f.as_ref().unchecked_ref())
                 .map_err(|_| Error::invalid_argument("signal must be an AbortSignal"))?;
         }
-        let guard = Guard { ctl, cut, rejected, timer, listener };
+        let guard = Guard { ctl, cut, rejected, _timer: timer, listener };
         Ok(guard)
     }
 
@@ -105,9 +97,6 @@ impl Guard {
 
 impl Drop for Guard {
     fn drop(&mut self) {
-        if let Some((id, _)) = &self.timer {
-            clear_timeout(id);
-        }
         if let Some((signal, f)) = &self.listener {
             let _ = signal.remove_event_listener_with_callback("abort", f.as_ref().unchecked_ref());
         }
@@ -116,8 +105,7 @@ impl Drop for Guard {
 
 /// The `aborted` error, with the signal's reason when it has a message.
 pub(crate) fn aborted(signal: &AbortSignal) -> Error {
-    let reason = signal.reason();
-    let msg = Reflect::get(&reason, &"message".into()).ok().and_then(|m| m.as_string());
+    let msg = js::message(&signal.reason());
     Error::new(ErrorCode::Aborted, msg.filter(|m| !m.is_empty()).unwrap_or_else(|| "the operation was aborted".to_owned()))
 }
 
@@ -131,10 +119,7 @@ pub(crate) async fn race_signal(p: Promise, signal: &AbortSignal) -> Result<JsVa
 /// Waits `ms` milliseconds; `false` if `signal` fired first.
 pub(crate) async fn sleep(ms: u32, signal: Option<&AbortSignal>) -> bool {
     let Ok(guard) = Guard::new(0, signal) else { return false };
-    let p = Promise::new(&mut |resolve, _| {
-        set_timeout(&resolve, ms);
-    });
-    guard.race(p).await.is_ok()
+    guard.race(delay(ms)).await.is_ok()
 }
 
 /// A 2xx answer: its body still a JS string (it is copied into wasm memory
@@ -253,11 +238,7 @@ fn as_response(v: JsValue) -> Option<web_sys::Response> {
     if v.is_instance_of::<web_sys::Response>() {
         return Some(v.unchecked_into());
     }
-    let has = |k: &str| Reflect::get(&v, &k.into()).ok();
-    let looks = v.is_object()
-        && has("status").is_some_and(|s| s.as_f64().is_some())
-        && has("text").is_some_and(|t| t.is_function())
-        && has("headers").is_some_and(|h| h.is_object());
+    let looks = v.is_object() && get(&v, "status").as_f64().is_some() && get(&v, "text").is_function() && get(&v, "headers").is_object();
     looks.then(|| v.unchecked_into())
 }
 
@@ -265,10 +246,7 @@ fn as_response(v: JsValue) -> Option<web_sys::Response> {
 /// when CORS refused the call, so on a page of another origin than the API's the text says
 /// that CORS may be the cause and names both origins.
 fn network_message(e: &JsValue, url: &str) -> String {
-    let text = Reflect::get(e, &"message".into())
-        .ok()
-        .and_then(|m| m.as_string())
-        .map_or_else(|| "the request failed (network error)".to_owned(), |m| cat(&["the request failed: ", &m]));
+    let text = js::message(e).map_or_else(|| "the request failed (network error)".to_owned(), |m| cat(&["the request failed: ", &m]));
     // scheme://host[:port] of the request: what precedes its third '/' (the base URL was
     // checked as an absolute http(s) URL).
     let api = url.match_indices('/').nth(2).and_then(|(i, _)| url.get(..i)).unwrap_or(url);
@@ -281,7 +259,7 @@ fn network_message(e: &JsValue, url: &str) -> String {
 /// The `CirrusError` of a non-2xx answer (CONTRACT.md): the server's `code`
 /// and message when the body is a Cirrus error, else `http`.
 fn http_error(status: u16, text: &JsString, request_id: Option<String>, retry_after: Option<&str>) -> Error {
-    let body = super::body::json_parse(text).ok();
-    let field = |k: &str| body.as_ref().filter(|b| b.is_object()).and_then(|b| Reflect::get(b, &k.into()).ok()).and_then(|v| v.as_string());
+    let body = js::json_parse(text).unwrap_or(JsValue::UNDEFINED);
+    let field = |k: &str| get(&body, k).as_string();
     decode::error_from_fields(status, field("code").as_deref(), field("error").as_deref(), request_id, retry_after)
 }

@@ -1,8 +1,23 @@
-//! Reading JS values: members of objects that may not be objects, and the
-//! message of a thrown value. The one place the wasm layer does this.
+//! Reading JS values: members of objects that may not be objects, the
+//! message of a thrown value, `JSON.parse`, safe integers, a value shown in a
+//! message. The one place the wasm layer does each of these.
 
-use js_sys::Reflect;
+use js_sys::{JsString, Reflect};
 use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// `JSON.parse` of a JS string as it is (js-sys's takes a `&str`, which
+    /// would copy a response body out of wasm memory once more).
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
+    pub(super) fn json_parse(text: &JsString) -> Result<JsValue, JsValue>;
+}
+
+/// `JSON.parse` of a Rust string (stored records).
+#[cfg(any(feature = "cart", feature = "checkout"))]
+pub(super) fn parse_json(text: &str) -> Result<JsValue, JsValue> {
+    json_parse(&JsString::from(text))
+}
 
 /// `obj[key]`, `undefined` when `obj` is not an object or function (or the
 /// read throws).
@@ -15,7 +30,35 @@ pub(super) fn get(obj: &JsValue, key: &str) -> JsValue {
 }
 
 /// The `message` member of a thrown JS value, if it has a string one.
-#[cfg(any(feature = "cart", feature = "checkout"))]
 pub(super) fn message(e: &JsValue) -> Option<String> {
     get(e, "message").as_string()
+}
+
+/// [`message`], or "unknown error" for a value without one.
+#[cfg(feature = "cart")]
+pub(super) fn error_text(e: &JsValue) -> String {
+    message(e).unwrap_or_else(|| "unknown error".to_owned())
+}
+
+/// A short rendering of a JS value for messages (JSON, at most 40 characters).
+#[cfg(feature = "cart")]
+pub(super) fn show(v: &JsValue) -> String {
+    if v.is_undefined() {
+        return "undefined".to_owned();
+    }
+    match js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()) {
+        Some(t) if t.chars().count() > 40 => crate::text::cat(&[&t.chars().take(40).collect::<String>(), "…"]),
+        Some(t) => t,
+        None => "a non-JSON value".to_owned(),
+    }
+}
+
+/// A safe integer `number` as `T` (never rounded), else `None`.
+#[cfg(feature = "cart")]
+pub(super) fn safe_integer<T: serde::de::DeserializeOwned>(v: &JsValue) -> Option<T> {
+    if js_sys::Number::is_safe_integer(v) {
+        serde_wasm_bindgen::from_value(v.clone()).ok()
+    } else {
+        None
+    }
 }

@@ -233,7 +233,7 @@ fn release_leases_on_pagehide() {
 
 /// The lease stored under `name`: its owner and expiry.
 fn lease_of(s: &Store, name: &str) -> Option<(String, f64)> {
-    let v = JSON::parse(&s.get_item(name).ok()??).ok()?;
+    let v = super::js::parse_json(&s.get_item(name).ok()??).ok()?;
     Some((get(&v, "owner").as_string()?, get(&v, "until").as_f64()?))
 }
 

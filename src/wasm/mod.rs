@@ -28,6 +28,10 @@
 mod body;
 #[cfg(feature = "cart")]
 mod cart;
+#[cfg(feature = "cart")]
+mod cart_persist;
+#[cfg(feature = "cart")]
+mod cart_snapshots;
 #[cfg(feature = "checkout")]
 mod checkout;
 #[cfg(feature = "checkout")]
@@ -56,7 +60,7 @@ mod post_body;
 mod storage;
 #[cfg(feature = "storefront")]
 mod storefront;
-#[cfg(feature = "checkout")]
+#[cfg(any(feature = "client", feature = "checkout"))]
 mod timers;
 
 #[cfg(test)]

@@ -8,7 +8,8 @@ use std::cell::RefCell;
 use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
-use super::cart::{amount, js_message, number, show};
+use super::interop::to_js;
+use super::js::{error_text, safe_integer, show};
 use crate::error::{Error, Result};
 use crate::money::{self, Currency};
 use crate::text::cat;
@@ -19,6 +20,16 @@ extern "C" {
     /// turns a bad locale's `RangeError` into a `Result`.
     #[wasm_bindgen(catch, js_namespace = Intl, js_name = NumberFormat)]
     fn number_format(locales: &JsValue, options: &Object) -> core::result::Result<js_sys::Intl::NumberFormat, JsValue>;
+}
+
+/// An amount argument: a safe integer `number` (never rounded).
+pub(super) fn amount(v: &JsValue, what: &str) -> Result<i64> {
+    safe_integer(v).ok_or_else(|| Error::invalid_argument(cat(&[what, " must be a whole number of minor units, got ", &show(v)])))
+}
+
+/// A checked amount as a JS number.
+pub(super) fn number(minor: i64) -> Result<JsValue> {
+    to_js(&money::check_safe(minor)?)
 }
 
 /// Decimal price string → integer minor units: `parseMoney("19.99", "USD") === 1999`.
@@ -108,7 +119,7 @@ fn formatter(locale: Option<&str>, currency: Currency) -> Result<Function> {
     set("maximumFractionDigits", JsValue::from(currency.exponent()));
     let locales = locale.map_or(JsValue::UNDEFINED, JsValue::from_str);
     let nf = number_format(&locales, &options)
-        .map_err(|e| Error::invalid_argument(cat(&["locale ", &show(&locales), " is not usable: ", &js_message(&e)])))?;
+        .map_err(|e| Error::invalid_argument(cat(&["locale ", &show(&locales), " is not usable: ", &error_text(&e)])))?;
     let format = nf.format();
     FORMATTERS.with(|m| m.borrow_mut().push((locale.map(str::to_owned), code, format.clone())));
     Ok(format)

@@ -1,0 +1,133 @@
+//! A persistent `Cart`'s storage ([`super::cart`], `Cart.persistent`): the
+//! storage and key its options name (`localStorage` through
+//! [`super::storage`] by default), the saved form written and read, and other
+//! tabs followed through the `storage` event (a
+//! [`super::listeners::EventListener`] removed when the cart is freed).
+//! Missing or failing storage and bad saved data are a `problem`, never an
+//! exception.
+
+use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::prelude::*;
+
+use super::interop::de_message;
+use super::js::{self, get, safe_integer};
+use super::listeners::EventListener;
+use super::storage::{self, Store};
+use crate::cart::{self, RestoreProblem, RestoreProblemKind, SavedCart, SavedReader};
+use crate::error::{Error, Result};
+use crate::money::Currency;
+use crate::text::cat;
+
+const DEFAULT_KEY: &str = "cirrus-storefront.cart";
+
+/// Where a persistent cart is kept.
+pub(super) struct Persistence {
+    pub(super) key: String,
+    /// `None` where no storage could be opened: the cart is kept in memory only.
+    pub(super) storage: Option<Store>,
+}
+
+/// Reads saved carts with the engine's `JSON.parse` and serde-wasm-bindgen
+/// (the cart's own storage: decoded plainly, the decoder's message without a
+/// path).
+struct JsJson;
+
+impl SavedReader for JsJson {
+    type Doc = JsValue;
+    fn parse(text: &str) -> core::result::Result<JsValue, String> {
+        js::parse_json(text).map_err(|e| js::error_text(&e))
+    }
+    fn version(doc: &JsValue) -> Option<u64> {
+        safe_integer(&get(doc, "version"))
+    }
+    fn saved(doc: JsValue) -> core::result::Result<SavedCart, String> {
+        serde_wasm_bindgen::from_value(doc).map_err(de_message)
+    }
+}
+
+/// Read a saved cart; an empty cart and the problem when it is not usable.
+pub(super) fn load(data: Option<&str>, currency: &str) -> Result<(cart::Cart, Option<RestoreProblem>)> {
+    let r = cart::Cart::restore::<JsJson>(data, currency)?;
+    Ok((r.cart, r.problem))
+}
+
+/// The versioned JSON form of a cart in `currency` whose line snapshots are
+/// `lines` (the text the TypeScript cart wrote: `{"version":1,"currency":…,"lines":[…]}`).
+pub(super) fn saved_text(currency: Currency, lines: &Array) -> String {
+    let doc = Object::new();
+    let set = |k: &str, v: &JsValue| {
+        let _ = Reflect::set(&doc, &JsValue::from_str(k), v);
+    };
+    set("version", &JsValue::from(cart::STORAGE_VERSION));
+    set("currency", &JsValue::from_str(currency.code()));
+    set("lines", lines);
+    js_sys::JSON::stringify(&doc).ok().and_then(|s| s.as_string()).unwrap_or_default()
+}
+
+/// `options.key`, default `"cirrus-storefront.cart"`.
+///
+/// # Errors
+/// `invalid_argument` for an empty or non-string key.
+pub(super) fn key(options: &JsValue) -> Result<String> {
+    match get(options, "key") {
+        k if k.is_undefined() || k.is_null() => Ok(DEFAULT_KEY.to_owned()),
+        k => k.as_string().filter(|k| !k.is_empty()).ok_or_else(|| Error::invalid_argument("options.key must be a non-empty string")),
+    }
+}
+
+/// `options.storage`, default `localStorage`, and the problem when there is
+/// none (the cart is kept in memory only).
+///
+/// # Errors
+/// `invalid_argument` when `options.storage` is not an object.
+pub(super) fn open(options: &JsValue) -> Result<(Option<Store>, Option<RestoreProblem>)> {
+    let unavailable = |message: String| Some(RestoreProblem::new(RestoreProblemKind::StorageUnavailable, message));
+    match get(options, "storage") {
+        s if s.is_undefined() || s.is_null() => match storage::local() {
+            Ok(Some(s)) => Ok((Some(s), None)),
+            // Reading `localStorage` itself throws where storage is disabled.
+            Err(e) => Ok((None, unavailable(cat(&["localStorage is not available; the cart is kept in memory only: ", &js::error_text(&e)])))),
+            Ok(None) => Ok((None, unavailable("localStorage is not available here; the cart is kept in memory only".to_owned()))),
+        },
+        // Anything with `getItem`/`setItem` (sessionStorage, a test double).
+        s if s.is_object() => Ok((Some(s.unchecked_into()), None)),
+        _ => Err(Error::invalid_argument("options.storage must be a Storage object")),
+    }
+}
+
+/// The text saved under `key`, or the problem reading it.
+pub(super) fn read(storage: &Store, key: &str) -> core::result::Result<Option<String>, RestoreProblem> {
+    storage.get_item(key).map_err(|e| {
+        RestoreProblem::new(RestoreProblemKind::StorageUnavailable, cat(&["reading the saved cart failed: ", &js::error_text(&e)]))
+    })
+}
+
+/// The problem a failed write of the saved form is.
+pub(super) fn write_failed(e: &JsValue) -> RestoreProblem {
+    RestoreProblem::new(RestoreProblemKind::WriteFailed, cat(&["saving the cart failed: ", &js::error_text(e)]))
+}
+
+/// Follows what other tabs save under `key` in `storage` (`storage` events
+/// of the window): `changed` gets the cart read from it (or an empty cart and
+/// the problem). `None` without a window.
+pub(super) fn follow(
+    storage: Store,
+    key: String,
+    currency: String,
+    mut changed: impl FnMut(cart::Cart, Option<RestoreProblem>) + 'static,
+) -> Option<EventListener> {
+    let window = web_sys::window()?;
+    EventListener::new(&window, "storage", move |e: JsValue| {
+        let e: web_sys::StorageEvent = e.unchecked_into();
+        if !e.storage_area().is_some_and(|a| Object::is(&a, &storage)) {
+            return;
+        }
+        // `key === null` is `storage.clear()` in the other tab.
+        if e.key().is_some_and(|k| k != key) {
+            return;
+        }
+        if let Ok((cart, problem)) = load(e.new_value().as_deref(), &currency) {
+            changed(cart, problem);
+        }
+    })
+}
