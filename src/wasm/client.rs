@@ -7,136 +7,39 @@
 //! response schema), and hands that to one shared non-generic async body
 //! ([`Inner::run`]), so a bad argument is an `invalid_argument` (a rejected
 //! promise) before any request. Requests go out through [`super::http`]
-//! (gloo-net, timeout, abort, retries). Identical GETs
-//! in flight share one request; answers are cached by the cache strategy of the
-//! client or of the call (`cache`: the core's [`crate::cache`] decides fresh,
-//! stale-while-revalidate, stale-if-error or miss; bounded: at most
-//! [`MAX_CACHED`] answers, expired ones swept). A 2xx body is checked
+//! (gloo-net, timeout, abort, retries). A 2xx body is checked
 //! against the response schema of the model types in wasm memory
 //! ([`super::body`]), then the engine's `JSON.parse` builds the objects the
 //! caller gets, so nullable members are `null` and maps are plain objects.
+//!
+//! Split by concern: the shared GETs and the answer cache are
+//! [`super::client_cache`], the `allProducts` iterator [`super::client_pages`],
+//! the TypeScript of the class [`super::client_types`].
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use js_sys::{Function, Promise, Reflect};
+use js_sys::{Function, Promise};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
-use web_sys::{AbortController, AbortSignal};
+use wasm_bindgen_futures::future_to_promise;
+use web_sys::AbortSignal;
 
-use crate::cache::{self, Strategy, Use};
+use crate::cache::{self, Strategy};
 use crate::endpoint::{Call, Op, ProductsQuery};
 use crate::error::{Error, Result};
 use crate::model::{ConfirmRequest, InitiateRequest, ShippingRatesRequest, UpdateRequest};
 use crate::options::{client_cache, ClientOptions};
 use crate::text::{cat, uint};
 
-use super::body;
-use super::http::{self, Transport};
+use super::client_cache::{CallOpts, Inner};
+use super::client_pages::ProductPages;
+use super::http::Transport;
 use super::interop::{arg_from_js, to_js};
 use super::js::get;
 use super::post_body::BodyArg;
 use crate::jsoncheck::Root;
-
-#[wasm_bindgen(typescript_custom_section)]
-const TYPES: &str = include_str!("../../js/generated/types.ts");
-
-#[wasm_bindgen(typescript_custom_section)]
-const CLIENT_TYPES: &str = r#"
-/** The value of option `K` in an options type `O` (`undefined` when absent). */
-type FlagOf<O, K extends string> = O extends object ? (K extends keyof O ? O[K] : undefined) : undefined;
-
-/** The product type `products(options)` yields: `MinimalProduct` when `minimal: true`. */
-export type ProductOf<O> = [FlagOf<O, "minimal">] extends [true]
-  ? MinimalProduct
-  : [FlagOf<O, "minimal">] extends [false | null | undefined]
-    ? Product
-    : Product | MinimalProduct;
-
-/** `pagination` is present exactly when `includePagination: true`. */
-export type PaginationOf<O> = [FlagOf<O, "includePagination">] extends [true]
-  ? { pagination: Pagination }
-  : [FlagOf<O, "includePagination">] extends [false | null | undefined]
-    ? { pagination?: never }
-    : { pagination?: Pagination };
-
-/** What `products(options)` resolves with. */
-export type ProductsResult<O> = { products: ProductOf<O>[] } & PaginationOf<O>;
-
-/** Options of `allProducts()`: page size and the minimal flag. */
-export interface AllProductsOptions {
-  /** Products per request, 1..=500 (default 100). */
-  pageSize?: number;
-  minimal?: boolean;
-}
-
-/**
- * A cache strategy (Hydrogen's, in milliseconds): `"no-store"` (nothing cached), or how long
- * an answer is used: fresh for `maxAgeMs` (no request); then for `staleWhileRevalidateMs`
- * more it is given at once while one request refreshes it in the background; and for
- * `staleIfErrorMs` after `maxAgeMs` it is given instead of a network error, a timeout or a
- * 5xx (the call's `onStale` hears of it). Absent members are 0. Presets: `CacheShort()`, `CacheLong()`,
- * `CacheNone()`, `CacheCustom({...})`.
- */
-export type CacheStrategy = "no-store" | { maxAgeMs?: number; staleWhileRevalidateMs?: number; staleIfErrorMs?: number };
-
-/** What `onStale` is told when a call was answered with a stored answer past its `maxAgeMs`. */
-export interface StaleAnswer {
-  /** `"revalidating"`: stale-while-revalidate (a refresh runs in the background); `"error"`: stale-if-error (`error` is what the request failed with). */
-  reason: "revalidating" | "error";
-  /** The request path (`"/products?limit=12"`). */
-  path: string;
-  /** Milliseconds since the answer was fetched. */
-  ageMs: number;
-  /** The request's error (`reason: "error"`), else `null`. */
-  error: Error | null;
-}
-
-/**
- * The last argument of every call: an `AbortSignal`, or these options.
- * `fetchOptions` go to `fetch` as its second argument (Next's `{ next: { revalidate, tags } }`,
- * Workers' `cf`, `cache: "force-cache"` …); `method`, `headers`, `body` and `signal` are the
- * client's and are refused. Identical GETs in flight share one request, sent with the first
- * caller's `fetchOptions`.
- */
-export interface CallOptions {
-  signal?: AbortSignal;
-  /** This call's cache strategy, instead of the client's (GETs; POSTs are never cached). */
-  cache?: CacheStrategy;
-  fetchOptions?: { [member: string]: unknown };
-  /** Told (before the promise resolves) when this call is answered with a stale answer. */
-  onStale?: (answer: StaleAnswer) => void;
-}
-
-export interface CirrusClient {
-  /**
-   * `GET /products`: `limit` 1..=500 (an integer), `offset` >= 0. With `minimal: true`
-   * the products are `MinimalProduct`s; with `includePagination: true` the result has
-   * `pagination`.
-   */
-  products<const O extends ProductsOptions | undefined = undefined>(options?: O, signal?: AbortSignal | CallOptions): Promise<ProductsResult<O>>;
-  /** Every active product, fetched page by page (`for await (const p of client.allProducts())`). */
-  allProducts<const O extends AllProductsOptions | undefined = undefined>(options?: O, signal?: AbortSignal | CallOptions): AsyncIterableIterator<ProductOf<O>>;
-}
-"#;
-
-#[wasm_bindgen(inline_js = "export function iterable(o) { o[Symbol.asyncIterator] = function () { return this; }; return o; }
-export function stale(f, reason, path, ageMs, error) { try { f({ reason, path, ageMs, error }); } catch {} }
-export function handled(p) { p.catch(() => {}); }")]
-extern "C" {
-    /// Makes an object with `next()` usable by `for await`.
-    fn iterable(o: JsValue) -> JsValue;
-    /// Calls an `onStale` listener with a `StaleAnswer` (what it throws is ignored:
-    /// the answer is given all the same).
-    fn stale(f: &Function, reason: &str, path: &str, age_ms: f64, error: &JsValue);
-    /// Marks a promise's rejection as handled.
-    fn handled(p: &Promise);
-}
-
-/// Cached answers one client keeps at most (the oldest expiry goes first).
-pub(crate) const MAX_CACHED: usize = 256;
 
 /// The client's options as JS passes them: the core's [`ClientOptions`] plus
 /// the JS-only `fetch`.
@@ -165,78 +68,6 @@ struct AllProductsOptions {
     page_size: Option<u32>,
     #[serde(default)]
     minimal: bool,
-}
-
-/// A GET in flight, shared by its callers (a background refresh counts as one
-/// caller that never leaves).
-struct Flight {
-    id: u32,
-    promise: Promise,
-    callers: u32,
-    ctl: AbortController,
-}
-
-/// A stored answer: when it was fetched, and until when it is of use.
-struct Stored {
-    value: JsValue,
-    at: f64,
-    until: f64,
-}
-
-/// What one request path has: a request in flight, a stored answer, or both
-/// (a stale answer being refreshed, or kept for stale-if-error), and the last
-/// flight whose failure a stored answer may stand in for ([`cache::stale_on_error`]).
-#[derive(Default)]
-struct Entry {
-    flight: Option<Flight>,
-    stored: Option<Stored>,
-    failed: u32,
-}
-
-/// The shared GETs and stored answers by request path: a few hundred at
-/// most ([`MAX_CACHED`] answers plus what is in flight), so a list searched
-/// in order (no ordered map's code in the wasm for one lookup table).
-#[derive(Default)]
-struct Entries(Vec<(String, Entry)>);
-
-impl Entries {
-    fn get_mut(&mut self, key: &str) -> Option<&mut Entry> {
-        self.0.iter_mut().find(|(k, _)| k == key).map(|(_, e)| e)
-    }
-    /// The entry of `key`, made if there is none.
-    fn entry(&mut self, key: &str) -> &mut Entry {
-        let i = match self.0.iter().position(|(k, _)| k == key) {
-            Some(i) => i,
-            None => {
-                self.0.push((key.to_owned(), Entry::default()));
-                self.0.len() - 1
-            }
-        };
-        &mut self.0[i].1
-    }
-    /// Drops the entries with neither a flight nor a stored answer.
-    fn prune(&mut self) {
-        self.0.retain(|(_, e)| e.flight.is_some() || e.stored.is_some());
-    }
-    fn cached(&self) -> usize {
-        self.0.iter().filter(|(_, e)| e.stored.is_some()).count()
-    }
-}
-
-/// A call's last argument: its signal, cache strategy, `fetch` options and stale listener.
-#[derive(Clone, Default)]
-struct CallOpts {
-    signal: Option<AbortSignal>,
-    cache: Option<Strategy>,
-    fetch_options: Option<JsValue>,
-    on_stale: Option<Function>,
-}
-
-struct Inner {
-    http: Transport,
-    cache: Strategy,
-    entries: RefCell<Entries>,
-    next_id: Cell<u32>,
 }
 
 /// A Cirrus V1 storefront client.
@@ -312,13 +143,6 @@ fn call_arg(v: Option<JsValue>) -> Result<CallOpts> {
     })
 }
 
-/// Tells the call's `onStale` that a stale answer was given.
-fn tell_stale(listener: Option<&Function>, revalidating: bool, path: &str, age_ms: f64, error: &JsValue) {
-    if let Some(f) = listener {
-        stale(f, if revalidating { "revalidating" } else { "error" }, path, age_ms, error);
-    }
-}
-
 /// A slug or id argument.
 fn string_arg(what: &str, v: &JsValue) -> Result<String> {
     v.as_string().ok_or_else(|| Error::invalid_argument(cat(&[what, " must be a string"])))
@@ -377,8 +201,7 @@ impl CirrusClient {
         let limit = o.page_size.unwrap_or(100);
         Call::products(&ProductsQuery { limit: Some(limit), ..ProductsQuery::default() })
             .map_err(|_| Error::invalid_argument(cat(&["options.pageSize must be an integer in 1..=500, got ", &uint(limit.into())])))?;
-        let pages = ProductPages { client: self.inner.clone(), limit, minimal: o.minimal, call, state: RefCell::default() };
-        Ok(iterable(pages.into()))
+        Ok(ProductPages::iterator(self.inner.clone(), limit, o.minimal, call))
     }
 
     /// `GET /products/slug/{slug}`: the product.
@@ -473,11 +296,7 @@ impl CirrusClient {
     /// Forgets cached answers (requests in flight still complete).
     #[wasm_bindgen(js_name = clearCache)]
     pub fn clear_cache(&self) {
-        let mut entries = self.inner.entries.borrow_mut();
-        for (_, e) in &mut entries.0 {
-            e.stored = None;
-        }
-        entries.prune();
+        self.inner.clear_cache();
     }
 
     /// How many answers the cache holds now (at most 256; expired ones are
@@ -519,224 +338,3 @@ impl CirrusClient {
     }
 }
 
-impl Inner {
-    /// One operation: a GET shared and cached ([`Inner::get`]), a POST sent as it is.
-    async fn run(self: Rc<Self>, call: Call, body: Option<String>, o: CallOpts) -> Result<JsValue, JsValue> {
-        match body {
-            None => self.get(call, o).await,
-            Some(b) => Ok(self.fetch(&call, Some(&b), o.signal.as_ref(), o.fetch_options.as_ref()).await?),
-        }
-    }
-
-    /// A GET: answered from the cache as the call's (else the client's)
-    /// strategy says ([`Strategy::lookup`]), else shared while in flight.
-    /// Each caller's `signal` aborts only that caller; the request itself is
-    /// aborted once every caller has given up. A failed request is answered
-    /// with a stored answer inside its stale-if-error window.
-    async fn get(self: Rc<Self>, call: Call, o: CallOpts) -> Result<JsValue, JsValue> {
-        let strategy = o.cache.unwrap_or(self.cache);
-        let on_stale = o.on_stale.as_ref();
-        let path = call.path.clone();
-        if let Some(s) = &o.signal {
-            if s.aborted() {
-                return Err(http::aborted(s).into());
-            }
-        }
-        let now = js_sys::Date::now();
-        let joined = {
-            let mut entries = self.entries.borrow_mut();
-            let entry = entries.get_mut(&path);
-            let stored = entry.as_ref().and_then(|e| e.stored.as_ref()).filter(|s| s.until > now);
-            let stale = match stored.map(|s| (strategy.lookup(now - s.at), s)) {
-                Some((Use::Fresh, s)) => return Ok(s.value.clone()),
-                Some((Use::StaleRevalidate, s)) => Some((s.value.clone(), now - s.at)),
-                _ => None,
-            };
-            let flight = entry.and_then(|e| e.flight.as_mut());
-            match (stale, flight) {
-                (Some((value, age)), flight) => {
-                    let refreshing = flight.is_some();
-                    drop(entries);
-                    if !refreshing {
-                        // The one refresh: a flight with a caller that never leaves.
-                        let (_, refresh) = self.start(call, strategy, o.fetch_options.clone())?;
-                        // Nobody awaits the refresh: its failure must not be an unhandled rejection.
-                        handled(&refresh);
-                    }
-                    tell_stale(on_stale, true, &path, age, &JsValue::NULL);
-                    return Ok(value);
-                }
-                (None, Some(f)) => {
-                    f.callers += 1;
-                    Some((f.id, f.promise.clone()))
-                }
-                (None, None) => None,
-            }
-        };
-        let (id, promise) = match joined {
-            Some(j) => j,
-            None => self.start(call, strategy, o.fetch_options.clone())?,
-        };
-        let outcome = match &o.signal {
-            None => JsFuture::from(promise).await.map_err(Err),
-            Some(s) => http::race_signal(promise, s).await,
-        };
-        let mut entries = self.entries.borrow_mut();
-        if let Some(e) = entries.get_mut(&path) {
-            if let Some(f) = e.flight.as_mut().filter(|f| f.id == id) {
-                f.callers -= 1;
-                if f.callers == 0 && matches!(outcome, Err(Ok(()))) {
-                    f.ctl.abort();
-                    e.flight = None;
-                }
-            }
-        }
-        entries.prune();
-        match outcome {
-            Ok(v) => Ok(v),
-            Err(Ok(())) => Err(o.signal.as_ref().map_or_else(|| Error::new(crate::error::ErrorCode::Aborted, "aborted"), http::aborted).into()),
-            // The shared request's own CirrusError, the same object for every caller,
-            // unless a stored answer may stand in for it.
-            Err(Err(e)) => {
-                let now = js_sys::Date::now();
-                let stale = entries
-                    .get_mut(&path)
-                    .filter(|en| en.failed == id)
-                    .and_then(|en| en.stored.as_ref())
-                    .filter(|s| s.until > now && strategy.serves_on_error(now - s.at))
-                    .map(|s| (s.value.clone(), now - s.at));
-                drop(entries);
-                match stale {
-                    Some((value, age)) => {
-                        tell_stale(on_stale, false, &path, age, &e);
-                        Ok(value)
-                    }
-                    None => Err(e),
-                }
-            }
-        }
-    }
-
-    /// Starts the shared request for `path`, its first caller counted (for a
-    /// background refresh, that caller never leaves, so it is never aborted);
-    /// its answer is stored as `strategy` says.
-    fn start(self: &Rc<Self>, call: Call, strategy: Strategy, fetch_options: Option<JsValue>) -> Result<(u32, Promise)> {
-        let path = call.path.clone();
-        let id = self.next_id.get().wrapping_add(1);
-        self.next_id.set(id);
-        let ctl = AbortController::new().map_err(|_| Error::new(crate::error::ErrorCode::Network, "AbortController is not available"))?;
-        let (me, key, sig) = (Rc::clone(self), call.path.clone(), ctl.signal());
-        let promise = future_to_promise(async move {
-            let r = me.fetch(&call, None, Some(&sig), fetch_options.as_ref()).await;
-            let mut entries = me.entries.borrow_mut();
-            if let Some(e) = entries.get_mut(&key).filter(|e| e.flight.as_ref().is_some_and(|f| f.id == id)) {
-                e.flight = None;
-                // A failure keeps the stored answer (stale-if-error); a success replaces it.
-                match &r {
-                    Ok(value) if strategy.stores() => {
-                        let at = js_sys::Date::now();
-                        e.stored = Some(Stored { value: value.clone(), at, until: at + strategy.keep_ms() });
-                    }
-                    Err(err) if cache::stale_on_error(err) => e.failed = id,
-                    _ => {}
-                }
-                entries.prune();
-                bound(&mut entries);
-            }
-            r.map_err(JsValue::from)
-        });
-        self.entries.borrow_mut().entry(&path).flight = Some(Flight { id, promise: promise.clone(), callers: 1, ctl });
-        Ok((id, promise))
-    }
-
-    /// Sends `call` and checks the 2xx body against its schema, then builds the value.
-    async fn fetch(&self, call: &Call, body: Option<&str>, signal: Option<&AbortSignal>, fetch_options: Option<&JsValue>) -> Result<JsValue> {
-        let answer = self.http.send(call, body, signal, fetch_options).await?;
-        body::decode(&answer, call).map_err(|e| {
-            let method = match call.endpoint.method {
-                crate::endpoint::Method::Get => "GET ",
-                crate::endpoint::Method::Post => "POST ",
-            };
-            let message = cat(&[method, &call.path, ": ", &e.message]);
-            Error { message, ..e }.with_status(answer.status).with_request_id(answer.request_id.clone())
-        })
-    }
-}
-
-/// Keeps the cache within [`MAX_CACHED`] answers: the ones past use go
-/// first, then the ones closest to it.
-fn bound(entries: &mut Entries) {
-    if entries.cached() <= MAX_CACHED {
-        return;
-    }
-    let now = js_sys::Date::now();
-    for (_, e) in &mut entries.0 {
-        if e.stored.as_ref().is_some_and(|s| s.until <= now) {
-            e.stored = None;
-        }
-    }
-    while entries.cached() > MAX_CACHED {
-        let oldest = entries.0.iter_mut().filter_map(|(_, e)| e.stored.as_ref().map(|s| s.until).map(|u| (u, e))).min_by(|a, b| a.0.total_cmp(&b.0));
-        match oldest {
-            Some((_, e)) => e.stored = None,
-            None => break,
-        }
-    }
-    entries.prune();
-}
-
-/// Where `allProducts` is.
-#[derive(Default)]
-struct PagesState {
-    offset: u64,
-    /// The last page's products (a JS array, read in place) and the next one to give.
-    page: Option<js_sys::Array>,
-    next: u32,
-    done: bool,
-}
-
-/// The iterator `allProducts()` returns: one `GET /products` per page.
-#[wasm_bindgen]
-pub struct ProductPages {
-    client: Rc<Inner>,
-    limit: u32,
-    minimal: bool,
-    call: CallOpts,
-    state: RefCell<PagesState>,
-}
-
-#[wasm_bindgen]
-impl ProductPages {
-    /// The next product: `{ value, done }`.
-    #[wasm_bindgen(unchecked_return_type = "IteratorResult<Product | MinimalProduct, undefined>")]
-    pub async fn next(&self) -> Result<JsValue, JsValue> {
-        let result = |value: &JsValue, done: bool| -> Result<JsValue, JsValue> {
-            let o = js_sys::Object::new();
-            Reflect::set(&o, &"value".into(), value)?;
-            Reflect::set(&o, &"done".into(), &done.into())?;
-            Ok(o.into())
-        };
-        loop {
-            let (offset, done) = {
-                let mut st = self.state.borrow_mut();
-                if let Some(v) = st.page.as_ref().filter(|p| st.next < p.length()).map(|p| p.get(st.next)) {
-                    st.next += 1;
-                    return result(&v, false);
-                }
-                (st.offset, st.done)
-            };
-            if done {
-                return result(&JsValue::UNDEFINED, true);
-            }
-            let q = ProductsQuery { limit: Some(self.limit), offset: Some(offset), include_pagination: true, minimal: self.minimal };
-            let page = self.client.clone().get(Call::products(&q)?, self.call.clone()).await?;
-            let products: js_sys::Array = get(&page, "products").unchecked_into();
-            let has_more = get(&get(&page, "pagination"), "hasMore").as_bool() == Some(true);
-            let mut st = self.state.borrow_mut();
-            st.offset += u64::from(products.length());
-            st.done = !has_more || products.length() == 0;
-            st.page = Some(products);
-            st.next = 0;
-        }
-    }
-}

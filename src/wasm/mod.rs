@@ -40,6 +40,12 @@ mod checkout_options;
 mod checkout_split;
 #[cfg(feature = "client")]
 pub(crate) mod client;
+#[cfg(feature = "client")]
+mod client_cache;
+#[cfg(feature = "client")]
+mod client_pages;
+#[cfg(feature = "client")]
+mod client_types;
 pub(crate) mod error;
 #[cfg(feature = "client")]
 mod http;
