@@ -12,6 +12,7 @@ pub mod error;
 pub mod extract;
 pub mod hooks;
 pub mod middleware;
+pub mod static_files;
 pub mod stripe;
 pub mod util;
 pub mod webhook;
@@ -399,7 +400,7 @@ pub fn router(state: State) -> Router {
         .route("/webhooks/stripe", post(webhook::stripe));
     let mut app = Router::new()
         .nest("/api/v1", api)
-        .route("/static/{*path}", get(hooks::static_file));
+        .route("/static/{*path}", get(static_files::static_file));
     if state.config.test_hooks {
         app = app
             .route("/__test/faults", post(hooks::arm_fault).delete(hooks::disarm_faults))

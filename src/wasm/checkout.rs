@@ -36,30 +36,29 @@
 //!
 //! `RefCell`s are never borrowed across an `.await`.
 
-use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use js_sys::{Function, Promise, JSON};
+use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
-use super::checkout_options::{cart_items, js_message, keep_aside, names_what_to_buy, stored, what_to_buy};
+use super::checkout_options::{keep_aside, names_what_to_buy, stored, what_to_buy};
+use super::checkout_pay::settle;
+use super::checkout_record::{Common, Inner};
 use super::checkout_split::record_key;
 use super::js::get;
-use super::listeners::{emit, unsubscriber, EventListener, Listeners};
-use super::storage::{self, Store};
-use super::timers::sleep;
+use super::listeners::unsubscriber;
+use super::storage;
 use super::interop::{arg_from_js, to_js};
 use super::lock;
-use super::payment_api::{JsClient, PaymentApi};
-use crate::checkout::stored::Stored;
-use crate::checkout::record::{after_paying, carries_on, moved_on, reconcile, Reconciled};
-use crate::checkout::{AfterConfirm, CheckoutState, PayStep, Run};
-use crate::error::{Error, ErrorCode, Result};
+use super::payment_api::JsClient;
+use crate::checkout::record::carries_on;
+use crate::checkout::{CheckoutState, Run};
+use crate::error::{Error, Result};
 use crate::jsoncheck::Root;
 use crate::model::{InitiateRequest, ShippingAddress, ShippingRatesRequest, ShippingRatesResponse};
 use crate::money::Currency;
-use crate::shipping::{usable_rates, ShippingOption};
+use crate::shipping::usable_rates;
 use crate::text::{cat, quote};
 
 type JsResult<T> = std::result::Result<T, JsValue>;
@@ -70,41 +69,8 @@ type JsResult<T> = std::result::Result<T, JsValue>;
 const TS_GENERATED: &str = include_str!("../../js/generated/checkout.ts");
 
 
-#[wasm_bindgen]
-extern "C" {
-    /// A processor adapter (a JS object, `js/adapters/adapter.js`).
-    #[wasm_bindgen(typescript_type = "ProcessorAdapter")]
-    pub type Adapter;
-    #[wasm_bindgen(method, catch)]
-    fn mount(this: &Adapter, session: &JsValue) -> JsResult<JsValue>;
-    #[wasm_bindgen(method, catch, js_name = updateAmount)]
-    fn update_amount(this: &Adapter, amount: f64, currency: &str) -> JsResult<JsValue>;
-    #[wasm_bindgen(method, catch, js_name = collectToken)]
-    fn collect_token(this: &Adapter) -> JsResult<JsValue>;
-    #[wasm_bindgen(method, catch, js_name = handleNextAction)]
-    fn handle_next_action(this: &Adapter, client_secret: &str) -> JsResult<JsValue>;
-}
-
-/// Await whatever a JS method returned (a promise or a plain value).
-async fn settle(call: JsResult<JsValue>) -> JsResult<JsValue> {
-    JsFuture::from(Promise::resolve(&call?)).await
-}
-
-fn js(v: Result<JsValue>) -> JsResult<JsValue> {
-    v.map_err(JsValue::from)
-}
-
 fn bad(message: &str) -> Error {
     Error::invalid_argument(message)
-}
-
-/// What `start` and `resume` share: the adapter, the storage, the key, the cart.
-struct Common {
-    adapter: Adapter,
-    storage: Option<Store>,
-    key: String,
-    /// The cart paid for (`options.cart`): emptied when its payment succeeds.
-    cart: Option<JsValue>,
 }
 
 fn common(options: &JsValue) -> Result<Common> {
@@ -139,322 +105,6 @@ fn common(options: &JsValue) -> Result<Common> {
     };
     let cart = get(&cart, "clear").is_function().then_some(cart);
     Ok(Common { adapter: adapter.unchecked_into(), storage, key, cart })
-}
-
-thread_local! {
-    static NEXT_ID: Cell<u32> = const { Cell::new(1) };
-}
-
-struct Inner {
-    id: u32,
-    client: JsClient,
-    adapter: Adapter,
-    storage: Option<Store>,
-    key: String,
-    /// The cart paid for, emptied when the payment succeeds.
-    cart: Option<JsValue>,
-    state: RefCell<CheckoutState>,
-    listeners: RefCell<Listeners>,
-    /// The running payment's promise (single flight).
-    flight: RefCell<Option<Promise>>,
-    /// The last shipping options and the country they were fetched for.
-    options: RefCell<Option<(String, Vec<ShippingOption>)>>,
-    /// Follows other tabs' writes of the record (the `storage` event).
-    follow: RefCell<Option<EventListener>>,
-    /// The cart was emptied of what this checkout paid for.
-    emptied: Cell<bool>,
-    /// Resolves `open`'s wait for the first answer of a resumed payment.
-    first_answer: RefCell<Option<Function>>,
-}
-
-impl Inner {
-    fn new(client: JsClient, c: Common, state: CheckoutState) -> Rc<Self> {
-        let id = NEXT_ID.with(|n| {
-            let id = n.get();
-            n.set(id.wrapping_add(1));
-            id
-        });
-        Rc::new(Self {
-            id,
-            client,
-            adapter: c.adapter,
-            storage: c.storage,
-            key: c.key,
-            cart: c.cart,
-            state: RefCell::new(state),
-            listeners: RefCell::default(),
-            flight: RefCell::new(None),
-            options: RefCell::new(None),
-            follow: RefCell::new(None),
-            emptied: Cell::new(false),
-            first_answer: RefCell::new(None),
-        })
-    }
-
-    /// Follow other tabs' writes of the record: adopt them (when no payment
-    /// runs here) and tell the listeners, so every open tab shows what
-    /// happened (e.g. the order once another tab's payment succeeded).
-    fn follow(self: &Rc<Self>) {
-        let Some(window) = web_sys::window() else { return };
-        let weak = Rc::downgrade(self);
-        let listener = EventListener::new(&window, "storage", move |e: JsValue| {
-            let Some(inner) = weak.upgrade() else { return };
-            let key = get(&e, "key");
-            if !(key.is_null() || key.as_string().as_deref() == Some(inner.key.as_str())) || inner.flight.borrow().is_some() {
-                return;
-            }
-            let _ = inner.sync();
-        });
-        *self.follow.borrow_mut() = listener;
-    }
-
-    fn lock_name(&self) -> String {
-        lock::name(&self.key)
-    }
-
-    fn state_js(&self) -> JsResult<JsValue> {
-        js(to_js(&*self.state.borrow()))
-    }
-
-    /// The record as it is now (`None`: nothing kept, or no storage).
-    fn record(&self) -> Result<Option<CheckoutState>> {
-        stored(self.storage.as_ref(), &self.key).map_err(|e| keep_aside(self.storage.as_ref(), &self.key, e))
-    }
-
-    /// Write the state, unless another tab's record must win: a record of
-    /// another checkout is never replaced while its payment is unsettled,
-    /// and a finished record of this session is never turned back (then it
-    /// is adopted). `Ok(false)`: adopted instead of written.
-    fn write(&self) -> Result<bool> {
-        let Some(s) = &self.storage else { return Ok(true) };
-        let ours = self.state.borrow().clone();
-        // A new session (`initiated`) replaces whatever finished record is there.
-        let new = matches!(ours, CheckoutState::Initiated(_));
-        if let Ok(Some(theirs)) = self.record() {
-            let same_session = theirs.session().map(|x| &x.session_id) == ours.session().map(|x| &x.session_id);
-            // A paid record is never written over; nor any finished one by a live state.
-            let wins = matches!(theirs, CheckoutState::Succeeded(_)) || !ours.is_final();
-            if same_session && !new && theirs.is_final() && theirs != ours && wins {
-                self.adopt(theirs);
-                return Ok(false);
-            }
-            if (!same_session || new) && theirs.payment_unsettled() {
-                return Err(Error::invalid_state(
-                    "another tab's checkout of this cart has a payment whose outcome is not known yet; open it with Checkout.resume() ?? Checkout.start()",
-                ));
-            }
-        }
-        // A full or disabled storage only costs the ability to resume;
-        // the server's idempotent confirm still prevents double charges.
-        if let Some(text) = to_js(&Stored::of(&ours)).ok().and_then(|v| JSON::stringify(&v).ok()).and_then(|t| t.as_string()) {
-            let _ = s.set_item(&self.key, &text);
-        }
-        Ok(true)
-    }
-
-    /// Record the new state (see [`Self::write`]), tell the listeners, let the
-    /// lock go once the checkout is over, and empty the cart once paid.
-    /// `Ok(false)`: another tab's finished record was adopted instead.
-    fn changed(&self) -> Result<bool> {
-        let written = self.write()?;
-        if written {
-            self.emit();
-        }
-        Ok(written)
-    }
-
-    /// Take another tab's state of this session and tell the listeners.
-    fn adopt(&self, theirs: CheckoutState) {
-        *self.state.borrow_mut() = theirs;
-        self.emit();
-    }
-
-    fn emit(&self) {
-        let state = self.state.borrow().clone();
-        if state.is_final() {
-            lock::release(&self.lock_name(), self.id);
-        }
-        if matches!(state, CheckoutState::Succeeded(_)) {
-            self.empty_cart();
-        }
-        let Ok(js) = to_js(&state) else { return };
-        let listeners = self.listeners.borrow().snapshot();
-        emit(listeners, &js);
-    }
-
-    /// The payment succeeded: take what was paid for out of the cart (a
-    /// persistent cart saves, and its other tabs follow), once per checkout.
-    /// Items the buyer added meanwhile stay ([`after_paying`]).
-    fn empty_cart(&self) {
-        let Some(cart) = &self.cart else { return };
-        if self.emptied.replace(true) {
-            return;
-        }
-        let paid = self.state.borrow().session().map(|s| s.items.clone()).unwrap_or_default();
-        let Ok(now) = cart_items(cart) else { return };
-        let left = after_paying(&now, &paid);
-        let call = |m: &str, args: &[JsValue]| {
-            if let Some(f) = get(cart, m).dyn_ref::<Function>() {
-                let _ = f.apply(cart, &args.iter().collect());
-            }
-        };
-        if left.len() == now.len() && left.iter().all(|(_, q)| *q == 0) {
-            call("clear", &[]);
-            return;
-        }
-        for (variant, quantity) in left {
-            if quantity == 0 {
-                call("remove", &[variant.into()]);
-            } else {
-                call("setQuantity", &[variant.into(), quantity.into()]);
-            }
-        }
-    }
-
-    /// Before an action: the live record, re-read. Another tab's progress on
-    /// this session is adopted (`Ok(true)`); a record of another checkout, or
-    /// one cleared while nothing is unsettled here, refuses the action.
-    fn sync(&self) -> Result<bool> {
-        if self.storage.is_none() {
-            return Ok(false);
-        }
-        let theirs = self.record()?;
-        let verdict = reconcile(&self.state.borrow(), theirs)?;
-        match verdict {
-            Reconciled::Current => Ok(false),
-            Reconciled::Adopt(theirs) => {
-                self.adopt(*theirs);
-                Ok(true)
-            }
-            Reconciled::Restore => {
-                self.write()?;
-                Ok(false)
-            }
-        }
-    }
-
-    /// Run `step` on the live record (see [`Self::sync`]); a refusal after
-    /// adopting another tab's progress says what happened.
-    fn act<T>(&self, step: impl FnOnce(&mut CheckoutState) -> Result<T>) -> Result<T> {
-        let adopted = self.sync()?;
-        let r = step(&mut self.state.borrow_mut());
-        r.map_err(|e| if adopted && e.code == ErrorCode::InvalidState { moved_on(&self.state.borrow(), e) } else { e })
-    }
-
-    async fn mount_adapter(&self) -> JsResult<()> {
-        let Some(session) = self.state.borrow().adapter_session() else { return Ok(()) };
-        let arg = to_js(&session)?;
-        settle(self.adapter.mount(&arg)).await.map(drop)
-    }
-
-    fn idle(&self, action: &str) -> Result<()> {
-        if self.flight.borrow().is_some() {
-            return Err(Error::invalid_state(cat(&["cannot ", action, " while a payment is in progress"])));
-        }
-        Ok(())
-    }
-
-    fn adapter_failed(&self, message: &str) -> Result<()> {
-        self.act(|s| s.adapter_failed(message))?;
-        self.changed()?;
-        Ok(())
-    }
-
-    /// Tell `open` that the first confirm of a resumed payment was answered
-    /// (or that the run ended without one).
-    fn answered(&self) {
-        if let Some(resolve) = self.first_answer.borrow_mut().take() {
-            let _ = resolve.call0(&JsValue::NULL);
-        }
-    }
-
-    /// One payment run: collect (or reuse) a token, confirm, run at most one
-    /// next action per run (only when the buyer asked: [`Run::Pay`]) and
-    /// confirm again; an unknown outcome or `processing` is confirmed again
-    /// with the same token after the core's delays (bounded). Every step acts
-    /// on the live record. Payment outcomes end in the state; only a step
-    /// that may not run now is an `Err`.
-    async fn pay(&self, return_url: &str, run: Run) -> Result<()> {
-        let step = match run {
-            Run::Resume => match self.act(|s| Ok(s.resume_token().map(str::to_owned)))? {
-                Some(t) => PayStep::Reconfirm(t),
-                None => return Ok(()),
-            },
-            Run::Pay => {
-                let step = self.act(|s| s.pay_step())?;
-                crate::checkout::validate_return_url(return_url)?;
-                step
-            }
-        };
-        let mut token = match step {
-            PayStep::Reconfirm(t) => t,
-            PayStep::CollectToken => {
-                // A new payment: only the tab holding the cart's checkout lock may make one.
-                lock::acquire(&self.lock_name(), self.id).await?;
-                match settle(self.adapter.collect_token()).await {
-                    Ok(v) => match v.as_string().filter(|t| !t.trim().is_empty()) {
-                        Some(t) => t,
-                        None => return self.adapter_failed("the processor adapter returned no token"),
-                    },
-                    Err(e) => return self.adapter_failed(&js_message(&e)),
-                }
-            }
-        };
-        // Next actions run, re-reads of `processing`, re-confirms of an unknown outcome: each bounded.
-        let (mut actions, mut polls, mut rechecks) = (0, 0, 0);
-        let mut first = true;
-        loop {
-            // After a wait, another tab may have settled this payment: then this run is over.
-            if !std::mem::take(&mut first) && self.sync()? && self.state.borrow().resume_token() != Some(token.as_str()) {
-                return Ok(());
-            }
-            let body = self.act(|s| s.begin_confirm(&token, return_url))?;
-            // Stored as in flight before anything is sent.
-            if !self.changed()? {
-                return Ok(()); // another tab finished this session meanwhile
-            }
-            let sent = self.client.confirm(&body).await;
-            let after = match sent {
-                Ok(a) => self.state.borrow_mut().confirmed(a),
-                Err(e) => {
-                    let code = serde_wasm_bindgen::from_value::<ErrorCode>(get(&e, "code")).unwrap_or(ErrorCode::Internal);
-                    self.state.borrow_mut().confirm_failed(code, &js_message(&e))
-                }
-            };
-            let written = self.changed()?;
-            self.answered();
-            let after = after?;
-            if !written {
-                return Ok(());
-            }
-            let round = match after {
-                AfterConfirm::Processing => &mut polls,
-                AfterConfirm::Unknown => &mut rechecks,
-                _ => &mut actions,
-            };
-            if let Some(ms) = after.delay_ms(*round) {
-                *round += 1;
-                sleep(ms).await;
-                continue;
-            }
-            let AfterConfirm::NextAction(secret) = &after else { return Ok(()) };
-            // `start`/`resume` never wait on a person: the page calls `pay()` for the challenge.
-            if !after.runs_action(run) {
-                return Ok(());
-            }
-            if actions > 0 {
-                return self.adapter_failed("authentication was not completed");
-            }
-            actions += 1;
-            if let Err(e) = settle(self.adapter.handle_next_action(secret)).await {
-                return self.adapter_failed(&js_message(&e));
-            }
-            if self.sync()? && !matches!(&*self.state.borrow(), CheckoutState::RequiresAction(_)) {
-                return Ok(()); // another tab finished it meanwhile
-            }
-            token = self.state.borrow().action_finished()?;
-        }
-    }
 }
 
 /// Starts a payment as the single flight and records its promise.

@@ -3,8 +3,8 @@
 //! The `CirrusError` class lives in the package's JS entry (`js/error.ts`),
 //! which registers it here from `init()`. Until then (only in bare
 //! wasm-bindgen tests) errors are plain JS `Error`s with the same fields.
-//! The error is built by a small JS import from primitives, so the wasm needs
-//! no `js-sys` and keeps no JS state.
+//! The error is built by a small JS import from primitives (no object built
+//! member by member through `js-sys`), and the wasm keeps no JS state.
 
 use wasm_bindgen::prelude::*;
 

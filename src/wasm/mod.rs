@@ -5,17 +5,24 @@
 //! - [`error::to_js`] turns a core [`crate::error::Error`] into a JS `CirrusError`;
 //! - [`interop`]: every structured value in (`arg_from_js`, decoded once, errors naming the path)
 //!   and out (`to_js`, plain objects, `null` for `None`), through serde-wasm-bindgen;
-//! - [`client`]: the `CirrusClient` class (fetchers, sharing, cache), over
-//!   [`http`] (gloo-net, timeout, abort, retries) and [`body`] (2xx bodies);
+//! - [`client`]: the `CirrusClient` class (fetchers, arguments), its shared GETs and answer
+//!   cache (`client_cache`), its `allProducts` pages (`client_pages`) and TypeScript
+//!   (`client_types`), over [`http`] (gloo-net, timeout, abort, retries) and [`body`] (2xx
+//!   bodies);
+//! - `cart`: the `Cart` class, its line snapshots (`cart_snapshots`) and its storage and
+//!   other tabs (`cart_persist`); `money`: the money helpers;
+//! - `checkout`: the `Checkout` class, its live state and shared record (`checkout_record`),
+//!   its payment run (`checkout_pay`), its options (`checkout_options`), its calls to the
+//!   client (`payment_api`) and the cross-tab lock (`lock`);
 //! - [`storefront`]: the storefront helpers (variants, store URLs, SEO), in both entries;
 //! - `checkout_split`: what the checkout, a wasm module of its own, shares with the
 //!   root entry's wasm (`Checkout.clearStored`, which must stay synchronous) and takes
 //!   from its glue (types);
 //! - the JS plumbing the client, the cart, the checkout and the lock share:
-//!   [`js`] (members of JS values, thrown messages), `storage` (one `Store`
+//!   `js` (members of JS values, thrown messages, `JSON.parse`), `storage` (one `Store`
 //!   type over `localStorage`/`sessionStorage`/doubles), `listeners`
-//!   (subscriptions, DOM listeners removed on drop) and `timers` (`sleep`,
-//!   `Interval`).
+//!   (subscriptions, DOM listeners removed on drop) and `timers` (the one binding of each
+//!   timer function: `delay`, `sleep`, `Timeout`, `Interval`).
 //!
 //! Each module is compiled with the Cargo features that use it (Cargo.toml [features]:
 //! `client`, `cart`, `checkout`, `storefront`, all on by default; scripts/build-pkg.sh builds each
@@ -36,6 +43,10 @@ mod cart_snapshots;
 mod checkout;
 #[cfg(feature = "checkout")]
 mod checkout_options;
+#[cfg(feature = "checkout")]
+mod checkout_pay;
+#[cfg(feature = "checkout")]
+mod checkout_record;
 #[cfg(any(feature = "cart", feature = "checkout"))]
 mod checkout_split;
 #[cfg(feature = "client")]

@@ -1,4 +1,4 @@
-//! The client's payment calls as the checkout makes them ([`PaymentApi`]).
+//! The client's payment calls as the checkout makes them ([`JsClient`]).
 //!
 //! The package's checkout is a wasm module of its own (feature `checkout`,
 //! [`super::checkout_split`]), loaded after the client's: Rust objects do not
@@ -24,15 +24,6 @@ use crate::model::{
 use crate::text::cat;
 
 type JsResult<T> = std::result::Result<T, JsValue>;
-
-/// The payment calls of a client. A rejection is the value the JS method
-/// would have rejected with (a `CirrusError`, or a fake's own error).
-pub(super) trait PaymentApi {
-    async fn initiate(&self, body: &InitiateRequest) -> JsResult<InitiateResponse>;
-    async fn update(&self, body: &UpdateRequest) -> JsResult<UpdateResponse>;
-    async fn confirm(&self, body: &ConfirmRequest) -> JsResult<ConfirmResponse>;
-    async fn shipping_rates(&self, body: &ShippingRatesRequest) -> JsResult<Vec<VariantRates>>;
-}
 
 #[wasm_bindgen]
 extern "C" {
@@ -71,19 +62,21 @@ async fn answer<T: DeserializeOwned>(call: JsResult<JsValue>, what: &str, root: 
     Ok(arg_from_js(v, what, Some(root), false)?)
 }
 
-/// Each body converted to JS, each answer decoded from JS.
-impl PaymentApi for JsClient {
-    async fn initiate(&self, body: &InitiateRequest) -> JsResult<InitiateResponse> {
+/// The payment calls of a client: each body converted to JS, each answer
+/// decoded from JS. A rejection is the value the JS method would have
+/// rejected with (a `CirrusError`, or a fake's own error).
+impl JsClient {
+    pub(super) async fn initiate(&self, body: &InitiateRequest) -> JsResult<InitiateResponse> {
         answer(self.initiate_payment(&to_js(body)?), "initiatePayment answer", Root::InitiateResponse).await
     }
-    async fn update(&self, body: &UpdateRequest) -> JsResult<UpdateResponse> {
+    pub(super) async fn update(&self, body: &UpdateRequest) -> JsResult<UpdateResponse> {
         answer(self.update_payment(&to_js(body)?), "updatePayment answer", Root::UpdateResponse).await
     }
-    async fn confirm(&self, body: &ConfirmRequest) -> JsResult<ConfirmResponse> {
+    pub(super) async fn confirm(&self, body: &ConfirmRequest) -> JsResult<ConfirmResponse> {
         answer(self.confirm_payment(&to_js(body)?), "confirmPayment answer", Root::ConfirmResponse).await
     }
     /// The `variantRates` list (a fake may answer the whole response object).
-    async fn shipping_rates(&self, body: &ShippingRatesRequest) -> JsResult<Vec<VariantRates>> {
+    pub(super) async fn shipping_rates(&self, body: &ShippingRatesRequest) -> JsResult<Vec<VariantRates>> {
         let v = JsFuture::from(Promise::resolve(&self.shipping_rates_js(&to_js(body)?)?)).await?;
         if v.is_array() {
             Ok(list_from_js(v, "shippingRates answer", Root::VariantRates)?)
