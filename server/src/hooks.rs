@@ -2,13 +2,13 @@
 //! (the generated images under `/static` are `crate::static_files`).
 
 use axum::extract::State as AxState;
-use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
+use axum::http::{Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::json;
 
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{Json, Path};
+use crate::extract::Json;
 use crate::State;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

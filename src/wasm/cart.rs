@@ -107,7 +107,7 @@ impl State {
     /// After a change of a persistent cart: what to write (storage, key,
     /// text). Taken while the state is borrowed, written after the borrow is
     /// released ([`Cart::change`]): a storage's `setItem` may call the cart.
-    fn to_save(&mut self) -> Option<(super::storage::Store, String, String)> {
+    fn pending_write(&mut self) -> Option<(super::storage::Store, String, String)> {
         let persistence = self.persistence.as_ref()?;
         let (storage, key) = (persistence.storage.clone()?, persistence.key.clone());
         Some((storage, key, self.serialize()))
@@ -169,7 +169,7 @@ impl Cart {
         let (out, write) = {
             let mut s = self.state.borrow_mut();
             let out = f(&mut s)?;
-            (out, s.to_save())
+            (out, s.pending_write())
         };
         let event = write.and_then(|(storage, key, text)| {
             let written = storage.set_item(&key, &text);
