@@ -54,14 +54,17 @@ pub(crate) static SCHEMA: &[(&str, Entry)] = &[
     /* 36 */ ("ShippingAddress", Struct { required: 0x1af, members: &[("email", Str), ("firstName", Str), ("lastName", Str), ("address1", Str), ("address2", Opt(&Str)), ("city", Str), ("state", Opt(&Str)), ("postalCode", Str), ("country", Str), ("phone", Opt(&Str))] }),
     /* 37 */ ("ShippingRatesRequest", Struct { required: 0x3, members: &[("variantIds", Array(&Str)), ("country", Str), ("orderTotal", Opt(&F64))] }),
     /* 38 */ ("UpdateRequest", Struct { required: 0x7, members: &[("sessionId", Str), ("shippingRateId", Str), ("shippingAddress", Ref(36))] }),
-    #[cfg(not(feature = "sdk-only"))] /* 39 */ ("CartProduct", Struct { required: 0x3f, members: &[("id", Str), ("name", Str), ("slug", Str), ("status", Ref(21)), ("images", Array(&Ref(8))), ("variants", Array(&Ref(40)))] }),
-    #[cfg(not(feature = "sdk-only"))] /* 40 */ ("CartVariant", Struct { required: 0x5b, members: &[("id", Str), ("price", Str), ("compareAtPrice", Opt(&Str)), ("stockQuantity", U32), ("stockStatus", Ref(25)), ("image", Opt(&Ref(8))), ("attributes", Map(&Str))] }),
-    #[cfg(not(feature = "sdk-only"))] /* 41 */ ("CheckoutFailureCode", Enum(&["declined", "action_failed", "canceled", "adapter", "request"])),
-    #[cfg(not(feature = "sdk-only"))] /* 42 */ ("CheckoutSession", Struct { required: 0x7f, members: &[("sessionId", Str), ("processor", Ref(17)), ("publishableKey", Str), ("currency", Str), ("amount", I53), ("breakdown", Ref(0)), ("items", Array(&Ref(34)))] }),
-    #[cfg(not(feature = "sdk-only"))] /* 43 */ ("ErrorCode", Enum(&["invalid_argument", "invalid_state", "network", "timeout", "aborted", "decode", "http", "invalid_request", "unauthorized", "not_found", "conflict", "payload_too_large", "unsupported_media_type", "rate_limited", "processor_error", "internal"])),
-    #[cfg(not(feature = "sdk-only"))] /* 44 */ ("PaymentAttempt", Struct { required: 0x7, members: &[("token", Str), ("returnUrl", Str), ("confirmInFlight", Bool), ("paymentIntentId", Opt(&Str)), ("lastStatus", Opt(&Ref(16)))] }),
-    #[cfg(not(feature = "sdk-only"))] /* 45 */ ("ShippingChoice", Struct { required: 0x3, members: &[("rate", Ref(23)), ("address", Ref(36))] }),
-    #[cfg(not(feature = "sdk-only"))] /* 46 */ ("StoredCheckout", Struct { required: 0x0, members: &[("version", Opt(&U32)), ("state", Opt(&Str)), ("session", Opt(&Ref(42))), ("shipping", Opt(&Ref(45))), ("attempt", Opt(&Ref(44))), ("clientSecret", Opt(&Str)), ("paymentIntentId", Opt(&Str)), ("code", Opt(&Ref(41))), ("errorCode", Opt(&Ref(43))), ("message", Opt(&Str)), ("retryable", Opt(&Bool)), ("pending", Opt(&Ref(44))), ("sessionId", Opt(&Str))] }),
+    /* 39 */ ("ResourceArg", Struct { required: 0x1, members: &[("kind", Ref(40)), ("slug", Opt(&Str))] }),
+    /* 40 */ ("ResourceKind", Enum(&["home", "product", "collection", "page"])),
+    /* 41 */ ("StoreSettings", Struct { required: 0x3ff, members: &[("name", Str), ("defaultCurrency", Str), ("contactEmail", Str), ("frontendDomain", Str), ("logoUrl", Str), ("routeProducts", Str), ("routeCollections", Str), ("routePages", Str), ("homeMetaTitle", Str), ("homeMetaDescription", Str)] }),
+    #[cfg(not(feature = "sdk-only"))] /* 42 */ ("CartProduct", Struct { required: 0x3f, members: &[("id", Str), ("name", Str), ("slug", Str), ("status", Ref(21)), ("images", Array(&Ref(8))), ("variants", Array(&Ref(43)))] }),
+    #[cfg(not(feature = "sdk-only"))] /* 43 */ ("CartVariant", Struct { required: 0x5b, members: &[("id", Str), ("price", Str), ("compareAtPrice", Opt(&Str)), ("stockQuantity", U32), ("stockStatus", Ref(25)), ("image", Opt(&Ref(8))), ("attributes", Map(&Str))] }),
+    #[cfg(not(feature = "sdk-only"))] /* 44 */ ("CheckoutFailureCode", Enum(&["declined", "action_failed", "canceled", "adapter", "request"])),
+    #[cfg(not(feature = "sdk-only"))] /* 45 */ ("CheckoutSession", Struct { required: 0x7f, members: &[("sessionId", Str), ("processor", Ref(17)), ("publishableKey", Str), ("currency", Str), ("amount", I53), ("breakdown", Ref(0)), ("items", Array(&Ref(34)))] }),
+    #[cfg(not(feature = "sdk-only"))] /* 46 */ ("ErrorCode", Enum(&["invalid_argument", "invalid_state", "network", "timeout", "aborted", "decode", "http", "invalid_request", "unauthorized", "not_found", "conflict", "payload_too_large", "unsupported_media_type", "rate_limited", "processor_error", "internal"])),
+    #[cfg(not(feature = "sdk-only"))] /* 47 */ ("PaymentAttempt", Struct { required: 0x7, members: &[("token", Str), ("returnUrl", Str), ("confirmInFlight", Bool), ("paymentIntentId", Opt(&Str)), ("lastStatus", Opt(&Ref(16)))] }),
+    #[cfg(not(feature = "sdk-only"))] /* 48 */ ("ShippingChoice", Struct { required: 0x3, members: &[("rate", Ref(23)), ("address", Ref(36))] }),
+    #[cfg(not(feature = "sdk-only"))] /* 49 */ ("StoredCheckout", Struct { required: 0x0, members: &[("version", Opt(&U32)), ("state", Opt(&Str)), ("session", Opt(&Ref(45))), ("shipping", Opt(&Ref(48))), ("attempt", Opt(&Ref(47))), ("clientSecret", Opt(&Str)), ("paymentIntentId", Opt(&Str)), ("code", Opt(&Ref(44))), ("errorCode", Opt(&Ref(46))), ("message", Opt(&Str)), ("retryable", Opt(&Bool)), ("pending", Opt(&Ref(47))), ("sessionId", Opt(&Str))] }),
 ];
 
 /// An entry of [`SCHEMA`] by name: the schema a body is checked against.
@@ -107,18 +110,21 @@ pub enum Root {
     ShippingAddress = 36,
     ShippingRatesRequest = 37,
     UpdateRequest = 38,
-    CartProduct = 39,
-    CartVariant = 40,
-    CheckoutFailureCode = 41,
-    CheckoutSession = 42,
-    ErrorCode = 43,
-    PaymentAttempt = 44,
-    ShippingChoice = 45,
-    StoredCheckout = 46,
+    ResourceArg = 39,
+    ResourceKind = 40,
+    StoreSettings = 41,
+    CartProduct = 42,
+    CartVariant = 43,
+    CheckoutFailureCode = 44,
+    CheckoutSession = 45,
+    ErrorCode = 46,
+    PaymentAttempt = 47,
+    ShippingChoice = 48,
+    StoredCheckout = 49,
 }
 
 impl Root {
     /// Every root, in table order.
     #[rustfmt::skip]
-    pub const ALL: &[Root] = &[Root::Breakdown, Root::Collection, Root::CollectionProduct, Root::CollectionRef, Root::CollectionResponse, Root::CollectionsResponse, Root::ConfirmResponse, Root::DisplayStyle, Root::Image, Root::InitiateResponse, Root::MinimalProduct, Root::MinimalProductsResponse, Root::OptionValue, Root::Page, Root::PagesResponse, Root::Pagination, Root::PaymentStatus, Root::Processor, Root::Product, Root::ProductOption, Root::ProductResponse, Root::ProductStatus, Root::ProductsResponse, Root::ShippingRate, Root::ShippingRatesResponse, Root::StockStatus, Root::Store, Root::StoreResponse, Root::UpdateResponse, Root::Variant, Root::VariantRates, Root::ClientOptions, Root::ConfirmRequest, Root::InitiateRequest, Root::PaymentItem, Root::ProductsOptions, Root::ShippingAddress, Root::ShippingRatesRequest, Root::UpdateRequest, Root::CartProduct, Root::CartVariant, Root::CheckoutFailureCode, Root::CheckoutSession, Root::ErrorCode, Root::PaymentAttempt, Root::ShippingChoice, Root::StoredCheckout];
+    pub const ALL: &[Root] = &[Root::Breakdown, Root::Collection, Root::CollectionProduct, Root::CollectionRef, Root::CollectionResponse, Root::CollectionsResponse, Root::ConfirmResponse, Root::DisplayStyle, Root::Image, Root::InitiateResponse, Root::MinimalProduct, Root::MinimalProductsResponse, Root::OptionValue, Root::Page, Root::PagesResponse, Root::Pagination, Root::PaymentStatus, Root::Processor, Root::Product, Root::ProductOption, Root::ProductResponse, Root::ProductStatus, Root::ProductsResponse, Root::ShippingRate, Root::ShippingRatesResponse, Root::StockStatus, Root::Store, Root::StoreResponse, Root::UpdateResponse, Root::Variant, Root::VariantRates, Root::ClientOptions, Root::ConfirmRequest, Root::InitiateRequest, Root::PaymentItem, Root::ProductsOptions, Root::ShippingAddress, Root::ShippingRatesRequest, Root::UpdateRequest, Root::ResourceArg, Root::ResourceKind, Root::StoreSettings, Root::CartProduct, Root::CartVariant, Root::CheckoutFailureCode, Root::CheckoutSession, Root::ErrorCode, Root::PaymentAttempt, Root::ShippingChoice, Root::StoredCheckout];
 }

@@ -36,6 +36,10 @@ pub const OUTPUTS: &[&str] = &[
 const INPUTS: &[&str] =
     &["ClientOptions", "ProductsOptions", "ShippingRatesRequest", "InitiateRequest", "UpdateRequest", "ConfirmRequest", "ShippingAddress", "PaymentItem"];
 
+/// Argument roots of the storefront helpers (`src/storefront/`; both entries export them), in
+/// the schema only (storefront.rs declares what JS sees): read as the client's inputs are.
+const STOREFRONT_INPUTS: &[&str] = &["StoreSettings", "ResourceArg"];
+
 /// Argument roots of the cart and the checkout, in the schema only (no TypeScript here:
 /// cart.rs and checkout.rs declare what JS sees): the product `Cart.add` takes and the
 /// stored checkout record (`src/checkout/stored.rs`). Unlike the client's options, an
@@ -102,11 +106,16 @@ pub fn trace() -> Registry {
     reg
 }
 
-/// The types of [`CART_CHECKOUT_INPUTS`], traced (the wire types among them are the same shapes).
+/// The types of [`STOREFRONT_INPUTS`] and [`CART_CHECKOUT_INPUTS`], traced (the wire types
+/// among them are the same shapes).
 pub fn trace_cart_checkout() -> Registry {
     use cirrus_storefront::cart::CartProduct;
     use cirrus_storefront::checkout::stored::StoredCheckout;
+    use cirrus_storefront::storefront::{input::ResourceArg, routes::ResourceKind, StoreSettings};
     let mut t = Tracer::new(TracerConfig::default());
+    t.trace_simple_type::<StoreSettings>().unwrap();
+    t.trace_simple_type::<ResourceKind>().unwrap();
+    t.trace_simple_type::<ResourceArg>().unwrap();
     t.trace_simple_type::<ProductStatus>().unwrap();
     t.trace_simple_type::<StockStatus>().unwrap();
     crate::checkout::trace_enums(&mut t);
@@ -216,7 +225,10 @@ pub fn gen_rust_schema(wire: &Registry, extra: &Registry) -> String {
     let outputs = reachable(reg, OUTPUTS);
     // Then the argument types (the client names the path of a bad argument with them):
     // an optional field (`Option`, or a defaulted `bool`) may be omitted.
-    let inputs: Vec<String> = reachable(reg, INPUTS).into_iter().filter(|n| !outputs.contains(n)).collect();
+    let mut inputs: Vec<String> = reachable(reg, INPUTS).into_iter().filter(|n| !outputs.contains(n)).collect();
+    // Then the storefront helpers' (as the client's: every entry has them).
+    let helpers: Vec<String> = reachable(reg, STOREFRONT_INPUTS).into_iter().filter(|n| !outputs.contains(n) && !inputs.contains(n)).collect();
+    inputs.extend(helpers);
     // Then the cart's and the checkout's (an `Option` may be omitted, a `bool` not).
     let strict: Vec<String> =
         reachable(reg, CART_CHECKOUT_INPUTS).into_iter().filter(|n| !outputs.contains(n) && !inputs.contains(n)).collect();
