@@ -111,26 +111,31 @@ fn struct_fields<T: DeserializeOwned>() -> Option<&'static [&'static str]> {
 
 /// A struct must be given as an object, and (`strict`) an unknown member of
 /// the top object is refused (serde-wasm-bindgen reads a struct member by member, so
-/// `deny_unknown_fields` never sees the others).
-/// Members that are `undefined` or functions are ignored, as `JSON.stringify`
-/// would.
+/// `deny_unknown_fields` never sees the others), in serde's words.
 fn check_object<T: DeserializeOwned>(value: &JsValue, what: &str, strict: bool) -> Result<()> {
     let Some(fields) = struct_fields::<T>() else { return Ok(()) };
     expect_object(value, what)?;
     if !strict {
         return Ok(());
     }
-    for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
-        let Some(k) = key.as_string() else { continue };
-        if fields.contains(&k.as_str()) {
-            continue;
-        }
-        let v = js_sys::Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
-        if !v.is_undefined() && !v.is_function() {
-            return Err(Error::invalid_argument([what, ": unknown field `", &k, "`, expected one of `", &fields.join("`, `"), "`"].concat()));
-        }
+    match unknown_member(value, fields) {
+        Some(k) => Err(Error::invalid_argument([what, ": unknown field `", &k, "`, expected one of `", &fields.join("`, `"), "`"].concat())),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// The first own enumerable member of the object `value` that `known` does
+/// not name: the one check of unknown members of a JS argument (the options'
+/// [`arg_from_js`], the client's `cache` option). Members whose value is
+/// `undefined` or a function are left out, as `JSON.stringify` would. (A
+/// stored value, read back as JSON text, is checked by its closed schema
+/// instead: `jsoncheck::check_closed`.)
+pub(crate) fn unknown_member(value: &JsValue, known: &[&str]) -> Option<String> {
+    js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter().find_map(|key| {
+        let k = key.as_string().filter(|k| !known.contains(&k.as_str()))?;
+        let v = js_sys::Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
+        (!v.is_undefined() && !v.is_function()).then_some(k)
+    })
 }
 
 /// The refusal of an argument that is not an object (a struct must be given as one).
