@@ -164,9 +164,8 @@ pub struct Cancelled {
 }
 
 /// The checkout, discriminated by `state` (the tag in JS and TypeScript, and
-/// in the stored record, read back by this same `Deserialize`:
-/// [`super::stored`]).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// in the stored record: [`super::stored`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum CheckoutState {
     /// Nothing initiated yet.

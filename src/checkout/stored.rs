@@ -2,7 +2,8 @@
 //! `localStorage` under `<cartKey>:checkout`, so a reload, a 3-D Secure
 //! redirect or another tab of the cart can resume it): the state object as JavaScript sees
 //! it plus `"version": 1`, written with serde and read back with serde
-//! ([`CheckoutState`]'s own `Deserialize`: its `state` tag names the state).
+//! (`version` and the `state` tag, then the members of the state it names,
+//! each state's type decoding its own).
 //!
 //! Reading back trusts nothing. The record is decoded once, plainly; then
 //! checked against its state's generated schema root, closed
@@ -43,12 +44,48 @@ impl<'a> Stored<'a> {
     }
 }
 
-/// A stored form read back: [`Stored`]'s members.
+/// What every stored form has: `version` and the `state` tag.
 #[derive(Deserialize)]
-struct Read {
+struct Head {
     version: u32,
-    #[serde(flatten)]
-    state: CheckoutState,
+    state: String,
+}
+
+/// The states, as serde reads the `state` tag: [`CheckoutState`]'s variants under
+/// its own `rename_all`, so the names are serde's (a state the match in
+/// [`payload`] does not read fails the round trip of every state in the tests).
+/// Not `CheckoutState`'s own derived `Deserialize`: an internally tagged enum
+/// buffers the record and decodes each member type a second time from the
+/// buffer (+18 KB gz of checkout wasm, measured with scripts/bench-size.sh).
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Tag {
+    Idle,
+    Initiated,
+    ShippingChosen,
+    Paying,
+    RequiresAction,
+    Confirming,
+    Succeeded,
+    Failed,
+    Cancelled,
+}
+
+/// The state `tag` names, its members read by serde from `d` (the whole record:
+/// the payload's type reads its own members and passes over `version` and `state`).
+fn payload<'de, D: Deserializer<'de>>(tag: Tag, d: D) -> core::result::Result<CheckoutState, D::Error> {
+    use CheckoutState as S;
+    Ok(match tag {
+        Tag::Idle => S::Idle,
+        Tag::Initiated => S::Initiated(Deserialize::deserialize(d)?),
+        Tag::ShippingChosen => S::ShippingChosen(Deserialize::deserialize(d)?),
+        Tag::Paying => S::Paying(Deserialize::deserialize(d)?),
+        Tag::RequiresAction => S::RequiresAction(Deserialize::deserialize(d)?),
+        Tag::Confirming => S::Confirming(Deserialize::deserialize(d)?),
+        Tag::Succeeded => S::Succeeded(Deserialize::deserialize(d)?),
+        Tag::Failed => S::Failed(Deserialize::deserialize(d)?),
+        Tag::Cancelled => S::Cancelled(Deserialize::deserialize(d)?),
+    })
 }
 
 fn bad(path: &str, what: &str) -> Error {
@@ -77,10 +114,14 @@ pub fn restore<'de, D: Deserializer<'de>>(d: impl Fn() -> D, text: &str) -> Resu
 }
 
 fn read<'de, D: Deserializer<'de>>(d: impl Fn() -> D, text: &str) -> Result<CheckoutState> {
-    let Read { version, state } = Read::deserialize(d()).map_err(|e| not_read(&e.to_string(), text, Named::deserialize(d()).ok()))?;
+    let Head { version, state: name } = Head::deserialize(d()).map_err(|e| not_read(&e.to_string(), text, None))?;
     if version != STORED_VERSION {
         return Err(bad("version", &cat(&["unsupported version ", &uint(u64::from(version)), " (this SDK reads 1)"])));
     }
+    let tag = Tag::deserialize(serde::de::value::StrDeserializer::<serde::de::value::Error>::new(&name));
+    let state = tag
+        .map_err(|e| not_read(&e.to_string(), text, None))
+        .and_then(|tag| payload(tag, d()).map_err(|e| not_read(&e.to_string(), text, Some(&name))))?;
     // Exactly the state's members (serde reads those it knows and passes over the others).
     closed(text, state.name()).map_err(problem)?;
     check(&state)?;
@@ -95,18 +136,13 @@ fn closed(text: &str, name: &str) -> core::result::Result<(), Problem> {
     }
 }
 
-/// The `state` a record names, read alone.
-#[derive(Deserialize)]
-struct Named {
-    state: String,
-}
 
 /// Why `text` did not decode: the first problem against any state's schema,
 /// else against the schema of the state it names (`named`), else the
 /// deserializer's message `e`.
 #[cold]
-fn not_read(e: &str, text: &str, named: Option<Named>) -> Error {
-    let own = || named.and_then(|n| closed(text, &n.state).err());
+fn not_read(e: &str, text: &str, named: Option<&str>) -> Error {
+    let own = || named.and_then(|n| closed(text, n).err());
     match jsoncheck::check_str(text, Root::StoredCheckout).err().or_else(own) {
         Some(p) => problem(p),
         // serde-wasm-bindgen's errors print as a JS `Error` ("Error: invalid type: …").
