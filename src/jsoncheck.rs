@@ -41,7 +41,7 @@
 //! - `Null(T)` null or `T`, `Opt(T)` null, absent or `T`, `Array(T)` an array
 //!   of `T`, `Map(T)` an object whose values are `T`; a struct is an object
 //!   with every member of the schema that is not `Opt` (unknown members are
-//!   allowed); an enum is a string among its values.
+//!   allowed, but by [`check_closed`]); an enum is a string among its values.
 //! - Duplicate keys: every occurrence must fit (`JSON.parse` would keep the
 //!   last; no Cirrus server writes duplicates).
 //!
@@ -118,7 +118,7 @@ impl core::error::Error for Problem {}
 /// as `JSON.parse` runs first), nesting deeper than [`MAX_DEPTH`], or the
 /// first schema problem in document order with its JSON path.
 pub fn check(body: &[u8], root: Root) -> Result<(), Problem> {
-    check_type(body, &Ty::Ref(root as u16))
+    check_type(body, &Ty::Ref(root as u16), false)
 }
 
 /// [`check`] for a body already in a `&str`.
@@ -129,17 +129,28 @@ pub fn check_str(body: &str, root: Root) -> Result<(), Problem> {
     check(body.as_bytes(), root)
 }
 
+/// [`check`] with every struct closed: a member its schema does not have is a
+/// problem too (`session.note: unknown member`). For values the SDK wrote and
+/// reads back (the stored checkout), where any other member is tampering.
+///
+/// # Errors
+/// As [`check`].
+pub fn check_closed(body: &str, root: Root) -> Result<(), Problem> {
+    check_type(body.as_bytes(), &Ty::Ref(root as u16), true)
+}
+
 /// Checks only that `body` is JSON that `JSON.parse` accepts (nested at most
 /// [`MAX_DEPTH`] deep), whatever its shape.
 ///
 /// # Errors
 /// The syntax error or the nesting, as [`check`] reports them.
 pub fn check_syntax(body: &[u8]) -> Result<(), Problem> {
-    check_type(body, &Ty::Any)
+    check_type(body, &Ty::Any, false)
 }
 
-fn check_type(body: &[u8], ty: &Ty) -> Result<(), Problem> {
+fn check_type(body: &[u8], ty: &Ty, closed: bool) -> Result<(), Problem> {
     let mut scan = Scan::new(body, 0);
+    scan.closed = closed;
     if scan.document(ty).is_err() {
         return Err(scan.stop.problem(body.len()));
     }
@@ -238,6 +249,7 @@ fn report(b: &[u8], kind: Kind, at: usize) -> Problem {
     };
     let message = match kind {
         Kind::Missing(name) => cat(&["missing field `", name, "`"]),
+        Kind::Unknown => "unknown member".to_owned(),
         Kind::Type(ty) => cat(&["expected ", &expects(&ty), ", got ", &describe(b, at)]),
     };
     Problem { path, message }

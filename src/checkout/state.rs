@@ -10,7 +10,7 @@ use crate::model::{Breakdown, PaymentItem, PaymentStatus, Processor, ShippingAdd
 /// The payment session as initiate / update last described it (amounts in
 /// minor units).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct CheckoutSession {
     pub session_id: String,
     pub processor: Processor,
@@ -26,7 +26,7 @@ pub struct CheckoutSession {
 
 /// The buyer's shipping choice, as accepted by the server's update.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct ShippingChoice {
     pub rate: ShippingRate,
     pub address: ShippingAddress,
@@ -34,7 +34,7 @@ pub struct ShippingChoice {
 
 /// One payment attempt: a confirmation token and what is known about it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct PaymentAttempt {
     /// `ctoken_…` (Stripe) or `tok_…` (localstripe). Every confirm of this
     /// attempt sends this same token.
@@ -163,7 +163,8 @@ pub struct Cancelled {
     pub session_id: Option<String>,
 }
 
-/// The checkout, discriminated by `state` (the tag in JS and TypeScript).
+/// The checkout, discriminated by `state` (the tag in JS and TypeScript, and
+/// in the stored record: [`super::stored`]).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum CheckoutState {

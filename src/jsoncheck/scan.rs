@@ -72,11 +72,13 @@ pub(super) struct Halt;
 
 pub(super) type Step<T = ()> = Result<T, Halt>;
 
-/// A schema problem: a value of the wrong type, or a missing member.
+/// A schema problem: a value of the wrong type, a missing member, or (in a
+/// closed check) a member the schema does not have.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Kind {
     Type(Ty),
     Missing(&'static str),
+    Unknown,
 }
 
 /// The fast pass: the cursor over the body, whether a schema problem was seen
@@ -87,13 +89,15 @@ pub(super) struct Scan<'a> {
     b: &'a [u8],
     pub(super) i: usize,
     bad: bool,
+    /// Members a struct's schema does not have are problems ([`super::check_closed`]).
+    pub(super) closed: bool,
     pub(super) first: Option<(Kind, usize)>,
     pub(super) stop: Stop,
 }
 
 impl<'a> Scan<'a> {
     pub(super) fn new(b: &'a [u8], i: usize) -> Self {
-        Scan { b, i, bad: false, first: None, stop: Stop::Syntax("", 0) }
+        Scan { b, i, bad: false, closed: false, first: None, stop: Stop::Syntax("", 0) }
     }
 
     /// Notes a schema problem at `at`: only the first counts.
@@ -306,7 +310,12 @@ impl<'a> Scan<'a> {
                         seen |= 1 << k;
                         self.value(&members[k].1, depth)?;
                     }
-                    None => self.skip(depth)?,
+                    None => {
+                        if self.closed {
+                            self.found(Kind::Unknown, self.i);
+                        }
+                        self.skip(depth)?;
+                    }
                 }
                 if !self.next(b'}')? {
                     break;

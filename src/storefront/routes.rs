@@ -11,7 +11,7 @@
 #[allow(unused_imports)]
 use crate::prelude::*;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::StoreSettings;
 use crate::error::{Error, Result};
@@ -29,34 +29,15 @@ pub enum StoreResource {
     Page { slug: String },
 }
 
-/// The kinds of [`StoreResource`], as the JS `kind` member spells them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The kinds of [`StoreResource`], as the JS `kind` member spells them
+/// (decoded by serde: [`super::input::ResourceArg`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub enum ResourceKind {
     Home,
     Product,
     Collection,
     Page,
-}
-
-impl ResourceKind {
-    /// Every kind with its JS name.
-    pub const ALL: [(&'static str, Self); 4] = [("home", Self::Home), ("product", Self::Product), ("collection", Self::Collection), ("page", Self::Page)];
-
-    /// The kind `kind` names (a `resource`'s `kind` member; `None` when absent).
-    /// Read by name, not by a serde enum: the wasm decodes a resource as the
-    /// string map it already decodes selections as (one decoder fewer).
-    ///
-    /// # Errors
-    /// `invalid_argument` in serde's words: `resource: missing field `kind``,
-    /// `resource.kind: unknown variant `x`, expected one of `home`, …`.
-    pub fn parse(kind: Option<&str>) -> Result<Self> {
-        let Some(kind) = kind else { return Err(Error::invalid_argument("resource: missing field `kind`")) };
-        if let Some((_, k)) = Self::ALL.iter().find(|(name, _)| *name == kind) {
-            return Ok(*k);
-        }
-        let names: Vec<String> = Self::ALL.iter().map(|(name, _)| cat(&["`", name, "`"])).collect();
-        Err(Error::invalid_argument(cat(&["resource.kind: unknown variant `", kind, "`, expected one of ", &names.join(", ")])))
-    }
 }
 
 impl StoreResource {

@@ -364,23 +364,16 @@ fn wire_resources_decode_as_the_inputs() {
         "metaTitle": "", "metaDescription": "", "createdAt": "", "updatedAt": ""
     });
     let _: crate::model::Page = serde_json::from_value(page.clone()).unwrap();
-    // The wasm decodes both as one `Listing`: the same Collection and Page come out.
-    let listing = |v: &Value| serde_json::from_value::<input::Listing>(v.clone()).unwrap();
-    assert_eq!(listing(&collection).collection().unwrap(), serde_json::from_value::<Collection>(collection.clone()).unwrap());
-    assert_eq!(listing(&page).page().unwrap(), serde_json::from_value::<Page>(page.clone()).unwrap());
-    assert_eq!(serde_json::from_value::<Page>(page.clone()).unwrap().title, "About");
-    // ...and each requires its own members, in serde's words.
-    let missing = |r: crate::error::Result<()>| r.unwrap_err().message;
-    assert_eq!(missing(listing(&page).collection().map(drop)), "collection: missing field `name`");
+    // Each requires its own members, in serde's words.
+    let missing = |v: &Value, what: &str| match what {
+        "page" => serde_json::from_value::<Page>(v.clone()).unwrap_err().to_string(),
+        _ => serde_json::from_value::<Collection>(v.clone()).unwrap_err().to_string(),
+    };
+    assert_eq!(missing(&page, "collection"), "missing field `name`");
     let mut no_crumbs = collection.clone();
     no_crumbs.as_object_mut().unwrap().remove("breadcrumb");
-    assert_eq!(missing(listing(&no_crumbs).collection().map(drop)), "collection: missing field `breadcrumb`");
-    assert_eq!(missing(listing(&collection).page().map(drop)), "page: missing field `title`");
-    let serde_err = serde_json::from_value::<Page>(collection.clone()).unwrap_err().to_string();
-    assert_eq!(["page: ", &serde_err].concat(), "page: missing field `title`");
-    let mut no_image = collection.clone();
-    no_image.as_object_mut().unwrap().remove("image");
-    assert_eq!(missing(listing(&no_image).collection().map(drop)), "collection: missing field `image`");
+    assert_eq!(missing(&no_crumbs, "collection"), "missing field `breadcrumb`");
+    assert_eq!(missing(&collection, "page"), "missing field `title`");
     // A nullable member must still be there.
     let e = serde_json::from_value::<Collection>(serde_json::json!({ "id": "c", "name": "", "slug": "c", "description": "", "metaTitle": "", "metaDescription": "", "breadcrumb": [] })).unwrap_err();
     assert!(e.to_string().contains("missing field `image`"), "{e}");
@@ -388,30 +381,19 @@ fn wire_resources_decode_as_the_inputs() {
 
 #[test]
 fn resources_read_and_written_as_string_maps() {
-    use super::routes::ResourceKind;
-    // `kind` by name (the wasm decodes a resource as a string map), errors in serde's words.
-    for (name, kind) in ResourceKind::ALL {
-        assert_eq!(ResourceKind::parse(Some(name)).unwrap(), kind);
-    }
-    assert_eq!(ResourceKind::parse(None).unwrap_err().message, "resource: missing field `kind`");
-    // The words serde gave when `kind` was decoded as an enum of these names.
-    #[derive(Debug, serde::Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    enum Kind {
-        Home,
-        Product,
-        Collection,
-        Page,
-    }
-    let serde_err = serde_json::from_value::<Kind>(Value::from("cart")).unwrap_err().to_string();
-    assert_eq!(ResourceKind::parse(Some("cart")).unwrap_err().message, ["resource.kind: ", &serde_err].concat());
-    assert_eq!(serde_err, "unknown variant `cart`, expected one of `home`, `product`, `collection`, `page`");
+    use super::input::ResourceArg;
+    let arg = |v: Value| serde_json::from_value::<ResourceArg>(v).map_err(|e| e.to_string()).and_then(|r| r.resource().map_err(|e| e.message));
+    assert_eq!(arg(serde_json::json!({ "kind": "home", "slug": null, "other": 1 })), Ok(StoreResource::Home));
+    assert_eq!(arg(serde_json::json!({ "kind": "page", "slug": "p" })), Ok(StoreResource::Page { slug: "p".into() }));
+    assert_eq!(arg(serde_json::json!({ "slug": "p" })).unwrap_err(), "missing field `kind`");
+    assert_eq!(arg(serde_json::json!({ "kind": "cart" })).unwrap_err(), "unknown variant `cart`, expected one of `home`, `product`, `collection`, `page`");
+    assert_eq!(arg(serde_json::json!({ "kind": "product" })).unwrap_err(), "resource.slug is required for a product");
+    assert_eq!(arg(serde_json::json!({ "kind": "home", "slug": "x" })).unwrap_err(), "resource.slug: the home page has no slug");
     // `to_map` is what serde's internally tagged `StoreResource` gives, for every kind.
     for r in [StoreResource::Home, StoreResource::Product { slug: "a b".into() }, StoreResource::Page { slug: "p".into() }, StoreResource::Collection { slug: "c".into() }] {
         let map = serde_json::to_value(r.to_map()).unwrap();
         assert_eq!(map, serde_json::to_value(&r).unwrap(), "{r:?}");
-        let back = StoreResource::from_parts(ResourceKind::parse(map["kind"].as_str()).unwrap(), map.get("slug").map(|s| s.as_str().unwrap().to_owned()));
-        assert_eq!(back.unwrap(), r);
+        assert_eq!(arg(map), Ok(r.clone()));
     }
 }
 

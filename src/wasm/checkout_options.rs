@@ -3,16 +3,17 @@
 //! (or what `options.storage` names), which every tab of the origin reads,
 //! under the cart's key `<cartKey>:checkout`, `options.storageKey`, or
 //! `"cirrus.checkout"` (`checkout_split::record_key`). The stored form is
-//! read back trusting nothing ([`crate::checkout::stored`]); an unreadable
-//! one is kept aside under `<key>:unreadable`, never deleted.
+//! read back trusting nothing ([`crate::checkout::stored`]: serde, and the
+//! record's closed schema for members the state does not have); an
+//! unreadable one is kept aside under `<key>:unreadable`, never deleted.
 
-use js_sys::{Function, Reflect, JSON};
+use js_sys::{Function, JSON};
 use wasm_bindgen::prelude::*;
 
-use super::interop::{list_from_js, to_js};
+use super::interop::list_from_js;
 use super::js::get;
 use super::storage::Store;
-use crate::checkout::stored::{restore, Stored};
+use crate::checkout::stored::restore;
 use crate::checkout::CheckoutState;
 use crate::model::PaymentItem;
 use crate::error::{Error, Result};
@@ -32,21 +33,13 @@ pub(super) fn js_message(e: &JsValue) -> String {
     super::js::message(e).or_else(|| e.as_string()).unwrap_or_default()
 }
 
-/// The state kept under `key`, if any.
+/// The state kept under `key`, if any: read back by
+/// [`crate::checkout::stored::restore`], which trusts nothing.
 pub(super) fn stored(storage: Option<&Store>, key: &str) -> Result<Option<CheckoutState>> {
     let Some(s) = storage else { return Ok(None) };
     let Some(text) = s.get_item(key).ok().flatten() else { return Ok(None) };
-    let invalid = |m: &str| Error::invalid_argument(cat(&["stored checkout state is not valid: ", m]));
-    let value = JSON::parse(&text).map_err(|e| invalid(&js_message(&e)))?;
-    let state = restore(serde_wasm_bindgen::Deserializer::from(value.clone()), &text)?;
-    // serde-wasm-bindgen reads only the members a struct declares, so
-    // `deny_unknown_fields` never fires here: a member the state does not
-    // write back is refused by comparing the input with its re-serialization.
-    let back = to_js(&Stored::of(&state))?;
-    if let Some(path) = foreign_member(&value, &back, "") {
-        return Err(invalid(&cat(&[&path, ": unknown member"])));
-    }
-    Ok(Some(state))
+    let value = JSON::parse(&text).map_err(|e| Error::invalid_argument(cat(&["stored checkout state is not valid: ", &js_message(&e)])))?;
+    restore(|| serde_wasm_bindgen::Deserializer::from(value.clone()), &text).map(Some)
 }
 
 /// An unreadable stored state is reported, never silently deleted (it may
@@ -62,29 +55,6 @@ pub(super) fn keep_aside(storage: Option<&Store>, key: &str, e: Error) -> Error 
     }
     let _ = s.remove_item(key);
     Error::new(e.code, cat(&[&e.message, "; it was kept aside under ", &quote(&aside)]))
-}
-
-/// The path of the first member of `input` that `known` (the same value as
-/// the SDK writes it) does not have, looking into objects and arrays.
-fn foreign_member(input: &JsValue, known: &JsValue, path: &str) -> Option<String> {
-    let at = |k: &str| if path.is_empty() { k.to_owned() } else { cat(&[path, ".", k]) };
-    if let (Some(a), Some(b)) = (input.dyn_ref::<js_sys::Array>(), known.dyn_ref::<js_sys::Array>()) {
-        return (0..a.length().min(b.length())).find_map(|i| {
-            let p = cat(&[path, "[", &crate::text::uint(u64::from(i)), "]"]);
-            foreign_member(&a.get(i), &b.get(i), &p)
-        });
-    }
-    if !(input.is_object() && known.is_object()) {
-        return None;
-    }
-    js_sys::Object::keys(input.unchecked_ref::<js_sys::Object>()).iter().find_map(|k| {
-        let k = k.as_string()?;
-        let key = JsValue::from_str(&k);
-        if !Reflect::has(known, &key).unwrap_or(false) {
-            return Some(at(&k));
-        }
-        foreign_member(&get(input, &k), &get(known, &k), &at(&k))
-    })
 }
 
 /// Whether the options name what to buy (`cart` or `items`).

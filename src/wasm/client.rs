@@ -86,14 +86,6 @@ fn signal_arg(signal: Option<JsValue>) -> Result<Option<AbortSignal>> {
     }
 }
 
-/// Whether the object `v` has own enumerable members besides `known`
-/// (members whose value is `undefined` count as absent).
-fn has_others(v: &JsValue, known: &[&str]) -> bool {
-    let given = js_sys::Object::values(v.unchecked_ref::<js_sys::Object>()).iter().filter(|x| !x.is_undefined()).count();
-    given > known.iter().filter(|k| !get(v, k).is_undefined()).count()
-}
-
-
 /// A `cache` option: absent, `"no-store"`, or `{ maxAgeMs, staleWhileRevalidateMs,
 /// staleIfErrorMs }`, checked by the core ([`Strategy`]).
 fn cache_arg(what: &str, v: &JsValue) -> Result<Option<Strategy>> {
@@ -111,7 +103,7 @@ fn cache_arg(what: &str, v: &JsValue) -> Result<Option<Strategy>> {
         let x = get(v, m);
         (!x.is_undefined() && !x.is_null()).then(|| x.as_f64().unwrap_or(f64::NAN))
     });
-    Strategy::from_members(what, has_others(v, &cache::MEMBERS), members).map(Some)
+    Strategy::from_members(what, super::interop::unknown_member(v, &cache::MEMBERS).is_some(), members).map(Some)
 }
 
 /// A call's last argument: absent, an `AbortSignal`, or `{ signal, cache,

@@ -46,102 +46,6 @@ pub(crate) fn list_from_js<T: DeserializeOwned>(value: JsValue, what: &str, root
     serde_wasm_bindgen::from_value(value.clone()).map_err(|e| arg_error(e, &value, what, Some(root), true))
 }
 
-/// The string members `names` of the object `obj`, in order, read as
-/// serde-wasm-bindgen reads a struct made only of strings, without a decoder
-/// of its own (each struct it decodes costs the wasm its own
-/// `deserialize_struct`, 0.6-3 KB). A name ending in `?` is an
-/// `Option<String>` with `#[serde(default)]`: absent, `undefined` or `null`
-/// give `None`. A name `key{Name` is a nested struct `Name` whose members
-/// are the names that follow, up to `}`: they are read in its place, into
-/// the same list. Members are read as properties (inherited ones too, as
-/// the decoder does); the others are ignored.
-///
-/// # Errors
-/// When the decoder would refuse the struct, its error, in its order: of the
-/// first member that is not a string (`null`, or `undefined` given as a
-/// member, for a required one) or not an object (a nested struct), else
-/// `missing field` of the first required member absent (a nested struct's
-/// at its end); the caller names the path with [`arg_fail`].
-#[cfg(any(feature = "client", feature = "storefront"))]
-pub(crate) fn string_members(obj: &JsValue, names: &[&'static str]) -> core::result::Result<Vec<Option<String>>, serde_wasm_bindgen::Error> {
-    let mut out = Vec::with_capacity(names.len());
-    members(obj, names, &mut out)?;
-    Ok(out)
-}
-
-/// [`string_members`] of one object: how many of `names` it took (its own,
-/// its nested structs', and its closing `}`).
-#[cfg(any(feature = "client", feature = "storefront"))]
-fn members(obj: &JsValue, names: &[&'static str], out: &mut Vec<Option<String>>) -> core::result::Result<usize, serde_wasm_bindgen::Error> {
-    let mut missing = None;
-    let mut i = 0;
-    while let Some(&name) = names.get(i) {
-        i += 1;
-        if name == "}" {
-            break;
-        }
-        let brace = name.find('{');
-        let (key, optional) = match (brace, name.strip_suffix('?')) {
-            (Some(b), _) => (&name[..b], false),
-            (None, Some(k)) => (k, true),
-            (None, None) => (name, false),
-        };
-        let js_key = JsValue::from_str(key);
-        let v = js_sys::Reflect::get(obj, &js_key).unwrap_or(JsValue::UNDEFINED);
-        let absent = v.is_undefined() && !js_sys::Reflect::has(obj, &js_key).unwrap_or(false);
-        if absent || (optional && (v.is_undefined() || v.is_null())) {
-            if !optional && missing.is_none() {
-                missing = Some(key);
-            }
-            if brace.is_some() {
-                // Its members: an error follows (it is required), their places do not matter.
-                i += names[i..].iter().position(|n| *n == "}").map_or(names.len() - i, |p| p + 1);
-            }
-            out.push(None);
-        } else if let Some(b) = brace {
-            if let Some(e) = not_a_struct(v.clone(), &name[b + 1..]) {
-                return Err(e);
-            }
-            i += members(&v, &names[i..], out)?;
-        } else {
-            // Not a string: the decoder's own `invalid type` error, as the struct's would be.
-            out.push(Some(match v.as_string() {
-                Some(s) => s,
-                None => serde_wasm_bindgen::from_value::<String>(v)?,
-            }));
-        }
-    }
-    match missing {
-        Some(key) => Err(serde::de::Error::missing_field(key)),
-        None => Ok(i),
-    }
-}
-
-/// The decoder's error for `value` given where struct `name` is expected, if
-/// it is not an object (`invalid type: …, expected struct ShippingAddress`).
-#[cfg(any(feature = "client", feature = "storefront"))]
-fn not_a_struct(value: JsValue, name: &'static str) -> Option<serde_wasm_bindgen::Error> {
-    struct Expect(&'static str);
-    impl<'de> serde::de::Visitor<'de> for Expect {
-        type Value = ();
-        fn expecting(&self, f: &mut core::fmt::Formatter) -> core::fmt::Result {
-            f.write_str("struct ")?;
-            f.write_str(self.0)
-        }
-        fn visit_map<A: serde::de::MapAccess<'de>>(self, _: A) -> core::result::Result<(), A::Error> {
-            Ok(())
-        }
-    }
-    serde::Deserializer::deserialize_struct(serde_wasm_bindgen::Deserializer::from(value), name, &[], Expect(name)).err()
-}
-
-/// The error of argument `value` (named `what`) for the decoder's error `e`:
-/// as [`arg_from_js`] gives it (the schema walk of `value` against `root`).
-#[cfg(any(feature = "client", feature = "storefront"))]
-pub(crate) fn arg_fail(e: serde_wasm_bindgen::Error, value: &JsValue, what: &str, root: Root) -> Error {
-    arg_error(e, value, what, Some(root), false)
-}
-
 /// The error of a value that did not decode: the first problem the schema
 /// walk finds (of each element in turn for a `list`), else the decoder's own
 /// message.
@@ -207,33 +111,38 @@ fn struct_fields<T: DeserializeOwned>() -> Option<&'static [&'static str]> {
 
 /// A struct must be given as an object, and (`strict`) an unknown member of
 /// the top object is refused (serde-wasm-bindgen reads a struct member by member, so
-/// `deny_unknown_fields` never sees the others).
-/// Members that are `undefined` or functions are ignored, as `JSON.stringify`
-/// would.
+/// `deny_unknown_fields` never sees the others), in serde's words.
 fn check_object<T: DeserializeOwned>(value: &JsValue, what: &str, strict: bool) -> Result<()> {
     let Some(fields) = struct_fields::<T>() else { return Ok(()) };
     expect_object(value, what)?;
     if !strict {
         return Ok(());
     }
-    for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
-        let Some(k) = key.as_string() else { continue };
-        if fields.contains(&k.as_str()) {
-            continue;
-        }
-        let v = js_sys::Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
-        if !v.is_undefined() && !v.is_function() {
-            return Err(Error::invalid_argument([what, ": unknown field `", &k, "`, expected one of `", &fields.join("`, `"), "`"].concat()));
-        }
+    match unknown_member(value, fields) {
+        Some(k) => Err(Error::invalid_argument([what, ": unknown field `", &k, "`, expected one of `", &fields.join("`, `"), "`"].concat())),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// The first own enumerable member of the object `value` that `known` does
+/// not name: the one check of unknown members of a JS argument (the options'
+/// [`arg_from_js`], the client's `cache` option). Members whose value is
+/// `undefined` or a function are left out, as `JSON.stringify` would. (A
+/// stored value, read back as JSON text, is checked by its closed schema
+/// instead: `jsoncheck::check_closed`.)
+pub(crate) fn unknown_member(value: &JsValue, known: &[&str]) -> Option<String> {
+    js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter().find_map(|key| {
+        let k = key.as_string().filter(|k| !known.contains(&k.as_str()))?;
+        let v = js_sys::Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
+        (!v.is_undefined() && !v.is_function()).then_some(k)
+    })
 }
 
 /// The refusal of an argument that is not an object (a struct must be given as one).
 ///
 /// # Errors
 /// `invalid_argument`: `what: expected an object, got an array`.
-pub(crate) fn expect_object(value: &JsValue, what: &str) -> Result<()> {
+fn expect_object(value: &JsValue, what: &str) -> Result<()> {
     if !value.is_object() || js_sys::Array::is_array(value) || value.is_function() {
         // serde-wasm-bindgen would read an array as the struct's members in order.
         let got = if js_sys::Array::is_array(value) { "an array" } else { "a value that is not an object" };

@@ -9,69 +9,19 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::interop::{arg_fail, arg_from_js, expect_object, required_arg, string_members, to_js};
-use crate::jsoncheck::Root;
+use super::interop::{arg_from_js, required_arg, to_js};
 use crate::error::Result;
-use crate::storefront::input::{Listing, Product};
-use crate::storefront::{self, routes::ResourceKind, OptionSelection, StoreResource, StoreSettings};
+use crate::jsoncheck::Root;
+use crate::storefront::input::{Collection, Page, Product, ResourceArg};
+use crate::storefront::{self, OptionSelection, StoreSettings};
 
 #[wasm_bindgen(typescript_custom_section)]
 const STOREFRONT_TYPES: &str = include_str!("../../js/generated/storefront.ts");
 
-/// The store settings: ten strings, read by [`string_members`] (no decoder
-/// of their own); refused as `required_arg` would refuse them.
+/// The store settings (`store` in messages), checked against their own
+/// schema root: a missing member is named among the settings' members.
 pub(super) fn store(value: JsValue) -> Result<StoreSettings> {
-    const NAMES: &[&str] = &[
-        "name", "defaultCurrency", "contactEmail", "frontendDomain", "logoUrl",
-        "routeProducts", "routeCollections", "routePages", "homeMetaTitle", "homeMetaDescription",
-    ];
-    if value.is_undefined() || value.is_null() {
-        return Err(crate::error::Error::invalid_argument("store is required"));
-    }
-    expect_object(&value, "store")?;
-    let members = string_members(&value, NAMES).map_err(|e| arg_fail(e, &value, "store", Root::Store))?;
-    let mut m = members.into_iter().map(Option::unwrap_or_default);
-    let mut next = || m.next().unwrap_or_default();
-    Ok(StoreSettings {
-        name: next(),
-        default_currency: next(),
-        contact_email: next(),
-        frontend_domain: next(),
-        logo_url: next(),
-        route_products: next(),
-        route_collections: next(),
-        route_pages: next(),
-        home_meta_title: next(),
-        home_meta_description: next(),
-    })
-}
-
-/// A `StoreResource` as JS gives it (`kind`, and `slug` but for `home`): its
-/// `kind` and `slug` members (`null` or `undefined` read as absent, other
-/// members ignored, as the struct it was decoded as did) decoded as the string
-/// map a selection is (one decoder for both).
-fn resource_of(value: JsValue) -> Result<StoreResource> {
-    let given = !value.is_undefined() && !value.is_null(); // else `required` says "resource is required"
-    if given && (!value.is_object() || js_sys::Array::is_array(&value) || value.is_function()) {
-        let got = if js_sys::Array::is_array(&value) { "an array" } else { "a value that is not an object" };
-        return Err(crate::error::Error::invalid_argument(["resource: expected an object, got ", got].concat()));
-    }
-    let picked = js_sys::Object::new();
-    for key in ["kind", "slug"] {
-        let key = JsValue::from_str(key);
-        let v = js_sys::Reflect::get(&value, &key).unwrap_or(JsValue::UNDEFINED);
-        if !v.is_undefined() && !v.is_null() {
-            let _ = js_sys::Reflect::set(&picked, &key, &v);
-        }
-    }
-    let r: OptionSelection = required_arg(if given { picked.into() } else { value }, "resource", None)?;
-    // `get`, not `remove`: a removal brings the map's rebalancing code in (~4 KB).
-    StoreResource::from_parts(ResourceKind::parse(r.get("kind").map(String::as_str))?, r.get("slug").cloned())
-}
-
-/// A collection or a page: one decoded type for both ([`Listing`]).
-fn listing(value: JsValue, what: &str, root: Root) -> Result<Listing> {
-    required_arg(value, what, Some(root))
+    required_arg(value, "store", Some(Root::StoreSettings))
 }
 
 /// The option matrix of `product` for a (partial) `selection`: each value's
@@ -114,7 +64,8 @@ pub fn store_path(
     #[wasm_bindgen(unchecked_param_type = "StoreResource")] resource: JsValue,
 ) -> Result<String> {
     let settings = store(settings)?;
-    storefront::store_path(&settings, &resource_of(resource)?)
+    let resource: ResourceArg = required_arg(resource, "resource", Some(Root::ResourceArg))?;
+    storefront::store_path(&settings, &resource.resource()?)
 }
 
 /// Which resource `path` (or an absolute URL) names, or `null`.
@@ -171,7 +122,7 @@ pub fn collection_seo(
     #[wasm_bindgen(unchecked_param_type = "Collection")] collection: JsValue,
 ) -> Result<JsValue> {
     let settings = store(settings)?;
-    to_js(&storefront::collection_seo(&settings, &listing(collection, "collection", Root::Collection)?.collection()?)?)
+    to_js(&storefront::collection_seo(&settings, &required_arg::<Collection>(collection, "collection", Some(Root::Collection))?)?)
 }
 
 /// SEO metadata of a CMS page (JSON-LD `WebPage`).
@@ -184,5 +135,5 @@ pub fn page_seo(
     #[wasm_bindgen(unchecked_param_type = "Page")] page: JsValue,
 ) -> Result<JsValue> {
     let settings = store(settings)?;
-    to_js(&storefront::page_seo(&settings, &listing(page, "page", Root::Page)?.page()?)?)
+    to_js(&storefront::page_seo(&settings, &required_arg::<Page>(page, "page", Some(Root::Page))?)?)
 }

@@ -99,3 +99,45 @@ pub fn generate() -> String {
     out.push_str(";\n");
     out
 }
+
+/// The stored record's schema roots (`src/checkout/stored.rs` checks a record against them;
+/// no Rust type has these shapes): `StoredCheckout`, what any state may have (`version`, a
+/// `state` among the states' tags, and every state's members, each optional), and per state
+/// `Stored<Payload>` (`StoredIdle` for `idle`): `version`, `state` that state's tag alone
+/// (`<Payload>Tag`), and its members as serde reads them. Returns them with the types they
+/// hold, and each state's tag with its root's name, in the order of the states.
+pub fn stored_roots() -> (Registry, Vec<(String, String)>) {
+    use serde_reflection::{ContainerFormat, Format, Named, VariantFormat};
+    let (reg, states) = trace();
+    let mut out = reg.clone();
+    let unit = |name: String| Named { name, value: VariantFormat::Unit };
+    let head = |state: &str| vec![Named { name: "version".into(), value: Format::U32 }, Named { name: "state".into(), value: Format::TypeName(state.into()) }];
+    let mut any = head("CheckoutStateName");
+    let mut tags = std::collections::BTreeMap::new();
+    let mut roots = Vec::new();
+    for (i, s) in states.iter().enumerate() {
+        let tag = serde_json::to_value(s).unwrap()["state"].as_str().expect("a `state` tag").to_owned();
+        assert_eq!(tag, s.name());
+        tags.insert(i as u32, unit(tag.clone()));
+        let name = payload(s).unwrap_or("Idle");
+        let fields = match payload(s).map(|p| &reg[p]) {
+            Some(ContainerFormat::Struct(fields)) => fields.clone(),
+            Some(other) => panic!("{name}: a state's payload is a struct, not {other:?}"),
+            None => Vec::new(),
+        };
+        for f in &fields {
+            if !any.iter().any(|a| a.name == f.name) {
+                let value = if matches!(f.value, Format::Option(_)) { f.value.clone() } else { Format::Option(Box::new(f.value.clone())) };
+                any.push(Named { name: f.name.clone(), value });
+            }
+        }
+        out.insert(format!("{name}Tag"), ContainerFormat::Enum([(0, unit(tag.clone()))].into()));
+        let mut members = head(&format!("{name}Tag"));
+        members.extend(fields);
+        out.insert(format!("Stored{name}"), ContainerFormat::Struct(members));
+        roots.push((tag.clone(), format!("Stored{name}")));
+    }
+    out.insert("CheckoutStateName".into(), ContainerFormat::Enum(tags));
+    out.insert("StoredCheckout".into(), ContainerFormat::Struct(any));
+    (out, roots)
+}

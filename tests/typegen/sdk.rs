@@ -36,11 +36,20 @@ pub const OUTPUTS: &[&str] = &[
 const INPUTS: &[&str] =
     &["ClientOptions", "ProductsOptions", "ShippingRatesRequest", "InitiateRequest", "UpdateRequest", "ConfirmRequest", "ShippingAddress", "PaymentItem"];
 
+/// Argument roots of the storefront helpers (`src/storefront/`; both entries export them), in
+/// the schema only (storefront.rs declares what JS sees): read as the client's inputs are.
+const STOREFRONT_INPUTS: &[&str] = &["StoreSettings", "ResourceArg"];
+
 /// Argument roots of the cart and the checkout, in the schema only (no TypeScript here:
 /// cart.rs and checkout.rs declare what JS sees): the product `Cart.add` takes and the
 /// stored checkout record (`src/checkout/stored.rs`). Unlike the client's options, an
 /// `Option` may be omitted but a `bool` must be given (no `#[serde(default)]` on them).
 const CART_CHECKOUT_INPUTS: &[&str] = &["CartProduct", "StoredCheckout"];
+
+/// The per-state roots of the stored checkout (`Root::STORED_STATES`), strict inputs too.
+fn stored_states() -> Vec<String> {
+    crate::checkout::stored_roots().1.into_iter().map(|(_, root)| root).collect()
+}
 
 /// Output fields the server omits unless asked (`#[serde(default)]` in model.rs).
 const MAY_BE_MISSING: &[(&str, &str)] =
@@ -102,17 +111,26 @@ pub fn trace() -> Registry {
     reg
 }
 
-/// The types of [`CART_CHECKOUT_INPUTS`], traced (the wire types among them are the same shapes).
+/// The types of [`STOREFRONT_INPUTS`] and [`CART_CHECKOUT_INPUTS`], traced (the wire types
+/// among them are the same shapes).
 pub fn trace_cart_checkout() -> Registry {
     use cirrus_storefront::cart::CartProduct;
-    use cirrus_storefront::checkout::stored::StoredCheckout;
+    use cirrus_storefront::storefront::{input::ResourceArg, routes::ResourceKind, StoreSettings};
     let mut t = Tracer::new(TracerConfig::default());
+    t.trace_simple_type::<StoreSettings>().unwrap();
+    t.trace_simple_type::<ResourceKind>().unwrap();
+    t.trace_simple_type::<ResourceArg>().unwrap();
     t.trace_simple_type::<ProductStatus>().unwrap();
     t.trace_simple_type::<StockStatus>().unwrap();
     crate::checkout::trace_enums(&mut t);
     t.trace_simple_type::<CartProduct>().unwrap();
-    t.trace_simple_type::<StoredCheckout>().unwrap();
-    t.registry().expect("complete trace")
+    let mut reg = t.registry().expect("complete trace");
+    for (name, c) in crate::checkout::stored_roots().0 {
+        if let Some(old) = reg.insert(name.clone(), c.clone()) {
+            assert_eq!(old, c, "two different shapes named {name}");
+        }
+    }
+    reg
 }
 
 /// Every type reachable from `roots`.
@@ -216,10 +234,16 @@ pub fn gen_rust_schema(wire: &Registry, extra: &Registry) -> String {
     let outputs = reachable(reg, OUTPUTS);
     // Then the argument types (the client names the path of a bad argument with them):
     // an optional field (`Option`, or a defaulted `bool`) may be omitted.
-    let inputs: Vec<String> = reachable(reg, INPUTS).into_iter().filter(|n| !outputs.contains(n)).collect();
+    let mut inputs: Vec<String> = reachable(reg, INPUTS).into_iter().filter(|n| !outputs.contains(n)).collect();
+    // Then the storefront helpers' (as the client's: every entry has them).
+    let helpers: Vec<String> = reachable(reg, STOREFRONT_INPUTS).into_iter().filter(|n| !outputs.contains(n) && !inputs.contains(n)).collect();
+    inputs.extend(helpers);
     // Then the cart's and the checkout's (an `Option` may be omitted, a `bool` not).
     let strict: Vec<String> =
-        reachable(reg, CART_CHECKOUT_INPUTS).into_iter().filter(|n| !outputs.contains(n) && !inputs.contains(n)).collect();
+        reachable(reg, &[CART_CHECKOUT_INPUTS, &stored_states().iter().map(String::as_str).collect::<Vec<_>>()].concat())
+            .into_iter()
+            .filter(|n| !outputs.contains(n) && !inputs.contains(n))
+            .collect();
     let all: Vec<String> = outputs.iter().chain(&inputs).chain(&strict).cloned().collect();
     let index: BTreeMap<&str, usize> = all.iter().enumerate().map(|(i, n)| (n.as_str(), i)).collect();
     let mut out = String::from(
@@ -282,6 +306,10 @@ pub fn gen_rust_schema(wire: &Registry, extra: &Registry) -> String {
     }
     out.push_str("}\n\nimpl Root {\n    /// Every root, in table order.\n    #[rustfmt::skip]\n    pub const ALL: &[Root] = &[");
     out.push_str(&all.iter().map(|n| format!("Root::{n}")).collect::<Vec<_>>().join(", "));
+    out.push_str("];\n");
+    // The stored checkout's per-state roots, in the order of the states (src/checkout/stored.rs).
+    out.push_str("\n    /// The stored checkout of each state, by its tag (`StoredCheckout` is any state's).\n    #[rustfmt::skip]\n    pub const STORED_STATES: &[(&str, Root)] = &[");
+    out.push_str(&crate::checkout::stored_roots().1.iter().map(|(tag, n)| format!("(\"{tag}\", Root::{n})")).collect::<Vec<_>>().join(", "));
     out.push_str("];\n}\n");
     out
 }

@@ -10,7 +10,7 @@ fn stored(s: &CheckoutState) -> Value {
 }
 
 fn read(v: &Value) -> Result<CheckoutState> {
-    restore(v.clone(), &v.to_string())
+    restore(|| v.clone(), &v.to_string())
 }
 
 #[test]
@@ -52,8 +52,8 @@ fn patch(base: &Value, path: &[&str], value: Option<Value>) -> Result<CheckoutSt
 fn tampered_or_stale_stored_states_are_refused() {
     let base = stored(&paying("tok_1"));
     let cases: Vec<(Result<CheckoutState>, &str)> = vec![
-        (patch(&base, &["state"], Some(json!("pending"))), "state: unknown checkout state"),
-        (patch(&base, &["state"], Some(json!(3))), "state: expected a string, got the number 3"),
+        (patch(&base, &["state"], Some(json!("pending"))), "state: expected one of idle, initiated, shipping_chosen, paying, requires_action, confirming, succeeded, failed, cancelled, got the string \"pending\""),
+        (patch(&base, &["state"], Some(json!(3))), "state: expected one of idle, initiated, shipping_chosen, paying, requires_action, confirming, succeeded, failed, cancelled, got the number 3"),
         (patch(&base, &["state"], None), "missing field `state`"),
         (patch(&base, &["version"], None), "missing field `version`"),
         (patch(&base, &["version"], Some(json!(2))), "version: unsupported version 2"),
@@ -70,8 +70,8 @@ fn tampered_or_stale_stored_states_are_refused() {
         (patch(&base, &["session", "items", "0", "quantity"], Some(json!(0))), "session.items: every item needs a variantId and a quantity of at least 1"),
         (patch(&base, &["session", "items", "0", "quantity"], Some(json!(-1))), "session.items[0].quantity: expected an integer in 0..=4294967295, got the number -1"),
         (patch(&base, &["session", "items", "1", "variantId"], None), "session.items[1]: missing field `variantId`"),
-        (patch(&base, &["session", "extra"], Some(json!(1))), "unknown field `extra`"),
-        (patch(&base, &["extra"], Some(json!(1))), "unknown field `extra`"),
+        (patch(&base, &["session", "extra"], Some(json!(1))), "session.extra: unknown member"),
+        (patch(&base, &["extra"], Some(json!(1))), "extra: unknown member"),
         (patch(&base, &["shipping", "address", "email"], Some(json!("nope"))), "shippingAddress.email"),
         (patch(&base, &["shipping", "address", "phone"], Some(json!(12))), "shipping.address.phone: expected a string, got the number 12"),
         (patch(&base, &["shipping", "rate", "id"], Some(json!(""))), "shipping.rate.id"),
@@ -110,7 +110,7 @@ fn tampered_or_stale_stored_states_are_refused() {
     assert_arg_err(read(&confirming), "attempt.confirmInFlight: a confirm in flight outside `paying`");
     confirming["attempt"]["confirmInFlight"] = json!(false);
     confirming["errorCode"] = Value::Null;
-    assert_arg_err(read(&confirming), "missing field `errorCode`");
+    assert_arg_err(read(&confirming), "errorCode: expected one of invalid_argument, ");
     confirming["errorCode"] = json!("network");
     confirming["retryable"] = json!(true);
     assert_arg_err(read(&confirming), "retryable: unknown member");

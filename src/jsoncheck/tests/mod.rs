@@ -518,3 +518,19 @@ fn integers_are_decided_on_the_double_json_parse_makes() {
     assert_eq!(half, [1, 2, 5]); // 2^-3 = 0.125
     assert_eq!(tiny_digits, "24703282292062327208828439643411068618252990130716238221279284125033775363510437593264991818081799618989828234772285886546332835517796989819938739800539093906315035659515570226392290858392449105184435931802849936536152500319370457678249219365623669863658480757001585769269903706311928279558551332927834338409351978015531246597263579574622766465272827220056374006485499977096599470454020828166226237857393450736339007967761930577506740176324673600968951340535537458516661134223766678604162159680461914467291840300530057530849048765391711386591646239524912623653881879636239373280423891018672348497668235089863388587925628302755995657524455507255189313690836254779186948667994968324049705821028513185451396213837722826145437693412532098591327667236328125");
 }
+
+#[test]
+fn a_closed_check_names_a_member_the_schema_does_not_have() {
+    use crate::jsoncheck::{check_closed, check_str as open};
+    let item = r#"{"variantId":"v","quantity":1}"#;
+    let body = r#"{"sessionId":"s","shippingRateId":"r","shippingAddress":{"email":"e","firstName":"f","lastName":"l","address1":"a","city":"c","postalCode":"p","country":"US"}}"#;
+    assert_eq!(check_closed(body, Root::UpdateRequest), Ok(()));
+    assert_eq!(check_closed(item, Root::PaymentItem), Ok(()));
+    // Open, an unknown member passes; closed, it is named by its path, nested too.
+    let extra = body.replace(r#""city":"c""#, r#""city":"c","note":{"a":[1]}"#);
+    assert_eq!(open(&extra, Root::UpdateRequest), Ok(()));
+    let p = check_closed(&extra, Root::UpdateRequest).unwrap_err();
+    assert_eq!((p.path.as_str(), p.message.as_str()), ("shippingAddress.note", "unknown member"));
+    let p = check_closed(r#"{"x":1,"variantId":5,"quantity":1}"#, Root::PaymentItem).unwrap_err();
+    assert_eq!((p.path.as_str(), p.message.as_str()), ("x", "unknown member"), "the first problem in document order");
+}

@@ -82,9 +82,9 @@ impl std::fmt::Display for Unexpected<'_> {
 
 /// `n` as serde writes it in a message: Rust's `{}` of an `f64` (no exponent, the
 /// shortest digits that read back as `n`), with `.0` added when that has no decimal
-/// point; `NaN`, `inf`, `-inf`, `-0.0`. The digits are JavaScript's `String(n)`, which
-/// differ from Rust's only where two shortest forms are equally near `n` (the last
-/// digit of a tie, e.g. Rust `1658206780088562.3`, V8 `1658206780088562.2`).
+/// point; `NaN`, `inf`, `-inf`, `-0.0`. The digits are JavaScript's `String(n)`, but where
+/// two shortest forms are equally near `n` (a tie: `1658206780088562.25`), where V8 takes
+/// the even one (`…562.2`) and Rust the upper (`…562.3`): Rust's is written.
 fn float(n: f64) -> String {
     if n.is_nan() {
         return "NaN".into();
@@ -102,10 +102,15 @@ fn float(n: f64) -> String {
     };
     let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let all = [int, frac].concat();
-    let digits = all.trim_start_matches('0');
+    let mut digits = all.trim_start_matches('0').to_owned();
     // The decimal point comes after `point` digits of `digits` (if negative: after
     // `-point` zeros that precede them).
-    let point = (int.len() + digits.len()) as isize + exp - all.len() as isize;
+    let mut point = (int.len() + digits.len()) as isize + exp - all.len() as isize;
+    let significant = digits.trim_end_matches('0').len();
+    if tie_below(n.abs(), &digits[..significant]) {
+        point += round_up(&mut digits, significant);
+    }
+    let digits = digits.as_str();
     if digits.is_empty() {
         out.push_str("0.0");
     } else if point <= 0 {
@@ -123,6 +128,45 @@ fn float(n: f64) -> String {
         out.push_str(fraction);
     }
     out
+}
+
+/// Whether `n`'s exact decimal expansion is `digits` (its shortest significant digits,
+/// JavaScript's) followed by a single 5: `digits` are the lower of two shortest forms
+/// equally near `n`. `toPrecision(100)` gives the expansion exactly this far (a tie's
+/// ends one digit after the 17 at most of a shortest form).
+fn tie_below(n: f64, digits: &str) -> bool {
+    let exact = js_sys::Number::from(n).to_precision(100).map(String::from).unwrap_or_default();
+    let mantissa = exact.split('e').next().unwrap_or("");
+    let all: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let d = all.trim_start_matches('0');
+    d.len() > digits.len()
+        && d.starts_with(digits)
+        && d.as_bytes()[digits.len()] == b'5'
+        && d[digits.len() + 1..].bytes().all(|c| c == b'0')
+}
+
+/// Adds one to the last of the `significant` first digits of `digits` (carrying left);
+/// 1 when the carry made the number one digit longer (the point moves right), else 0.
+fn round_up(digits: &mut String, significant: usize) -> isize {
+    let mut b = std::mem::take(digits).into_bytes();
+    b.truncate(significant);
+    let mut grew = 1;
+    for i in (0..b.len()).rev() {
+        if b[i] == b'9' {
+            b[i] = b'0';
+        } else {
+            b[i] += 1;
+            grew = 0;
+            break;
+        }
+    }
+    if grew == 1 {
+        b.insert(0, b'1');
+    }
+    let len = b.iter().rposition(|&c| c != b'0').map_or(0, |i| i + 1);
+    b.truncate(len);
+    *digits = String::from_utf8(b).unwrap_or_default();
+    grew
 }
 
 /// This conversion is needed for `?` to just work when using wasm-bindgen

@@ -1,7 +1,6 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 #![warn(clippy::missing_const_for_fn)]
-#![allow(warnings)] // cirrus-storefront: a vendored copy, not linted by its users (vendor/README.md)
 
 use js_sys::JsString;
 use wasm_bindgen::prelude::*;
