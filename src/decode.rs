@@ -1,8 +1,6 @@
 //! A non-2xx answer into the contract's error (server code, status, request
 //! id, `Retry-After`). (2xx bodies are checked by [`crate::jsoncheck`].)
 
-use crate::text::{cat, uint};
-
 use crate::error::{Error, ErrorCode};
 use crate::model::ServerErrorCode;
 
@@ -48,7 +46,7 @@ pub fn error_from_fields(
 ) -> Error {
     let mut err = match (code.and_then(server_code), message) {
         (Some(code), Some(message)) => Error::new(code, message),
-        _ => Error::new(ErrorCode::Http, cat(&["HTTP ", &uint(status.into()), " with a body that is not a Cirrus error"])),
+        _ => Error::new(ErrorCode::Http, format!("HTTP {status} with a body that is not a Cirrus error")),
     };
     err.status = Some(status);
     err.request_id = request_id;

@@ -55,8 +55,6 @@
 //! characters with `…`. Map keys are shown unescaped (a lone surrogate as
 //! U+FFFD).
 
-use crate::text::{cat, uint};
-
 #[path = "generated/schema.rs"]
 mod generated;
 pub use generated::Root;
@@ -97,7 +95,7 @@ impl Problem {
         if self.path.is_empty() {
             self.message.clone()
         } else {
-            cat(&["at ", &self.path, ": ", &self.message])
+            format!("at {}: {}", self.path, self.message)
         }
     }
 }
@@ -237,8 +235,8 @@ fn report(b: &[u8], kind: Kind, at: usize) -> Problem {
         None => path,
     };
     let message = match kind {
-        Kind::Missing(name) => cat(&["missing field `", name, "`"]),
-        Kind::Type(ty) => cat(&["expected ", &expects(&ty), ", got ", &describe(b, at)]),
+        Kind::Missing(name) => format!("missing field `{name}`"),
+        Kind::Type(ty) => format!("expected {}, got {}", expects(&ty), describe(b, at)),
     };
     Problem { path, message }
 }
@@ -274,7 +272,7 @@ fn locate(b: &[u8], i: usize, at: usize, path: &mut String) -> Result<usize, ()>
             j = ws(b, ws(b, end) + 1);
         } else {
             path.push('[');
-            path.push_str(&uint(k));
+            path.push_str(&k.to_string());
             path.push(']');
         }
         j = ws(b, locate(b, j, at, path)?);
@@ -305,8 +303,8 @@ fn describe(b: &[u8], i: usize) -> String {
         Some(b'"') => {
             let raw = core::str::from_utf8(b.get(i + 1..string_end(b, i) - 1).unwrap_or_default()).unwrap_or_default();
             match raw.char_indices().nth(40) {
-                Some((cut, _)) => cat(&["the string \"", &raw[..cut], "…\""]),
-                None => cat(&["the string \"", raw, "\""]),
+                Some((cut, _)) => format!("the string \"{}…\"", &raw[..cut]),
+                None => format!("the string \"{raw}\""),
             }
         }
         _ => {
@@ -314,7 +312,7 @@ fn describe(b: &[u8], i: usize) -> String {
             while b.get(j).is_some_and(|c| c.is_ascii_digit() || matches!(c, b'-' | b'+' | b'.' | b'e' | b'E')) {
                 j += 1;
             }
-            cat(&["the number ", core::str::from_utf8(&b[i..j]).unwrap_or_default()])
+            format!("the number {}", core::str::from_utf8(&b[i..j]).unwrap_or_default())
         }
     }
 }

@@ -7,8 +7,6 @@
 //! a wrap. Locale display formatting happens at the JS boundary
 //! (`Intl.NumberFormat`); the core only produces the exact decimal string.
 
-use crate::text::{cat, int, quote, uint};
-
 use core::fmt;
 
 use crate::error::{Error, Result};
@@ -82,7 +80,7 @@ impl Currency {
                 _ => hi = mid,
             }
         }
-        Err(Error::invalid_argument(cat(&["unknown currency ", &echo(code), ": expected an ISO 4217 code such as \"USD\""])))
+        Err(Error::invalid_argument(format!("unknown currency {}: expected an ISO 4217 code such as \"USD\"", echo(code))))
     }
 
     /// The ISO 4217 code.
@@ -102,7 +100,7 @@ impl Currency {
     /// # Errors
     /// See [`parse_decimal`].
     pub fn parse(self, value: &str) -> Result<i64> {
-        parse_decimal(value, self.exponent()).map_err(|e| Error::invalid_argument(cat(&[&e.message, " (", self.code, ")"])))
+        parse_decimal(value, self.exponent()).map_err(|e| Error::invalid_argument(format!("{} ({})", e.message, self.code)))
     }
 
     /// The exact decimal string of `minor` units of this currency.
@@ -125,11 +123,11 @@ pub fn currencies() -> impl Iterator<Item = Currency> {
 
 /// `value` quoted for an error message, shortened if long.
 pub(crate) fn echo(value: &str) -> String {
-    if crate::text::char_count(value) <= ECHO_MAX {
-        quote(value)
+    if value.chars().count() <= ECHO_MAX {
+        format!("{value:?}")
     } else {
         let head: String = value.chars().take(ECHO_MAX).collect();
-        cat(&[&quote(&head), "…"])
+        format!("{head:?}…")
     }
 }
 
@@ -145,9 +143,9 @@ pub(crate) fn echo(value: &str) -> String {
 /// `invalid_argument` naming the value when it is empty, not of that form, has
 /// non-zero digits beyond the exponent, or does not fit in an `i64`.
 pub fn parse_decimal(value: &str, exponent: u32) -> Result<i64> {
-    let bad = |why: &str| Error::invalid_argument(cat(&["invalid amount ", &echo(value), ": ", why]));
+    let bad = |why: &str| Error::invalid_argument(format!("invalid amount {}: {why}", echo(value)));
     if exponent > 18 {
-        return Err(Error::invalid_argument(cat(&["exponent ", &uint(exponent.into()), " is out of range 0..=18"])));
+        return Err(Error::invalid_argument(format!("exponent {exponent} is out of range 0..=18")));
     }
     let (negative, body) = match value.strip_prefix('-') {
         Some(rest) => (true, rest),
@@ -164,7 +162,7 @@ pub fn parse_decimal(value: &str, exponent: u32) -> Result<i64> {
     let frac = frac.unwrap_or("");
     let exp = exponent as usize;
     if frac.len() > exp && frac.as_bytes()[exp..].iter().any(|&b| b != b'0') {
-        return Err(bad(&cat(&["more than ", &uint(exponent.into()), " decimal places"])));
+        return Err(bad(&format!("more than {exponent} decimal places")));
     }
     let overflow = || bad("out of range");
     // Accumulate negatively so i64::MIN parses too.
@@ -186,17 +184,17 @@ pub fn parse_decimal(value: &str, exponent: u32) -> Result<i64> {
 /// `format_decimal(1500, 0) == "1500"`. Inverse of [`parse_decimal`].
 #[must_use]
 pub fn format_decimal(minor: i64, exponent: u32) -> String {
-    let digits = uint(minor.unsigned_abs());
+    let digits = minor.unsigned_abs().to_string();
     let exp = exponent as usize;
     let sign = if minor < 0 { "-" } else { "" };
     if exp == 0 {
-        return cat(&[sign, &digits]);
+        return format!("{sign}{digits}");
     }
-    let padded = if digits.len() <= exp { cat(&[&"0".repeat(exp + 1 - digits.len()), &digits]) } else { digits };
+    let padded = if digits.len() <= exp { format!("{}{digits}", "0".repeat(exp + 1 - digits.len())) } else { digits };
     // ASCII digits: any split is on a char boundary (`_checked` keeps str
     // slicing's panic path out of the wasm).
     let (int, frac) = padded.split_at_checked(padded.len() - exp).unwrap_or((&padded, ""));
-    cat(&[sign, int, ".", frac])
+    format!("{sign}{int}.{frac}")
 }
 
 /// `a + b`.
@@ -205,7 +203,7 @@ pub fn format_decimal(minor: i64, exponent: u32) -> String {
 /// `invalid_argument` when the sum overflows an `i64`.
 pub fn checked_add(a: i64, b: i64) -> Result<i64> {
     a.checked_add(b)
-        .ok_or_else(|| Error::invalid_argument(cat(&["amount overflow: ", &int(a), " + ", &int(b), " minor units"])))
+        .ok_or_else(|| Error::invalid_argument(format!("amount overflow: {a} + {b} minor units")))
 }
 
 /// `unit * quantity`.
@@ -214,7 +212,7 @@ pub fn checked_add(a: i64, b: i64) -> Result<i64> {
 /// `invalid_argument` when the product overflows an `i64`.
 pub fn checked_mul(unit: i64, quantity: u32) -> Result<i64> {
     unit.checked_mul(i64::from(quantity))
-        .ok_or_else(|| Error::invalid_argument(cat(&["amount overflow: ", &int(unit), " × ", &uint(quantity.into()), " minor units"])))
+        .ok_or_else(|| Error::invalid_argument(format!("amount overflow: {unit} × {quantity} minor units")))
 }
 
 /// Check that `minor` can cross to JavaScript as an exact `number`.
@@ -225,13 +223,7 @@ pub fn check_safe(minor: i64) -> Result<i64> {
     if (-MAX_SAFE_MINOR..=MAX_SAFE_MINOR).contains(&minor) {
         Ok(minor)
     } else {
-        Err(Error::invalid_argument(cat(&[
-            "amount ",
-            &int(minor),
-            " minor units exceeds the exact JavaScript number range (±",
-            MAX_SAFE_TEXT,
-            ")",
-        ])))
+        Err(Error::invalid_argument(format!("amount {minor} minor units exceeds the exact JavaScript number range (±{MAX_SAFE_TEXT})")))
     }
 }
 

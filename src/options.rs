@@ -1,8 +1,6 @@
 //! Client options, validated once when a client is made, so a bad base URL or a
 //! malformed API key fails before any request.
 
-use crate::text::{cat, uint};
-
 use serde::Deserialize;
 
 use crate::cache::Strategy;
@@ -47,7 +45,7 @@ impl Config {
     /// The `Authorization` header value.
     #[must_use]
     pub fn authorization(&self) -> String {
-        cat(&["Bearer ", &self.api_key])
+        format!("Bearer {}", self.api_key)
     }
 }
 
@@ -61,15 +59,8 @@ pub fn check_api_key(key: &str) -> Result<()> {
         return Ok(());
     }
     let shown: String = key.chars().take(7).collect();
-    let count = crate::text::char_count(key);
-    Err(Error::invalid_argument(cat(&[
-        "apiKey must be \"ak_\" followed by 48 hex characters, got \"",
-        &shown,
-        if count > 7 { "…" } else { "" },
-        "\" (",
-        &uint(count as u64),
-        " characters)",
-    ])))
+    let count = key.chars().count();
+    Err(Error::invalid_argument(format!("apiKey must be \"ak_\" followed by 48 hex characters, got \"{shown}{}\" ({count} characters)", if count > 7 { "…" } else { "" })))
 }
 
 fn is_loopback(host: &str) -> bool {
@@ -156,7 +147,7 @@ fn is_ipv6(s: &str) -> bool {
 /// `http://` for a loopback host: 127.0.0.0/8, `[::1]`, `localhost`), with no
 /// user info, query or fragment.
 pub fn check_base_url(url: &str) -> Result<String> {
-    let bad = |why: &str| Error::invalid_argument(cat(&["baseUrl ", why, ", got \"", url, "\""]));
+    let bad = |why: &str| Error::invalid_argument(format!("baseUrl {why}, got \"{url}\""));
     let trimmed = url.strip_suffix('/').unwrap_or(url);
     // (A byte search: `split_once("://")` brings str searching's panic path into the wasm.)
     let (scheme, rest) = trimmed
@@ -220,7 +211,7 @@ pub fn check_numbers(timeout_ms: Option<u32>, retries: Option<u32>, cache_ttl_ms
     }
     let retries = retries.unwrap_or(DEFAULT_RETRIES);
     if retries > MAX_RETRIES {
-        return Err(Error::invalid_argument(cat(&["retries must be at most ", &uint(MAX_RETRIES.into()), ", got ", &uint(retries.into())])));
+        return Err(Error::invalid_argument(format!("retries must be at most {MAX_RETRIES}, got {retries}")));
     }
     Ok([timeout_ms, retries, cache_ttl_ms.unwrap_or(0)])
 }

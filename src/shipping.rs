@@ -9,8 +9,6 @@
 //! price, then fastest delivery (`deliveryTimeframeMax`, then `…Min`), then id,
 //! so the order is total and stable. Tax comes from the server.
 
-use crate::text::cat;
-
 use serde::{Deserialize, Serialize};
 
 use crate::cart::Cart;
@@ -53,10 +51,10 @@ pub struct UsableRate {
 
 fn rate_amount(currency: Currency, rate: &ShippingRate, field: &str, value: &str) -> Result<i64> {
     let minor = currency.parse(value).map_err(|e| {
-        Error::invalid_argument(cat(&["shipping rate ", &money::echo(&rate.id), " ", field, ": ", &e.message]))
+        Error::invalid_argument(format!("shipping rate {} {field}: {}", money::echo(&rate.id), e.message))
     })?;
     if minor < 0 {
-        return Err(Error::invalid_argument(cat(&["shipping rate ", &money::echo(&rate.id), " ", field, " ", &money::echo(value), " is negative"])));
+        return Err(Error::invalid_argument(format!("shipping rate {} {field} {} is negative", money::echo(&rate.id), money::echo(value))));
     }
     Ok(minor)
 }
@@ -110,18 +108,7 @@ pub fn usable_rate_positions(
             for (_, _, other) in rates_of(answer, id).filter(|(_, _, r)| r.id == rate.id) {
                 offered = true;
                 if rate_amount(currency, other, "price", &other.price)? != price {
-                    return Err(Error::invalid_argument(cat(&[
-                        "shipping rate ",
-                        &money::echo(&rate.id),
-                        " has two prices: ",
-                        &money::echo(&rate.price),
-                        " for variant ",
-                        &money::echo(first),
-                        " and ",
-                        &money::echo(&other.price),
-                        " for variant ",
-                        &money::echo(id),
-                    ])));
+                    return Err(Error::invalid_argument(format!("shipping rate {} has two prices: {} for variant {} and {} for variant {}", money::echo(&rate.id), money::echo(&rate.price), money::echo(first), money::echo(&other.price), money::echo(id))));
                 }
             }
             if !offered {
@@ -172,7 +159,7 @@ pub fn cart_rates(cart: &Cart, answer: &ShippingRatesResponse) -> Result<Vec<Shi
 /// `invalid_argument` when no option has that id (the rate does not serve the whole order).
 pub fn estimated_total(options: &[ShippingOption], rate_id: &str) -> Result<i64> {
     options.iter().find(|o| o.rate.id == rate_id).map(|o| o.estimated_total).ok_or_else(|| {
-        Error::invalid_argument(cat(&["shipping rate ", &money::echo(rate_id), " does not serve this whole order"]))
+        Error::invalid_argument(format!("shipping rate {} does not serve this whole order", money::echo(rate_id)))
     })
 }
 

@@ -15,7 +15,6 @@ use serde::Serialize;
 
 use super::StoreSettings;
 use crate::error::{Error, Result};
-use crate::text::{cat, quote};
 
 /// A page of the store: what [`store_path`] makes a path of and
 /// [`resolve_path`] finds in one. In JS: `{ kind: "home" }` or
@@ -54,8 +53,8 @@ impl ResourceKind {
         if let Some((_, k)) = Self::ALL.iter().find(|(name, _)| *name == kind) {
             return Ok(*k);
         }
-        let names: Vec<String> = Self::ALL.iter().map(|(name, _)| cat(&["`", name, "`"])).collect();
-        Err(Error::invalid_argument(cat(&["resource.kind: unknown variant `", kind, "`, expected one of ", &names.join(", ")])))
+        let names: Vec<String> = Self::ALL.iter().map(|(name, _)| format!("`{name}`")).collect();
+        Err(Error::invalid_argument(format!("resource.kind: unknown variant `{kind}`, expected one of {}", names.join(", "))))
     }
 }
 
@@ -85,7 +84,7 @@ impl StoreResource {
     /// # Errors
     /// `invalid_argument` naming `resource.slug` when it is missing or not allowed.
     pub fn from_parts(kind: ResourceKind, slug: Option<String>) -> Result<Self> {
-        let need = |kind: &str| slug.clone().ok_or_else(|| Error::invalid_argument(cat(&["resource.slug is required for a ", kind])));
+        let need = |kind: &str| slug.clone().ok_or_else(|| Error::invalid_argument(format!("resource.slug is required for a {kind}")));
         Ok(match kind {
             ResourceKind::Home if slug.is_some() => return Err(Error::invalid_argument("resource.slug: the home page has no slug")),
             ResourceKind::Home => Self::Home,
@@ -102,12 +101,12 @@ impl StoreResource {
 /// `invalid_argument` naming the setting when it does not start with `/`, has
 /// an empty or dot segment, or a character other than a path's.
 fn prefix<'a>(setting: &'a str, name: &str) -> Result<&'a str> {
-    let bad = |why: &str| Err(Error::invalid_argument(cat(&["store.", name, ": ", &quote(setting), " ", why])));
+    let bad = |why: &str| Err(Error::invalid_argument(format!("store.{name}: {setting:?} {why}")));
     if !setting.starts_with('/') {
         return bad("must start with \"/\"");
     }
     if let Some(c) = setting.chars().find(|&c| !(c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@/".contains(c))) {
-        return bad(&cat(&["has ", &quote(c.encode_utf8(&mut [0; 4])), ", which a route may not have"]));
+        return bad(&format!("has {:?}, which a route may not have", c.encode_utf8(&mut [0; 4])));
     }
     let p = setting.trim_end_matches('/');
     if p.split('/').skip(1).any(|s| s.is_empty() || s == "." || s == "..") {
@@ -131,14 +130,7 @@ fn routes(store: &StoreSettings) -> Result<[(&str, ResourceKind); 3]> {
     for i in 0..3 {
         for j in i + 1..3 {
             if r[i].0 == r[j].0 {
-                return Err(Error::invalid_argument(cat(&[
-                    "store.",
-                    name(r[i].1),
-                    " and store.",
-                    name(r[j].1),
-                    " are the same route ",
-                    &quote(if r[i].0.is_empty() { "/" } else { r[i].0 }),
-                ])));
+                return Err(Error::invalid_argument(format!("store.{} and store.{} are the same route {:?}", name(r[i].1), name(r[j].1), if r[i].0.is_empty() { "/" } else { r[i].0 })));
             }
         }
     }
@@ -204,7 +196,7 @@ fn decode_segment(s: &str) -> Option<String> {
 /// A slug can be a path segment: not empty, not `.` or `..` (which URLs resolve away).
 fn check_slug(slug: &str) -> Result<()> {
     if slug.is_empty() || slug == "." || slug == ".." {
-        return Err(Error::invalid_argument(cat(&["resource.slug: ", &quote(slug), " cannot be a path segment"])));
+        return Err(Error::invalid_argument(format!("resource.slug: {slug:?} cannot be a path segment")));
     }
     Ok(())
 }
@@ -224,7 +216,7 @@ pub fn store_path(store: &StoreSettings, resource: &StoreResource) -> Result<Str
     };
     check_slug(slug)?;
     let prefix = r.iter().find(|(_, k)| *k == kind).map_or("", |(p, _)| p);
-    Ok(cat(&[prefix, "/", &encode_segment(slug)]))
+    Ok(format!("{prefix}/{}", encode_segment(slug)))
 }
 
 /// Which resource `path` names: `/` is the home page, `<route>/<slug>` a
@@ -278,7 +270,7 @@ pub fn resolve_path(store: &StoreSettings, path: &str) -> Result<Option<StoreRes
 /// another scheme, or a character a host cannot have.
 pub fn origin(store: &StoreSettings) -> Result<String> {
     let d = store.frontend_domain.trim();
-    let bad = |why: &str| Err(Error::invalid_argument(cat(&["store.frontendDomain: ", &quote(&store.frontend_domain), " ", why])));
+    let bad = |why: &str| Err(Error::invalid_argument(format!("store.frontendDomain: {:?} {why}", store.frontend_domain)));
     if let Some(i) = d.find("://") {
         let scheme = d[..i].to_ascii_lowercase();
         if scheme != "http" && scheme != "https" {
@@ -288,19 +280,19 @@ pub fn origin(store: &StoreSettings) -> Result<String> {
         if rest.is_empty() || rest.starts_with('/') {
             return bad("has no host");
         }
-        return Ok(cat(&[&d[..i + 3], &encode(rest, url_safe)]));
+        return Ok(format!("{}{}", &d[..i + 3], encode(rest, url_safe)));
     }
     let d = d.trim_end_matches('/');
     if d.is_empty() {
         return bad("is empty: no absolute URL can be made");
     }
     if let Some(c) = d.chars().find(|&c| !(c.is_ascii_alphanumeric() || "-.:[]".contains(c))) {
-        return bad(&cat(&["has ", &quote(c.encode_utf8(&mut [0; 4])), ", which a host name cannot have"]));
+        return bad(&format!("has {:?}, which a host name cannot have", c.encode_utf8(&mut [0; 4])));
     }
     let host = if d.starts_with('[') { d.split(']').next().unwrap_or(d) } else { d.split(':').next().unwrap_or(d) };
     let host = host.to_ascii_lowercase();
     let loopback = host == "localhost" || host.ends_with(".localhost") || host.starts_with("127.") || host == "[::1";
-    Ok(cat(&[if loopback { "http://" } else { "https://" }, d]))
+    Ok(format!("{}{d}", if loopback { "http://" } else { "https://" }))
 }
 
 /// The canonical absolute URL of `path` (which must start with `/`) on the
@@ -311,9 +303,9 @@ pub fn origin(store: &StoreSettings) -> Result<String> {
 /// `invalid_argument` when `path` does not start with `/`, or as [`origin`].
 pub fn canonical_url(store: &StoreSettings, path: &str) -> Result<String> {
     if !path.starts_with('/') || path.starts_with("//") {
-        return Err(Error::invalid_argument(cat(&["path: ", &quote(path), " must start with a single \"/\""])));
+        return Err(Error::invalid_argument(format!("path: {path:?} must start with a single \"/\"")));
     }
-    Ok(cat(&[&origin(store)?, &encode(path, url_safe)]))
+    Ok(format!("{}{}", origin(store)?, encode(path, url_safe)))
 }
 
 /// `url` (an image's, a logo's) made absolute on the store's origin, unless
@@ -329,8 +321,8 @@ pub fn absolute_url(store: &StoreSettings, url: &str) -> Result<String> {
     let origin = origin(store)?;
     if url.starts_with("//") {
         let scheme = origin.find("//").map_or("https:", |i| &origin[..i]);
-        return Ok(cat(&[scheme, &encode(url, url_safe)]));
+        return Ok(format!("{scheme}{}", encode(url, url_safe)));
     }
     let sep = if url.starts_with('/') { "" } else { "/" };
-    Ok(cat(&[&origin, sep, &encode(url, url_safe)]))
+    Ok(format!("{origin}{sep}{}", encode(url, url_safe)))
 }

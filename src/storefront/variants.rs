@@ -18,7 +18,6 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use super::input::Product;
 use crate::model::{StockStatus, Variant};
-use crate::text::{cat, quote};
 
 /// Option name to option value, e.g. `{"Size": "M", "Color": "Red"}`.
 pub type OptionSelection = crate::strmap::StrMap;
@@ -86,29 +85,12 @@ fn agrees(v: &Variant, selection: &OptionSelection, except: Option<&str>) -> boo
 fn check_selection(product: &Product, selection: &OptionSelection) -> Result<()> {
     for (name, value) in selection {
         let Some(opt) = product.options.iter().find(|o| &o.name == name) else {
-            let names: Vec<String> = product.options.iter().map(|o| quote(&o.name)).collect();
-            let known = if names.is_empty() { "it has no options".to_owned() } else { cat(&["its options: ", &names.join(", ")]) };
-            return Err(Error::invalid_argument(cat(&[
-                "selection: product ",
-                &quote(&product.slug),
-                " has no option ",
-                &quote(name),
-                " (",
-                &known,
-                ")",
-            ])));
+            let names: Vec<String> = product.options.iter().map(|o| format!("{:?}", o.name)).collect();
+            let known = if names.is_empty() { "it has no options".to_owned() } else { format!("its options: {}", names.join(", ")) };
+            return Err(Error::invalid_argument(format!("selection: product {:?} has no option {name:?} ({known})", product.slug)));
         };
         if !opt.values.iter().any(|v| &v.value == value) {
-            return Err(Error::invalid_argument(cat(&[
-                "selection.",
-                name,
-                ": ",
-                &quote(value),
-                " is not a value of option ",
-                &quote(name),
-                " of product ",
-                &quote(&product.slug),
-            ])));
+            return Err(Error::invalid_argument(format!("selection.{name}: {value:?} is not a value of option {name:?} of product {:?}", product.slug)));
         }
     }
     Ok(())
@@ -171,12 +153,7 @@ pub fn product_options(product: &Product, selection: &OptionSelection) -> Result
 /// `invalid_argument` when the product has no variant `variant_id`.
 pub fn variant_selection(product: &Product, variant_id: &str) -> Result<OptionSelection> {
     let Some(v) = product.variants.iter().find(|v| v.id == variant_id) else {
-        return Err(Error::invalid_argument(cat(&[
-            "variantId: product ",
-            &quote(&product.slug),
-            " has no variant ",
-            &quote(variant_id),
-        ])));
+        return Err(Error::invalid_argument(format!("variantId: product {:?} has no variant {variant_id:?}", product.slug)));
     };
     let mut selection = OptionSelection::new();
     for o in &product.options {
