@@ -127,21 +127,13 @@ pub fn usable_rate_positions(
         let estimated_total = money::checked_add(subtotal, price)?;
         options.push(UsableRate { variant_rates: i, rate: j, price, estimated_total });
     }
-    // Cheapest first, then fastest, then by id. Rate ids are unique here, so
-    // the key is a total order; an insertion sort (a handful of options) is
-    // the smallest code that gives it.
+    // Cheapest first, then fastest, then by id (unique here: a total order).
     let key = |u: &UsableRate| {
         let r = rate_at(u);
         (u.price, r.delivery_timeframe_max, r.delivery_timeframe_min, &r.id)
     };
-    for i in 1..options.len() {
-        let mut j = i;
-        while j > 0 && key(&options[j - 1]) > key(&options[j]) {
-            options.swap(j - 1, j);
-            j -= 1;
-        }
-    }
-    Ok(options)
+    let order = crate::sorted_indices(options.len(), &|a, b| key(&options[a]).cmp(&key(&options[b])));
+    Ok(order.into_iter().map(|i| options[i]).collect())
 }
 
 /// [`usable_rates`] for the cart's variants, subtotal and currency.

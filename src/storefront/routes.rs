@@ -115,9 +115,9 @@ fn prefix<'a>(setting: &'a str, name: &str) -> Result<&'a str> {
     Ok(p)
 }
 
-/// The three route prefixes, longest first (so `/shop/sale` is tried before `/shop`).
+/// The three route prefixes, checked: each valid, no two the same.
 fn routes(store: &StoreSettings) -> Result<[(&str, ResourceKind); 3]> {
-    let mut r = [
+    let r = [
         (prefix(&store.route_products, "routeProducts")?, ResourceKind::Product),
         (prefix(&store.route_collections, "routeCollections")?, ResourceKind::Collection),
         (prefix(&store.route_pages, "routePages")?, ResourceKind::Page),
@@ -132,14 +132,6 @@ fn routes(store: &StoreSettings) -> Result<[(&str, ResourceKind); 3]> {
             if r[i].0 == r[j].0 {
                 return Err(Error::invalid_argument(format!("store.{} and store.{} are the same route {:?}", name(r[i].1), name(r[j].1), if r[i].0.is_empty() { "/" } else { r[i].0 })));
             }
-        }
-    }
-    // Longest first, by hand (three items; no sort code in the wasm).
-    for i in 1..3 {
-        let mut j = i;
-        while j > 0 && r[j - 1].0.len() < r[j].0.len() {
-            r.swap(j - 1, j);
-            j -= 1;
         }
     }
     Ok(r)
@@ -243,6 +235,7 @@ pub fn resolve_path(store: &StoreSettings, path: &str) -> Result<Option<StoreRes
         return Ok(None);
     }
     let p = p.strip_suffix('/').unwrap_or(p);
+    // A path is a route and one segment, so at most one route (they differ) matches it.
     for (prefix, kind) in r {
         let Some(rest) = p.strip_prefix(prefix).and_then(|rest| rest.strip_prefix('/')) else { continue };
         if rest.is_empty() || rest.contains('/') {

@@ -65,15 +65,10 @@ pub fn in_stock(v: &Variant) -> bool {
     v.stock_status == StockStatus::InStock && v.stock_quantity > 0
 }
 
-/// `items` ordered by `key`, ties kept in order: an insertion sort (lists of
-/// options and values are short; the std stable sort weighs ~14 KB in the wasm).
-pub(crate) fn by_position<'a, T>(items: &'a [T], key: fn(&T) -> u32) -> Vec<&'a T> {
-    let mut out: Vec<&T> = Vec::with_capacity(items.len());
-    for it in items {
-        let at = out.iter().rposition(|o| key(o) <= key(it)).map_or(0, |i| i + 1);
-        out.insert(at, it);
-    }
-    out
+/// `items` ordered by `key`, ties kept in order.
+pub(crate) fn by_position<T>(items: &[T], key: fn(&T) -> u32) -> Vec<&T> {
+    let order = crate::sorted_indices(items.len(), &|a, b| key(&items[a]).cmp(&key(&items[b])));
+    order.into_iter().map(|i| &items[i]).collect()
 }
 
 /// `v` has every selected value (but `except`'s).
