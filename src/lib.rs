@@ -14,20 +14,6 @@
 //! - [`checkout`]: the checkout state machine.
 //! - [`storefront`]: variant selection, store URLs, SEO metadata.
 
-extern crate alloc;
-
-/// What `src/storefront/` still imports from `alloc` (kept from the crate's
-/// no_std days; the other modules use std's prelude).
-#[allow(unused_imports)]
-mod prelude {
-    pub(crate) use alloc::borrow::ToOwned;
-    pub(crate) use alloc::boxed::Box;
-    pub(crate) use alloc::collections::BTreeMap;
-    pub(crate) use alloc::string::{String, ToString};
-    pub(crate) use alloc::vec::Vec;
-    pub(crate) use alloc::{format, vec};
-}
-
 pub mod cache;
 pub mod cart;
 pub mod checkout;

@@ -4,9 +4,6 @@
 //! members and no nested types the helpers never read keep the wasm's
 //! decoders small.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
-
 use serde::Deserialize;
 
 use crate::error::{Error, Result};

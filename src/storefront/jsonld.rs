@@ -4,9 +4,6 @@
 //! close the element (`</script`), open a comment (`<!--`) or end a JS string
 //! line. Plain concatenation, no `core::fmt` (wasm size).
 
-#[allow(unused_imports)]
-use crate::prelude::*;
-
 /// Writes one JSON value; commas are placed by the writer.
 pub(crate) struct Json {
     out: String,

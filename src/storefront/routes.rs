@@ -8,9 +8,6 @@
 //! percent-encoded (every byte but `A-Z a-z 0-9 - . _ ~`), so a slug is always
 //! exactly one path segment and `resolve_path(store_path(r)) == r`.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
-
 use serde::Serialize;
 
 use super::StoreSettings;

@@ -10,9 +10,6 @@
 //! [`super::jsonld`], safe to place as-is in `<script type="application/ld+json">`.
 //! Prices are the wire's decimal strings, copied; no floats anywhere.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
-
 use serde::{Deserialize, Serialize};
 
 use super::jsonld::Json;

@@ -10,9 +10,6 @@
 //! stock ([`in_stock`]). A selection names a variant only when every option is
 //! selected; a product without options names its first variant.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
-
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
