@@ -127,15 +127,6 @@ pub fn check_str(body: &str, root: Root) -> Result<(), Problem> {
     check(body.as_bytes(), root)
 }
 
-/// Checks only that `body` is JSON that `JSON.parse` accepts (nested at most
-/// [`MAX_DEPTH`] deep), whatever its shape.
-///
-/// # Errors
-/// The syntax error or the nesting, as [`check`] reports them.
-pub fn check_syntax(body: &[u8]) -> Result<(), Problem> {
-    check_type(body, &Ty::Any)
-}
-
 fn check_type(body: &[u8], ty: &Ty) -> Result<(), Problem> {
     let mut scan = Scan::new(body, 0);
     if scan.document(ty).is_err() {
@@ -174,8 +165,6 @@ pub(crate) enum Ty {
     Array(&'static Ty),
     /// `{T`
     Map(&'static Ty),
-    /// Any JSON value (syntax only; not in the generated schemas).
-    Any,
 }
 
 /// An entry of the schema table.
@@ -203,7 +192,7 @@ fn expects(ty: &Ty) -> String {
         Ty::F64 => "a number".into(),
         Ty::Null(t) | Ty::Opt(t) => expects(t),
         Ty::Array(_) => "an array".into(),
-        Ty::Map(_) | Ty::Any => "an object".into(),
+        Ty::Map(_) => "an object".into(),
         Ty::Ref(k) => match entry(*k) {
             Some(Entry::Enum(values)) => {
                 let mut out = String::from("one of ");

@@ -145,16 +145,6 @@ pub fn cart_rates(cart: &Cart, answer: &ShippingRatesResponse) -> Result<Vec<Shi
     usable_rates(answer, &ids, cart.subtotal(), cart.currency())
 }
 
-/// Subtotal plus the rate with id `rate_id` among `options`, in minor units.
-///
-/// # Errors
-/// `invalid_argument` when no option has that id (the rate does not serve the whole order).
-pub fn estimated_total(options: &[ShippingOption], rate_id: &str) -> Result<i64> {
-    options.iter().find(|o| o.rate.id == rate_id).map(|o| o.estimated_total).ok_or_else(|| {
-        Error::invalid_argument(format!("shipping rate {} does not serve this whole order", money::echo(rate_id)))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,8 +191,7 @@ mod tests {
         let opts = usable_rates(&a, &["a", "b"], 4000, usd()).unwrap();
         assert_eq!(ids(&opts), ["std", "exp"], "eco is not offered for b");
         assert_eq!((opts[0].price, opts[0].estimated_total), (500, 4500));
-        assert_eq!(estimated_total(&opts, "exp").unwrap(), 5500);
-        assert_eq!(estimated_total(&opts, "eco").unwrap_err().code, ErrorCode::InvalidArgument);
+        assert_eq!((opts[1].rate.id.as_str(), opts[1].estimated_total), ("exp", 5500));
         assert!(usable_rates(&a, &["a", "c"], 4000, usd()).unwrap().is_empty(), "variant without rates");
         assert_eq!(usable_rates(&a, &[], 0, usd()).unwrap_err().code, ErrorCode::InvalidArgument);
     }

@@ -20,7 +20,7 @@
 //! the fresh stock for the cap; prices change only through `refresh`.
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::model::{InitiateRequest, PaymentItem};
+use crate::model::PaymentItem;
 use crate::money::{self, Currency, MAX_SAFE_MINOR};
 
 pub mod lines;
@@ -203,16 +203,5 @@ impl Cart {
     #[must_use]
     pub fn payment_items(&self) -> Vec<PaymentItem> {
         self.lines.iter().map(|l| PaymentItem { variant_id: l.variant_id.clone(), quantity: l.quantity }).collect()
-    }
-
-    /// The body of `POST /payments/initiate` for this cart.
-    ///
-    /// # Errors
-    /// `invalid_state` when the cart is empty (the server requires items).
-    pub fn initiate_request(&self) -> Result<InitiateRequest> {
-        if self.lines.is_empty() {
-            return Err(Error::invalid_state("the cart is empty: add an item before checkout"));
-        }
-        Ok(InitiateRequest { items: self.payment_items(), currency: self.currency.code().to_owned() })
     }
 }

@@ -192,7 +192,6 @@ impl<'a> Scan<'a> {
                 }
                 _ => false,
             },
-            Ty::Any => true,
         };
         if !fits {
             self.found(Kind::Type(*ty), self.i);
