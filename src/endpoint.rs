@@ -204,16 +204,28 @@ pub trait Body: Serialize {
 /// `invalid_argument` naming `what` if `value` is empty or is `.` / `..`
 /// (a URL parser would resolve those, even percent-encoded).
 pub fn path_segment(what: &str, value: &str) -> Result<String> {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     if value.is_empty() {
         return Err(Error::invalid_argument(format!("{what} must not be empty")));
     }
     if value == "." || value == ".." {
         return Err(Error::invalid_argument(format!("{what} must not be \".\" or \"..\"")));
     }
-    let mut out = String::with_capacity(value.len());
-    for &b in value.as_bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+    Ok(percent_encode(value, unreserved))
+}
+
+/// An RFC 3986 unreserved character: `A-Z a-z 0-9 - . _ ~`.
+pub(crate) fn unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+/// `s` with every byte `keep` refuses written `%XX` (upper-case hex): the one
+/// percent-encoder of the crate (request paths here, store URLs in
+/// `storefront::routes`).
+pub(crate) fn percent_encode(s: &str, keep: fn(u8) -> bool) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut out = String::with_capacity(s.len());
+    for &b in s.as_bytes() {
+        if keep(b) {
             out.push(char::from(b));
         } else {
             out.push('%');
@@ -221,7 +233,7 @@ pub fn path_segment(what: &str, value: &str) -> Result<String> {
             out.push(char::from(HEX[usize::from(b & 15)]));
         }
     }
-    Ok(out)
+    out
 }
 
 /// Arguments of `GET /products` (the JS `products({...})` options).

@@ -11,6 +11,7 @@
 use serde::Serialize;
 
 use super::StoreSettings;
+use crate::endpoint::{percent_encode, unreserved};
 use crate::error::{Error, Result};
 
 /// A page of the store: what [`store_path`] makes a path of and
@@ -134,32 +135,15 @@ fn routes(store: &StoreSettings) -> Result<[(&str, ResourceKind); 3]> {
     Ok(r)
 }
 
-const HEX: &[u8; 16] = b"0123456789ABCDEF";
-
 /// `b` is allowed in a URL as it is (`%` only as an escape, so it is kept).
 fn url_safe(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?#%[]".contains(&b)
 }
 
-/// `s` with every byte `keep` refuses percent-encoded.
-fn encode(s: &str, keep: fn(u8) -> bool) -> String {
-    let mut out = String::with_capacity(s.len());
-    for &b in s.as_bytes() {
-        if keep(b) {
-            out.push(char::from(b));
-        } else {
-            out.push('%');
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 15)]));
-        }
-    }
-    out
-}
-
 /// A slug as one path segment: everything but `A-Z a-z 0-9 - . _ ~` encoded.
 #[must_use]
 pub fn encode_segment(slug: &str) -> String {
-    encode(slug, |b| b.is_ascii_alphanumeric() || b"-._~".contains(&b))
+    percent_encode(slug, unreserved)
 }
 
 /// A percent-decoded segment, `None` for a bad escape or bytes that are not UTF-8.
@@ -270,7 +254,7 @@ pub fn origin(store: &StoreSettings) -> Result<String> {
         if rest.is_empty() || rest.starts_with('/') {
             return bad("has no host");
         }
-        return Ok(format!("{}{}", &d[..i + 3], encode(rest, url_safe)));
+        return Ok(format!("{}{}", &d[..i + 3], percent_encode(rest, url_safe)));
     }
     let d = d.trim_end_matches('/');
     if d.is_empty() {
@@ -295,7 +279,7 @@ pub fn canonical_url(store: &StoreSettings, path: &str) -> Result<String> {
     if !path.starts_with('/') || path.starts_with("//") {
         return Err(Error::invalid_argument(format!("path: {path:?} must start with a single \"/\"")));
     }
-    Ok(format!("{}{}", origin(store)?, encode(path, url_safe)))
+    Ok(format!("{}{}", origin(store)?, percent_encode(path, url_safe)))
 }
 
 /// `url` (an image's, a logo's) made absolute on the store's origin, unless
@@ -306,13 +290,13 @@ pub fn canonical_url(store: &StoreSettings, path: &str) -> Result<String> {
 pub fn absolute_url(store: &StoreSettings, url: &str) -> Result<String> {
     let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
     if lower.starts_with("https://") || lower.starts_with("http://") {
-        return Ok(encode(url, url_safe));
+        return Ok(percent_encode(url, url_safe));
     }
     let origin = origin(store)?;
     if url.starts_with("//") {
         let scheme = origin.find("//").map_or("https:", |i| &origin[..i]);
-        return Ok(format!("{scheme}{}", encode(url, url_safe)));
+        return Ok(format!("{scheme}{}", percent_encode(url, url_safe)));
     }
     let sep = if url.starts_with('/') { "" } else { "/" };
-    Ok(format!("{origin}{sep}{}", encode(url, url_safe)))
+    Ok(format!("{origin}{sep}{}", percent_encode(url, url_safe)))
 }
