@@ -1,9 +1,9 @@
 //! Left-overs of a rule that no longer holds: these helpers were written to
-//! keep `format!` out of the wasm, but measured on every page (issue 26,
-//! `scripts/bench-size.sh` pieces, all callers on `format!`/`{:?}`/
-//! `chars().count()`) plain std is smaller: root wasm -0.8 KB gz, client
-//! -0.4 KB, checkout module -0.6 KB. Use `format!`; the callers left
-//! (`src/wasm/*`, `checkout/stored.rs`, `storefront/input.rs`,
+//! keep `format!` out of the wasm, but with every caller on `format!`, `{:?}`
+//! and `chars().count()` each wasm is smaller (issue 26, measured like
+//! `scripts/build-pkg.sh`: client -0.4 KB gz, root -0.8 KB, checkout module
+//! -0.6 KB; `core::fmt` is in every module anyway). Use `format!`: the callers
+//! left (`src/wasm/*`, `checkout/stored.rs`, `storefront/input.rs`,
 //! `cart/storage.rs`) move to it, and this module goes with the last one.
 
 /// The pieces joined: `cat(&["limit ", &uint(3)]) == "limit 3"`.
