@@ -5,7 +5,6 @@
 //! client (`src/wasm/client.rs`) keeps the answers, the clock and the requests.
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::text::cat;
 
 /// The members of a strategy object, in the order of [`Strategy`]'s fields.
 pub const MEMBERS: [&str; 3] = ["maxAgeMs", "staleWhileRevalidateMs", "staleIfErrorMs"];
@@ -109,7 +108,7 @@ impl Strategy {
                 None => 0,
                 // (`as` saturates and maps NaN to 0: exactly the integers in range come back equal.)
                 Some(n) if f64::from(n as u32) == n => n as u32,
-                _ => return Err(bad(what, &cat(&[".", name, " must be an integer in 0..=4294967295"]))),
+                _ => return Err(bad(what, &format!(".{name} must be an integer in 0..=4294967295"))),
             };
         }
         Ok(Strategy { max_age_ms: ms[0], stale_while_revalidate_ms: ms[1], stale_if_error_ms: ms[2] })
@@ -117,7 +116,7 @@ impl Strategy {
 }
 
 fn bad(what: &str, why: &str) -> Error {
-    Error::invalid_argument(cat(&[what, why]))
+    Error::invalid_argument(format!("{what}{why}"))
 }
 
 /// Whether a failed request may be answered from a stale entry
@@ -140,7 +139,7 @@ pub const FETCH_OPTIONS_REFUSED: [&str; 4] = ["method", "headers", "body", "sign
 pub fn check_fetch_options<'a>(keys: impl IntoIterator<Item = &'a str>) -> Result<()> {
     for k in keys {
         if FETCH_OPTIONS_REFUSED.contains(&k) {
-            return Err(Error::invalid_argument(cat(&["fetchOptions.", k, " is the client's own (pass a signal as callOptions.signal)"])));
+            return Err(Error::invalid_argument(format!("fetchOptions.{k} is the client's own (pass a signal as callOptions.signal)")));
         }
     }
     Ok(())

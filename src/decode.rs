@@ -1,10 +1,11 @@
 //! A non-2xx answer into the contract's error (server code, status, request
 //! id, `Retry-After`). (2xx bodies are checked by [`crate::jsoncheck`].)
 
-use crate::text::{cat, uint};
-
 use crate::error::{Error, ErrorCode};
 use crate::model::ServerErrorCode;
+use serde::de::value::{self, StrDeserializer};
+use serde::de::IntoDeserializer;
+use serde::Deserialize;
 
 /// Parses a `Retry-After` header given in seconds. (The HTTP-date form is not
 /// used by Cirrus servers and yields `None`.)
@@ -17,21 +18,9 @@ pub fn parse_retry_after(value: &str) -> Option<u32> {
 /// code the contract does not define).
 #[must_use]
 pub fn server_code(wire: &str) -> Option<ErrorCode> {
-    use ServerErrorCode as S;
-    [
-        S::InvalidRequest,
-        S::Unauthorized,
-        S::NotFound,
-        S::Conflict,
-        S::PayloadTooLarge,
-        S::UnsupportedMediaType,
-        S::RateLimited,
-        S::ProcessorError,
-        S::Internal,
-    ]
-    .into_iter()
-    .map(ErrorCode::from)
-    .find(|c| c.as_str() == wire)
+    // By `ServerErrorCode`'s serde names, the one spelling of the wire's codes.
+    let wire: StrDeserializer<'_, value::Error> = wire.into_deserializer();
+    ServerErrorCode::deserialize(wire).ok().map(ErrorCode::from)
 }
 
 /// The error of a non-2xx answer from the members of its body as the JS side
@@ -48,7 +37,7 @@ pub fn error_from_fields(
 ) -> Error {
     let mut err = match (code.and_then(server_code), message) {
         (Some(code), Some(message)) => Error::new(code, message),
-        _ => Error::new(ErrorCode::Http, cat(&["HTTP ", &uint(status.into()), " with a body that is not a Cirrus error"])),
+        _ => Error::new(ErrorCode::Http, format!("HTTP {status} with a body that is not a Cirrus error")),
     };
     err.status = Some(status);
     err.request_id = request_id;

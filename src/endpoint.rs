@@ -16,7 +16,6 @@ use crate::error::{Error, Result};
 use crate::jsoncheck::Root;
 use crate::model::{ConfirmRequest, InitiateRequest, ShippingAddress, ShippingRatesRequest, UpdateRequest};
 use crate::retry::Policy;
-use crate::text::{cat, uint};
 
 /// Largest page `GET /products` accepts (CONTRACT.md).
 pub const MAX_LIMIT: u32 = 500;
@@ -133,7 +132,7 @@ impl Call {
         let e = op.endpoint();
         let path = match e.arg {
             Arg::None => e.path.to_owned(),
-            Arg::Segment(what) => cat(&[e.path, &path_segment(what, arg)?]),
+            Arg::Segment(what) => format!("{}{}", e.path, path_segment(what, arg)?),
             Arg::Query | Arg::Body => return Err(Error::invalid_argument("not a catalog endpoint")),
         };
         Ok(Call::to(op, path))
@@ -155,12 +154,12 @@ impl Call {
         };
         if let Some(limit) = q.limit {
             if !(1..=MAX_LIMIT).contains(&limit) {
-                return Err(Error::invalid_argument(cat(&["limit must be an integer in 1..=500, got ", &uint(limit.into())])));
+                return Err(Error::invalid_argument(format!("limit must be an integer in 1..=500, got {limit}")));
             }
-            param("limit", &uint(limit.into()));
+            param("limit", &limit.to_string());
         }
         if let Some(offset) = q.offset {
-            param("offset", &uint(offset));
+            param("offset", &offset.to_string());
         }
         if q.include_pagination {
             param("includePagination", "true");
@@ -205,16 +204,28 @@ pub trait Body: Serialize {
 /// `invalid_argument` naming `what` if `value` is empty or is `.` / `..`
 /// (a URL parser would resolve those, even percent-encoded).
 pub fn path_segment(what: &str, value: &str) -> Result<String> {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     if value.is_empty() {
-        return Err(Error::invalid_argument(cat(&[what, " must not be empty"])));
+        return Err(Error::invalid_argument(format!("{what} must not be empty")));
     }
     if value == "." || value == ".." {
-        return Err(Error::invalid_argument(cat(&[what, " must not be \".\" or \"..\""])));
+        return Err(Error::invalid_argument(format!("{what} must not be \".\" or \"..\"")));
     }
-    let mut out = String::with_capacity(value.len());
-    for &b in value.as_bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+    Ok(percent_encode(value, unreserved))
+}
+
+/// An RFC 3986 unreserved character: `A-Z a-z 0-9 - . _ ~`.
+pub(crate) fn unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+/// `s` with every byte `keep` refuses written `%XX` (upper-case hex): the one
+/// percent-encoder of the crate (request paths here, store URLs in
+/// `storefront::routes`).
+pub(crate) fn percent_encode(s: &str, keep: fn(u8) -> bool) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut out = String::with_capacity(s.len());
+    for &b in s.as_bytes() {
+        if keep(b) {
             out.push(char::from(b));
         } else {
             out.push('%');
@@ -222,7 +233,7 @@ pub fn path_segment(what: &str, value: &str) -> Result<String> {
             out.push(char::from(HEX[usize::from(b & 15)]));
         }
     }
-    Ok(out)
+    out
 }
 
 /// Arguments of `GET /products` (the JS `products({...})` options).
@@ -242,7 +253,7 @@ pub struct ProductsQuery {
 
 fn check_non_empty(field: &str, value: &str) -> Result<()> {
     if value.trim().is_empty() {
-        return Err(Error::invalid_argument(cat(&[field, " must not be empty"])));
+        return Err(Error::invalid_argument(format!("{field} must not be empty")));
     }
     Ok(())
 }
@@ -260,14 +271,14 @@ impl Body for ShippingRatesRequest {
     fn check(&self) -> Result<()> {
         let ids = &self.variant_ids;
         if ids.is_empty() || ids.len() > MAX_VARIANT_IDS {
-            return Err(Error::invalid_argument(cat(&["variantIds must hold 1..=250 ids, got ", &uint(ids.len() as u64)])));
+            return Err(Error::invalid_argument(format!("variantIds must hold 1..=250 ids, got {}", ids.len())));
         }
         for (i, id) in ids.iter().enumerate() {
-            check_non_empty(&cat(&["variantIds[", &uint(i as u64), "]"]), id)?;
+            check_non_empty(&format!("variantIds[{i}]"), id)?;
         }
         let c = &self.country;
         if !(c.len() == 2 && c.bytes().all(|b| b.is_ascii_uppercase())) {
-            return Err(Error::invalid_argument(cat(&["country must be an ISO 3166-1 alpha-2 code in uppercase (like \"US\"), got \"", c, "\""])));
+            return Err(Error::invalid_argument(format!("country must be an ISO 3166-1 alpha-2 code in uppercase (like \"US\"), got \"{c}\"")));
         }
         if let Some(total) = self.order_total {
             if !total.is_finite() || total < 0.0 {
@@ -288,18 +299,18 @@ impl Body for InitiateRequest {
             return Err(Error::invalid_argument("items must not be empty"));
         }
         for (i, it) in self.items.iter().enumerate() {
-            let item = cat(&["items[", &uint(i as u64), "]"]);
-            check_non_empty(&cat(&[&item, ".variantId"]), &it.variant_id)?;
+            let item = format!("items[{i}]");
+            check_non_empty(&format!("{item}.variantId"), &it.variant_id)?;
             if it.quantity == 0 {
-                return Err(Error::invalid_argument(cat(&[&item, ".quantity must be at least 1"])));
+                return Err(Error::invalid_argument(format!("{item}.quantity must be at least 1")));
             }
             if self.items[..i].iter().any(|o| o.variant_id == it.variant_id) {
-                return Err(Error::invalid_argument(cat(&[&item, ".variantId repeats \"", &it.variant_id, "\""])));
+                return Err(Error::invalid_argument(format!("{item}.variantId repeats \"{}\"", it.variant_id)));
             }
         }
         let c = &self.currency;
         if !(c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase())) {
-            return Err(Error::invalid_argument(cat(&["currency must be three uppercase letters (like \"USD\"), got \"", c, "\""])));
+            return Err(Error::invalid_argument(format!("currency must be three uppercase letters (like \"USD\"), got \"{c}\"")));
         }
         Ok(())
     }

@@ -167,6 +167,28 @@ mod tests {
         }
     }
 
+    /// `as_str` (what a JS `CirrusError.code` is) spells every code as serde does, which is
+    /// the one spelling: the TS `ErrorCode` union and the schemas are generated from serde.
+    #[test]
+    fn as_str_is_the_serde_name() {
+        use ErrorCode as C;
+        let all = [
+            C::InvalidArgument, C::InvalidState, C::Network, C::Timeout, C::Aborted, C::Decode, C::Http, C::InvalidRequest,
+            C::Unauthorized, C::NotFound, C::Conflict, C::PayloadTooLarge, C::UnsupportedMediaType, C::RateLimited,
+            C::ProcessorError, C::Internal,
+        ];
+        // A new code must be listed above: this match fails to compile until it is.
+        for c in all {
+            match c {
+                C::InvalidArgument | C::InvalidState | C::Network | C::Timeout | C::Aborted | C::Decode | C::Http
+                | C::InvalidRequest | C::Unauthorized | C::NotFound | C::Conflict | C::PayloadTooLarge
+                | C::UnsupportedMediaType | C::RateLimited | C::ProcessorError | C::Internal => {}
+            }
+            assert_eq!(serde_json::to_value(c).unwrap(), c.as_str(), "{c:?}");
+            assert_eq!(serde_json::from_value::<ErrorCode>(c.as_str().into()).unwrap(), c);
+        }
+    }
+
     #[test]
     fn display_leads_with_the_code() {
         let e = Error::invalid_argument("limit must be 1..=500, got 0").with_status(400);

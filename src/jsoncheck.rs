@@ -55,8 +55,6 @@
 //! characters with `…`. Map keys are shown unescaped (a lone surrogate as
 //! U+FFFD).
 
-use crate::text::{cat, uint};
-
 #[path = "generated/schema.rs"]
 mod generated;
 pub use generated::Root;
@@ -97,7 +95,7 @@ impl Problem {
         if self.path.is_empty() {
             self.message.clone()
         } else {
-            cat(&["at ", &self.path, ": ", &self.message])
+            format!("at {}: {}", self.path, self.message)
         }
     }
 }
@@ -139,15 +137,6 @@ pub fn check_closed(body: &str, root: Root) -> Result<(), Problem> {
     check_type(body.as_bytes(), &Ty::Ref(root as u16), true)
 }
 
-/// Checks only that `body` is JSON that `JSON.parse` accepts (nested at most
-/// [`MAX_DEPTH`] deep), whatever its shape.
-///
-/// # Errors
-/// The syntax error or the nesting, as [`check`] reports them.
-pub fn check_syntax(body: &[u8]) -> Result<(), Problem> {
-    check_type(body, &Ty::Any, false)
-}
-
 fn check_type(body: &[u8], ty: &Ty, closed: bool) -> Result<(), Problem> {
     let mut scan = Scan::new(body, 0);
     scan.closed = closed;
@@ -187,8 +176,6 @@ pub(crate) enum Ty {
     Array(&'static Ty),
     /// `{T`
     Map(&'static Ty),
-    /// Any JSON value (syntax only; not in the generated schemas).
-    Any,
 }
 
 /// An entry of the schema table.
@@ -216,7 +203,7 @@ fn expects(ty: &Ty) -> String {
         Ty::F64 => "a number".into(),
         Ty::Null(t) | Ty::Opt(t) => expects(t),
         Ty::Array(_) => "an array".into(),
-        Ty::Map(_) | Ty::Any => "an object".into(),
+        Ty::Map(_) => "an object".into(),
         Ty::Ref(k) => match entry(*k) {
             Some(Entry::Enum(values)) => {
                 let mut out = String::from("one of ");
@@ -248,9 +235,9 @@ fn report(b: &[u8], kind: Kind, at: usize) -> Problem {
         None => path,
     };
     let message = match kind {
-        Kind::Missing(name) => cat(&["missing field `", name, "`"]),
+        Kind::Missing(name) => format!("missing field `{name}`"),
         Kind::Unknown => "unknown member".to_owned(),
-        Kind::Type(ty) => cat(&["expected ", &expects(&ty), ", got ", &describe(b, at)]),
+        Kind::Type(ty) => format!("expected {}, got {}", expects(&ty), describe(b, at)),
     };
     Problem { path, message }
 }
@@ -286,7 +273,7 @@ fn locate(b: &[u8], i: usize, at: usize, path: &mut String) -> Result<usize, ()>
             j = ws(b, ws(b, end) + 1);
         } else {
             path.push('[');
-            path.push_str(&uint(k));
+            path.push_str(&k.to_string());
             path.push(']');
         }
         j = ws(b, locate(b, j, at, path)?);
@@ -317,8 +304,8 @@ fn describe(b: &[u8], i: usize) -> String {
         Some(b'"') => {
             let raw = core::str::from_utf8(b.get(i + 1..string_end(b, i) - 1).unwrap_or_default()).unwrap_or_default();
             match raw.char_indices().nth(40) {
-                Some((cut, _)) => cat(&["the string \"", &raw[..cut], "…\""]),
-                None => cat(&["the string \"", raw, "\""]),
+                Some((cut, _)) => format!("the string \"{}…\"", &raw[..cut]),
+                None => format!("the string \"{raw}\""),
             }
         }
         _ => {
@@ -326,7 +313,7 @@ fn describe(b: &[u8], i: usize) -> String {
             while b.get(j).is_some_and(|c| c.is_ascii_digit() || matches!(c, b'-' | b'+' | b'.' | b'e' | b'E')) {
                 j += 1;
             }
-            cat(&["the number ", core::str::from_utf8(&b[i..j]).unwrap_or_default()])
+            format!("the number {}", core::str::from_utf8(&b[i..j]).unwrap_or_default())
         }
     }
 }

@@ -9,8 +9,6 @@
 //! price, then fastest delivery (`deliveryTimeframeMax`, then `…Min`), then id,
 //! so the order is total and stable. Tax comes from the server.
 
-use crate::text::cat;
-
 use serde::{Deserialize, Serialize};
 
 use crate::cart::Cart;
@@ -53,10 +51,10 @@ pub struct UsableRate {
 
 fn rate_amount(currency: Currency, rate: &ShippingRate, field: &str, value: &str) -> Result<i64> {
     let minor = currency.parse(value).map_err(|e| {
-        Error::invalid_argument(cat(&["shipping rate ", &money::echo(&rate.id), " ", field, ": ", &e.message]))
+        Error::invalid_argument(format!("shipping rate {} {field}: {}", money::echo(&rate.id), e.message))
     })?;
     if minor < 0 {
-        return Err(Error::invalid_argument(cat(&["shipping rate ", &money::echo(&rate.id), " ", field, " ", &money::echo(value), " is negative"])));
+        return Err(Error::invalid_argument(format!("shipping rate {} {field} {} is negative", money::echo(&rate.id), money::echo(value))));
     }
     Ok(minor)
 }
@@ -110,18 +108,7 @@ pub fn usable_rate_positions(
             for (_, _, other) in rates_of(answer, id).filter(|(_, _, r)| r.id == rate.id) {
                 offered = true;
                 if rate_amount(currency, other, "price", &other.price)? != price {
-                    return Err(Error::invalid_argument(cat(&[
-                        "shipping rate ",
-                        &money::echo(&rate.id),
-                        " has two prices: ",
-                        &money::echo(&rate.price),
-                        " for variant ",
-                        &money::echo(first),
-                        " and ",
-                        &money::echo(&other.price),
-                        " for variant ",
-                        &money::echo(id),
-                    ])));
+                    return Err(Error::invalid_argument(format!("shipping rate {} has two prices: {} for variant {} and {} for variant {}", money::echo(&rate.id), money::echo(&rate.price), money::echo(first), money::echo(&other.price), money::echo(id))));
                 }
             }
             if !offered {
@@ -140,21 +127,13 @@ pub fn usable_rate_positions(
         let estimated_total = money::checked_add(subtotal, price)?;
         options.push(UsableRate { variant_rates: i, rate: j, price, estimated_total });
     }
-    // Cheapest first, then fastest, then by id. Rate ids are unique here, so
-    // the key is a total order; an insertion sort (a handful of options) is
-    // the smallest code that gives it.
+    // Cheapest first, then fastest, then by id (unique here: a total order).
     let key = |u: &UsableRate| {
         let r = rate_at(u);
         (u.price, r.delivery_timeframe_max, r.delivery_timeframe_min, &r.id)
     };
-    for i in 1..options.len() {
-        let mut j = i;
-        while j > 0 && key(&options[j - 1]) > key(&options[j]) {
-            options.swap(j - 1, j);
-            j -= 1;
-        }
-    }
-    Ok(options)
+    let order = crate::sorted_indices(options.len(), &|a, b| key(&options[a]).cmp(&key(&options[b])));
+    Ok(order.into_iter().map(|i| options[i]).collect())
 }
 
 /// [`usable_rates`] for the cart's variants, subtotal and currency.
@@ -164,16 +143,6 @@ pub fn usable_rate_positions(
 pub fn cart_rates(cart: &Cart, answer: &ShippingRatesResponse) -> Result<Vec<ShippingOption>> {
     let ids: Vec<&str> = cart.lines().iter().map(|l| l.variant_id.as_str()).collect();
     usable_rates(answer, &ids, cart.subtotal(), cart.currency())
-}
-
-/// Subtotal plus the rate with id `rate_id` among `options`, in minor units.
-///
-/// # Errors
-/// `invalid_argument` when no option has that id (the rate does not serve the whole order).
-pub fn estimated_total(options: &[ShippingOption], rate_id: &str) -> Result<i64> {
-    options.iter().find(|o| o.rate.id == rate_id).map(|o| o.estimated_total).ok_or_else(|| {
-        Error::invalid_argument(cat(&["shipping rate ", &money::echo(rate_id), " does not serve this whole order"]))
-    })
 }
 
 #[cfg(test)]
@@ -222,8 +191,7 @@ mod tests {
         let opts = usable_rates(&a, &["a", "b"], 4000, usd()).unwrap();
         assert_eq!(ids(&opts), ["std", "exp"], "eco is not offered for b");
         assert_eq!((opts[0].price, opts[0].estimated_total), (500, 4500));
-        assert_eq!(estimated_total(&opts, "exp").unwrap(), 5500);
-        assert_eq!(estimated_total(&opts, "eco").unwrap_err().code, ErrorCode::InvalidArgument);
+        assert_eq!((opts[1].rate.id.as_str(), opts[1].estimated_total), ("exp", 5500));
         assert!(usable_rates(&a, &["a", "c"], 4000, usd()).unwrap().is_empty(), "variant without rates");
         assert_eq!(usable_rates(&a, &[], 0, usd()).unwrap_err().code, ErrorCode::InvalidArgument);
     }

@@ -194,7 +194,7 @@ pub async fn products(AxState(state): AxState<State>, RawQuery(q): RawQuery) -> 
 
 /// The lowest-priced variant (first by position on ties).
 fn lowest(variants: &[Variant]) -> Option<&Variant> {
-    variants.iter().min_by_key(|v| crate::util::parse_cents(&v.price).unwrap_or(i64::MAX))
+    variants.iter().min_by_key(|v| cirrus_storefront::money::parse_decimal(&v.price, crate::util::EXPONENT).unwrap_or(i64::MAX))
 }
 
 /// `GET /products/slug/{slug}`: an ACTIVE product.

@@ -1,35 +1,23 @@
-//! Small helpers: money formatting, ids, hashing, timestamps.
+//! Small helpers: ids, hashing, timestamps, and the store's money and API keys by the
+//! SDK core's rules (`cirrus_storefront::money`, `cirrus_storefront::options`).
 
+use cirrus_storefront::money;
 use sha2::{Digest, Sha256};
 
-/// Formats integer minor units (cents) as the wire's decimal string, `1999` -> `"19.99"`.
+/// Decimal places of the store's currency (USD, the one the dev server sells in).
+pub const EXPONENT: u32 = 2;
+
+/// Minor units (cents) as the wire's decimal string, `1999` -> `"19.99"`: the core's
+/// [`money::format_decimal`] in the store's currency.
 #[must_use]
 pub fn format_cents(cents: i64) -> String {
-    let sign = if cents < 0 { "-" } else { "" };
-    let abs = cents.unsigned_abs();
-    format!("{sign}{}.{:02}", abs / 100, abs % 100)
-}
-
-/// Parses a non-negative `"D.CC"` string (as [`format_cents`] writes it) back to cents.
-#[must_use]
-pub fn parse_cents(s: &str) -> Option<i64> {
-    let (whole, frac) = s.split_once('.')?;
-    if frac.len() != 2 || whole.is_empty() || !whole.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    whole.parse::<i64>().ok()?.checked_mul(100)?.checked_add(frac.parse::<i64>().ok()?)
+    money::format_decimal(cents, EXPONENT)
 }
 
 /// Lower-case hex of `bytes`.
 #[must_use]
 pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        out.push(DIGITS[usize::from(b >> 4)] as char);
-        out.push(DIGITS[usize::from(b & 15)] as char);
-    }
-    out
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// `n` random bytes from the OS, as hex.
@@ -49,10 +37,11 @@ pub fn sha256(s: &str) -> [u8; 32] {
     Sha256::digest(s.as_bytes()).into()
 }
 
-/// `true` for `ak_` followed by exactly 48 hex digits.
+/// `true` for a well-formed API key (`ak_` followed by exactly 48 hex digits): the
+/// SDK's own check, [`cirrus_storefront::options::check_api_key`].
 #[must_use]
 pub fn is_api_key(s: &str) -> bool {
-    s.len() == 51 && s.starts_with("ak_") && s[3..].bytes().all(|b| b.is_ascii_hexdigit())
+    cirrus_storefront::options::check_api_key(s).is_ok()
 }
 
 /// The form a key may take in logs and messages: `ak_1234…`.
@@ -130,11 +119,8 @@ mod tests {
         assert_eq!(format_cents(100_000), "1000.00");
         assert_eq!(format_cents(-150), "-1.50");
         for c in [0, 5, 99, 100, 1999, 123_456_789] {
-            assert_eq!(parse_cents(&format_cents(c)), Some(c));
+            assert_eq!(money::parse_decimal(&format_cents(c), EXPONENT), Ok(c));
         }
-        assert_eq!(parse_cents("1.5"), None);
-        assert_eq!(parse_cents("-1.50"), None);
-        assert_eq!(parse_cents(".50"), None);
     }
 
     #[test]
@@ -158,6 +144,11 @@ mod tests {
         assert!(!is_api_key("ak_123"));
         assert!(!is_api_key(&format!("ak_{}", "g".repeat(48))));
         assert_eq!(mask_key(&k), "ak_aaaa…");
+    }
+
+    #[test]
+    fn hex_writes_two_lower_case_digits_a_byte() {
+        assert_eq!(hex(&[0x00, 0x0f, 0xab, 0xff]), "000fabff");
     }
 }
 

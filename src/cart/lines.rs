@@ -2,8 +2,6 @@
 
 use crate::strmap::StrMap;
 
-use crate::text::cat;
-
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, ErrorCode, Result};
@@ -143,31 +141,23 @@ impl Cart {
     pub fn priced(&self, product: &CartProduct, variant_id: &str) -> Result<CartLine> {
         let slug = &product.slug;
         let variant = product.variant(variant_id).ok_or_else(|| {
-            Error::new(ErrorCode::NotFound, cat(&["product ", &money::echo(slug), " has no variant ", &money::echo(variant_id)]))
+            Error::new(ErrorCode::NotFound, format!("product {} has no variant {}", money::echo(slug), money::echo(variant_id)))
         })?;
         if !product.is_active() {
-            return Err(Error::new(ErrorCode::Conflict, cat(&["product ", &money::echo(slug), " is not available"])));
+            return Err(Error::new(ErrorCode::Conflict, format!("product {} is not available", money::echo(slug))));
         }
         if variant.stock_quantity == 0 || variant.stock_status == StockStatus::OutOfStock {
             return Err(Error::new(
                 ErrorCode::Conflict,
-                cat(&["variant ", &money::echo(variant_id), " of ", &money::echo(slug), " is out of stock"]),
+                format!("variant {} of {} is out of stock", money::echo(variant_id), money::echo(slug)),
             ));
         }
         let price = |field: &str, value: &str| {
             let minor = self.currency.parse(value).map_err(|e| {
-                Error::invalid_argument(cat(&["variant ", &money::echo(variant_id), " ", field, ": ", &e.message]))
+                Error::invalid_argument(format!("variant {} {field}: {}", money::echo(variant_id), e.message))
             })?;
             if minor < 0 {
-                return Err(Error::invalid_argument(cat(&[
-                    "variant ",
-                    &money::echo(variant_id),
-                    " ",
-                    field,
-                    " ",
-                    &money::echo(value),
-                    " is negative",
-                ])));
+                return Err(Error::invalid_argument(format!("variant {} {field} {} is negative", money::echo(variant_id), money::echo(value))));
             }
             Ok(minor)
         };

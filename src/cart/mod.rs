@@ -19,10 +19,8 @@
 //! Adding a variant that is already in the cart keeps the line's price and uses
 //! the fresh stock for the cap; prices change only through `refresh`.
 
-use crate::text::{cat, uint};
-
 use crate::error::{Error, ErrorCode, Result};
-use crate::model::{InitiateRequest, PaymentItem};
+use crate::model::PaymentItem;
 use crate::money::{self, Currency, MAX_SAFE_MINOR};
 
 pub mod lines;
@@ -46,7 +44,7 @@ pub struct Cart {
 }
 
 fn not_in_cart(variant_id: &str) -> Error {
-    Error::new(ErrorCode::NotFound, cat(&["variant ", &money::echo(variant_id), " is not in the cart"]))
+    Error::new(ErrorCode::NotFound, format!("variant {} is not in the cart", money::echo(variant_id)))
 }
 
 impl Cart {
@@ -115,15 +113,7 @@ impl Cart {
         }
         let compare_total = money::checked_add(subtotal, savings)?;
         if compare_total > MAX_SAFE_MINOR {
-            return Err(Error::invalid_argument(cat(&[
-                "cart total ",
-                &self.currency.format(compare_total),
-                " ",
-                self.currency.code(),
-                " would exceed the exact range of ",
-                money::MAX_SAFE_TEXT,
-                " minor units",
-            ])));
+            return Err(Error::invalid_argument(format!("cart total {} {} would exceed the exact range of {} minor units", self.currency.format(compare_total), self.currency.code(), money::MAX_SAFE_TEXT)));
         }
         Ok(())
     }
@@ -166,17 +156,7 @@ impl Cart {
         let before = self.lines[index].quantity;
         let result = self.apply_to_line(index, |line| {
             let total = line.quantity.checked_add(quantity).filter(|&q| q <= stock).ok_or_else(|| {
-                Error::invalid_argument(cat(&[
-                    "quantity ",
-                    &uint(quantity.into()),
-                    " of variant ",
-                    &money::echo(variant_id),
-                    " exceeds the stock: ",
-                    &uint(stock.into()),
-                    " available, ",
-                    &uint(before.into()),
-                    " already in the cart",
-                ]))
+                Error::invalid_argument(format!("quantity {quantity} of variant {} exceeds the stock: {stock} available, {before} already in the cart", money::echo(variant_id)))
             })?;
             line.quantity = total;
             line.stock_quantity = stock;
@@ -199,14 +179,7 @@ impl Cart {
         let index = self.position(variant_id).ok_or_else(|| not_in_cart(variant_id))?;
         self.apply_to_line(index, |line| {
             if quantity == 0 || quantity > line.stock_quantity {
-                return Err(Error::invalid_argument(cat(&[
-                    "quantity of variant ",
-                    &money::echo(variant_id),
-                    " must be 1..=",
-                    &uint(line.stock_quantity.into()),
-                    ", got ",
-                    &uint(quantity.into()),
-                ])));
+                return Err(Error::invalid_argument(format!("quantity of variant {} must be 1..={}, got {quantity}", money::echo(variant_id), line.stock_quantity)));
             }
             line.quantity = quantity;
             Ok(())
@@ -230,16 +203,5 @@ impl Cart {
     #[must_use]
     pub fn payment_items(&self) -> Vec<PaymentItem> {
         self.lines.iter().map(|l| PaymentItem { variant_id: l.variant_id.clone(), quantity: l.quantity }).collect()
-    }
-
-    /// The body of `POST /payments/initiate` for this cart.
-    ///
-    /// # Errors
-    /// `invalid_state` when the cart is empty (the server requires items).
-    pub fn initiate_request(&self) -> Result<InitiateRequest> {
-        if self.lines.is_empty() {
-            return Err(Error::invalid_state("the cart is empty: add an item before checkout"));
-        }
-        Ok(InitiateRequest { items: self.payment_items(), currency: self.currency.code().to_owned() })
     }
 }

@@ -3,8 +3,6 @@
 //! or is an error that changes nothing. What the caller does next is the
 //! return value ([`PayStep`], [`AfterConfirm`], a request body to send).
 
-use crate::text::cat;
-
 use super::state::{
     Cancelled, CheckoutFailureCode, CheckoutSession, CheckoutState, Confirming, Failed, Initiated, Paying, PaymentAttempt, RequiresAction,
     ShippingChoice, ShippingChosen, Succeeded,
@@ -107,7 +105,7 @@ fn failed(session: &CheckoutSession, shipping: &ShippingChoice, code: CheckoutFa
 impl CheckoutState {
     /// "cannot <action> in checkout state `<state>`; <the step that comes next>".
     fn illegal(&self, action: &str) -> Error {
-        Error::invalid_state(cat(&["cannot ", action, " in checkout state `", self.name(), "`; ", self.next_step()]))
+        Error::invalid_state(format!("cannot {action} in checkout state `{}`; {}", self.name(), self.next_step()))
     }
 
     /// What the caller does next in this state (the end of every `invalid_state` message).
@@ -198,12 +196,7 @@ impl CheckoutState {
         self.update_request(&rate, &address)?;
         let session = self.shipping_session()?;
         if answer.session_id != session.session_id {
-            return Err(Error::invalid_argument(cat(&[
-                "update answered for session ",
-                &answer.session_id,
-                ", expected ",
-                &session.session_id,
-            ])));
+            return Err(Error::invalid_argument(format!("update answered for session {}, expected {}", answer.session_id, session.session_id)));
         }
         check_amount(answer.amount, &answer.breakdown)?;
         let mut session = session.clone();
@@ -284,11 +277,7 @@ impl CheckoutState {
             | Self::Paying(Paying { session, shipping, attempt: a })
             | Self::RequiresAction(RequiresAction { session, shipping, attempt: a, .. }) => {
                 if a.token != token {
-                    return Err(Error::invalid_argument(cat(&[
-                        "a confirm with token ",
-                        &a.token,
-                        " may already have reached the server; only that token may be confirmed again",
-                    ])));
+                    return Err(Error::invalid_argument(format!("a confirm with token {} may already have reached the server; only that token may be confirmed again", a.token)));
                 }
                 let mut attempt = a.clone();
                 attempt.confirm_in_flight = true;

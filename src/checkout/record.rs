@@ -16,7 +16,6 @@
 use super::state::CheckoutState;
 use crate::error::{Error, Result};
 use crate::model::PaymentItem;
-use crate::text::{cat, quote};
 
 /// Who is driving a payment run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,11 +110,7 @@ pub fn reconcile(ours: &CheckoutState, stored: Option<CheckoutState>) -> Result<
     if theirs_id == ours_id {
         return Ok(Reconciled::Adopt(Box::new(theirs)));
     }
-    Err(Error::invalid_state(cat(&[
-        "another tab replaced this checkout with a new one (session ",
-        &quote(theirs_id.unwrap_or("none")),
-        "); open the checkout again with Checkout.resume() ?? Checkout.start()",
-    ])))
+    Err(Error::invalid_state(format!("another tab replaced this checkout with a new one (session {:?}); open the checkout again with Checkout.resume() ?? Checkout.start()", theirs_id.unwrap_or("none"))))
 }
 
 /// The payment session a state is about (a cancelled one's too).
@@ -130,5 +125,5 @@ fn session_id(state: &CheckoutState) -> Option<&str> {
 /// refusal, prefixed with what happened.
 #[must_use]
 pub fn moved_on(adopted: &CheckoutState, refusal: Error) -> Error {
-    Error::new(refusal.code, cat(&["another tab moved this checkout on to `", adopted.name(), "`: ", &refusal.message]))
+    Error::new(refusal.code, format!("another tab moved this checkout on to `{}`: {}", adopted.name(), refusal.message))
 }

@@ -2,8 +2,6 @@
 //! shipping addresses (before they are sent), and the session a stored state
 //! carries.
 
-use crate::text::{cat, int, quote, uint};
-
 use super::state::CheckoutSession;
 use crate::error::{Error, Result};
 use crate::model::{Breakdown, ShippingAddress};
@@ -18,18 +16,7 @@ pub const MAX_ADDRESS_FIELD: usize = 200;
 pub fn check_amount(amount: i64, b: &Breakdown) -> Result<()> {
     let sum = b.subtotal.checked_add(b.shipping).and_then(|s| s.checked_add(b.tax));
     if amount < 0 || b.total != amount || sum != Some(b.total) {
-        return Err(Error::invalid_argument(cat(&[
-            "payment amount ",
-            &int(amount),
-            " does not match breakdown ",
-            &int(b.subtotal),
-            " + ",
-            &int(b.shipping),
-            " + ",
-            &int(b.tax),
-            " = ",
-            &int(b.total),
-        ])));
+        return Err(Error::invalid_argument(format!("payment amount {amount} does not match breakdown {} + {} + {} = {}", b.subtotal, b.shipping, b.tax, b.total)));
     }
     Ok(())
 }
@@ -42,7 +29,7 @@ pub fn validate_return_url(url: &str) -> Result<()> {
     let rest = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://"));
     let host = rest.map(|r| r.split(['/', '?', '#']).next().unwrap_or(""));
     if url.len() > 2048 || url.chars().any(char::is_whitespace) || host.is_none_or(str::is_empty) {
-        return Err(Error::invalid_argument(cat(&["returnUrl must be an absolute http(s) URL, got ", &quote(&truncate(url, 80))])));
+        return Err(Error::invalid_argument(format!("returnUrl must be an absolute http(s) URL, got {:?}", truncate(url, 80))));
     }
     Ok(())
 }
@@ -66,33 +53,24 @@ pub fn validate_address(a: &ShippingAddress) -> Result<()> {
     ];
     for (name, value) in required {
         if value.trim().is_empty() {
-            return Err(Error::invalid_argument(cat(&["shippingAddress.", name, " is required"])));
+            return Err(Error::invalid_argument(format!("shippingAddress.{name} is required")));
         }
     }
     let optional = [("address2", &a.address2), ("state", &a.state), ("phone", &a.phone)];
     let all = required.into_iter().chain(optional.into_iter().filter_map(|(n, v)| v.as_ref().map(|v| (n, v))));
     for (name, value) in all {
-        if crate::text::char_count(value) > MAX_ADDRESS_FIELD {
-            return Err(Error::invalid_argument(cat(&[
-                "shippingAddress.",
-                name,
-                " is longer than ",
-                &uint(MAX_ADDRESS_FIELD as u64),
-                " characters",
-            ])));
+        if value.chars().count() > MAX_ADDRESS_FIELD {
+            return Err(Error::invalid_argument(format!("shippingAddress.{name} is longer than {MAX_ADDRESS_FIELD} characters")));
         }
         if value.chars().any(char::is_control) {
-            return Err(Error::invalid_argument(cat(&["shippingAddress.", name, " contains control characters"])));
+            return Err(Error::invalid_argument(format!("shippingAddress.{name} contains control characters")));
         }
     }
     if !email_shaped(&a.email) {
-        return Err(Error::invalid_argument(cat(&["shippingAddress.email is not an e-mail address: ", &quote(&truncate(&a.email, 80))])));
+        return Err(Error::invalid_argument(format!("shippingAddress.email is not an e-mail address: {:?}", truncate(&a.email, 80))));
     }
     if !(a.country.len() == 2 && a.country.bytes().all(|b| b.is_ascii_uppercase())) {
-        return Err(Error::invalid_argument(cat(&[
-            "shippingAddress.country must be an uppercase ISO 3166-1 alpha-2 code like \"DE\", got ",
-            &quote(&truncate(&a.country, 20)),
-        ])));
+        return Err(Error::invalid_argument(format!("shippingAddress.country must be an uppercase ISO 3166-1 alpha-2 code like \"DE\", got {:?}", truncate(&a.country, 20))));
     }
     Ok(())
 }
@@ -111,7 +89,7 @@ fn email_shaped(email: &str) -> bool {
 }
 
 fn truncate(s: &str, max: usize) -> String {
-    if crate::text::char_count(s) <= max {
+    if s.chars().count() <= max {
         s.to_owned()
     } else {
         let mut t: String = s.chars().take(max).collect();
@@ -121,7 +99,7 @@ fn truncate(s: &str, max: usize) -> String {
 }
 
 fn bad(path: &str, what: &str) -> Error {
-    Error::invalid_argument(cat(&[path, ": ", what]))
+    Error::invalid_argument(format!("{path}: {what}"))
 }
 
 /// The invariants of a session read back from storage: a known currency

@@ -4,8 +4,6 @@
 
 use super::int::{int_fits, int_value};
 use super::{entry, Entry, Problem, Ty, MAX_DEPTH};
-use crate::text::{cat, uint};
-
 
 /// Why the fast pass stopped: a syntax error or too deep a nesting, at a byte
 /// offset.
@@ -19,11 +17,11 @@ pub(super) enum Stop {
 impl Stop {
     pub(super) fn problem(self, len: usize) -> Problem {
         match self {
-            Stop::Syntax(_, at) if at >= len => Problem { path: String::new(), message: cat(&[NOT_JSON, "unexpected end of input"]) },
-            Stop::Syntax(what, at) => Problem { path: String::new(), message: cat(&[NOT_JSON, what, " at byte ", &uint(at as u64)]) },
+            Stop::Syntax(_, at) if at >= len => Problem { path: String::new(), message: format!("{NOT_JSON}unexpected end of input") },
+            Stop::Syntax(what, at) => Problem { path: String::new(), message: format!("{NOT_JSON}{what} at byte {at}") },
             Stop::Deep(at) => Problem {
                 path: "(root)".into(),
-                message: cat(&["arrays and objects nest deeper than ", &uint(MAX_DEPTH.into()), " levels at byte ", &uint(at as u64)]),
+                message: format!("arrays and objects nest deeper than {MAX_DEPTH} levels at byte {at}"),
             },
         }
     }
@@ -198,7 +196,6 @@ impl<'a> Scan<'a> {
                 }
                 _ => false,
             },
-            Ty::Any => true,
         };
         if !fits {
             self.found(Kind::Type(*ty), self.i);

@@ -3,8 +3,6 @@
 
 use super::input::{OptionValue, Product, ProductOption};
 use crate::model::{Image, StockStatus, Variant};
-use crate::prelude::*;
-
 use super::StoreSettings;
 
 pub(crate) fn store() -> StoreSettings {

@@ -6,9 +6,6 @@
 //! decoders small), and a [`StoreResource`] ([`ResourceArg`]). The store
 //! settings are [`super::StoreSettings`].
 
-#[allow(unused_imports)]
-use crate::prelude::*;
-
 use serde::Deserialize;
 
 use super::routes::{ResourceKind, StoreResource};

@@ -4,9 +4,6 @@
 //! close the element (`</script`), open a comment (`<!--`) or end a JS string
 //! line. Plain concatenation, no `core::fmt` (wasm size).
 
-#[allow(unused_imports)]
-use crate::prelude::*;
-
 /// Writes one JSON value; commas are placed by the writer.
 pub(crate) struct Json {
     out: String,
@@ -85,7 +82,7 @@ impl Json {
 
 /// `s` as a JSON string literal (quotes included) with the script-safe escapes.
 fn escape_into(out: &mut String, s: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
+    use core::fmt::Write as _;
     out.push('"');
     for c in s.chars() {
         match c {
@@ -97,10 +94,8 @@ fn escape_into(out: &mut String, s: &str) {
             '\u{2028}' => out.push_str("\\u2028"),
             '\u{2029}' => out.push_str("\\u2029"),
             c if c < ' ' || c == '<' || c == '>' || c == '&' => {
-                let n = u32::from(c);
-                out.push_str("\\u00");
-                out.push(char::from(HEX[(n >> 4) as usize & 15]));
-                out.push(char::from(HEX[n as usize & 15]));
+                // Writing to a `String` cannot fail.
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
             }
             c => out.push(c),
         }

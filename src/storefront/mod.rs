@@ -13,9 +13,6 @@
 //! Exported to JS by `src/wasm/storefront.rs`; the TypeScript types are
 //! generated from these types by `tests/typegen/` (storefront.rs).
 
-#[allow(unused_imports)]
-use crate::prelude::*;
-
 use serde::{Deserialize, Serialize};
 
 pub mod input;

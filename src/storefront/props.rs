@@ -38,7 +38,7 @@ fn arb_product() -> impl Strategy<Value = Product> {
                         (OPTION_NAMES[i], v)
                     })
                     .collect();
-                variants.push(variant(&["v", &crate::text::uint(idx as u64)].concat(), &attrs, stock));
+                variants.push(variant(&["v", &idx.to_string()].concat(), &attrs, stock));
             }
             product(&opts, variants)
         })
@@ -182,8 +182,8 @@ proptest! {
             prop_assert!(!m.json_ld.contains(['<', '>', '&', '\u{2028}', '\u{2029}']), "{}", m.json_ld);
             let v: serde_json::Value = serde_json::from_str(&m.json_ld).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(&v["@context"], "https://schema.org");
-            prop_assert!(crate::text::char_count(&m.title) <= seo::TITLE_MAX);
-            prop_assert!(crate::text::char_count(&m.description) <= seo::DESCRIPTION_MAX);
+            prop_assert!(m.title.chars().count() <= seo::TITLE_MAX);
+            prop_assert!(m.description.chars().count() <= seo::DESCRIPTION_MAX);
         }
         let v: serde_json::Value = serde_json::from_str(&product_seo(&st, &p).unwrap().json_ld).unwrap();
         prop_assert_eq!(&v["offers"][0]["sku"], sku.as_str());

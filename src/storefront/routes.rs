@@ -8,14 +8,11 @@
 //! percent-encoded (every byte but `A-Z a-z 0-9 - . _ ~`), so a slug is always
 //! exactly one path segment and `resolve_path(store_path(r)) == r`.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
-
 use serde::{Deserialize, Serialize};
 
 use super::StoreSettings;
+use crate::endpoint::{percent_encode, unreserved};
 use crate::error::{Error, Result};
-use crate::text::{cat, quote};
 
 /// A page of the store: what [`store_path`] makes a path of and
 /// [`resolve_path`] finds in one. In JS: `{ kind: "home" }` or
@@ -66,7 +63,7 @@ impl StoreResource {
     /// # Errors
     /// `invalid_argument` naming `resource.slug` when it is missing or not allowed.
     pub fn from_parts(kind: ResourceKind, slug: Option<String>) -> Result<Self> {
-        let need = |kind: &str| slug.clone().ok_or_else(|| Error::invalid_argument(cat(&["resource.slug is required for a ", kind])));
+        let need = |kind: &str| slug.clone().ok_or_else(|| Error::invalid_argument(format!("resource.slug is required for a {kind}")));
         Ok(match kind {
             ResourceKind::Home if slug.is_some() => return Err(Error::invalid_argument("resource.slug: the home page has no slug")),
             ResourceKind::Home => Self::Home,
@@ -83,12 +80,12 @@ impl StoreResource {
 /// `invalid_argument` naming the setting when it does not start with `/`, has
 /// an empty or dot segment, or a character other than a path's.
 fn prefix<'a>(setting: &'a str, name: &str) -> Result<&'a str> {
-    let bad = |why: &str| Err(Error::invalid_argument(cat(&["store.", name, ": ", &quote(setting), " ", why])));
+    let bad = |why: &str| Err(Error::invalid_argument(format!("store.{name}: {setting:?} {why}")));
     if !setting.starts_with('/') {
         return bad("must start with \"/\"");
     }
     if let Some(c) = setting.chars().find(|&c| !(c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@/".contains(c))) {
-        return bad(&cat(&["has ", &quote(c.encode_utf8(&mut [0; 4])), ", which a route may not have"]));
+        return bad(&format!("has {:?}, which a route may not have", c.encode_utf8(&mut [0; 4])));
     }
     let p = setting.trim_end_matches('/');
     if p.split('/').skip(1).any(|s| s.is_empty() || s == "." || s == "..") {
@@ -97,9 +94,9 @@ fn prefix<'a>(setting: &'a str, name: &str) -> Result<&'a str> {
     Ok(p)
 }
 
-/// The three route prefixes, longest first (so `/shop/sale` is tried before `/shop`).
+/// The three route prefixes, checked: each valid, no two the same.
 fn routes(store: &StoreSettings) -> Result<[(&str, ResourceKind); 3]> {
-    let mut r = [
+    let r = [
         (prefix(&store.route_products, "routeProducts")?, ResourceKind::Product),
         (prefix(&store.route_collections, "routeCollections")?, ResourceKind::Collection),
         (prefix(&store.route_pages, "routePages")?, ResourceKind::Page),
@@ -112,54 +109,22 @@ fn routes(store: &StoreSettings) -> Result<[(&str, ResourceKind); 3]> {
     for i in 0..3 {
         for j in i + 1..3 {
             if r[i].0 == r[j].0 {
-                return Err(Error::invalid_argument(cat(&[
-                    "store.",
-                    name(r[i].1),
-                    " and store.",
-                    name(r[j].1),
-                    " are the same route ",
-                    &quote(if r[i].0.is_empty() { "/" } else { r[i].0 }),
-                ])));
+                return Err(Error::invalid_argument(format!("store.{} and store.{} are the same route {:?}", name(r[i].1), name(r[j].1), if r[i].0.is_empty() { "/" } else { r[i].0 })));
             }
-        }
-    }
-    // Longest first, by hand (three items; no sort code in the wasm).
-    for i in 1..3 {
-        let mut j = i;
-        while j > 0 && r[j - 1].0.len() < r[j].0.len() {
-            r.swap(j - 1, j);
-            j -= 1;
         }
     }
     Ok(r)
 }
-
-const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 /// `b` is allowed in a URL as it is (`%` only as an escape, so it is kept).
 fn url_safe(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?#%[]".contains(&b)
 }
 
-/// `s` with every byte `keep` refuses percent-encoded.
-fn encode(s: &str, keep: fn(u8) -> bool) -> String {
-    let mut out = String::with_capacity(s.len());
-    for &b in s.as_bytes() {
-        if keep(b) {
-            out.push(char::from(b));
-        } else {
-            out.push('%');
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 15)]));
-        }
-    }
-    out
-}
-
 /// A slug as one path segment: everything but `A-Z a-z 0-9 - . _ ~` encoded.
 #[must_use]
 pub fn encode_segment(slug: &str) -> String {
-    encode(slug, |b| b.is_ascii_alphanumeric() || b"-._~".contains(&b))
+    percent_encode(slug, unreserved)
 }
 
 /// A percent-decoded segment, `None` for a bad escape or bytes that are not UTF-8.
@@ -185,7 +150,7 @@ fn decode_segment(s: &str) -> Option<String> {
 /// A slug can be a path segment: not empty, not `.` or `..` (which URLs resolve away).
 fn check_slug(slug: &str) -> Result<()> {
     if slug.is_empty() || slug == "." || slug == ".." {
-        return Err(Error::invalid_argument(cat(&["resource.slug: ", &quote(slug), " cannot be a path segment"])));
+        return Err(Error::invalid_argument(format!("resource.slug: {slug:?} cannot be a path segment")));
     }
     Ok(())
 }
@@ -205,7 +170,7 @@ pub fn store_path(store: &StoreSettings, resource: &StoreResource) -> Result<Str
     };
     check_slug(slug)?;
     let prefix = r.iter().find(|(_, k)| *k == kind).map_or("", |(p, _)| p);
-    Ok(cat(&[prefix, "/", &encode_segment(slug)]))
+    Ok(format!("{prefix}/{}", encode_segment(slug)))
 }
 
 /// Which resource `path` names: `/` is the home page, `<route>/<slug>` a
@@ -232,6 +197,7 @@ pub fn resolve_path(store: &StoreSettings, path: &str) -> Result<Option<StoreRes
         return Ok(None);
     }
     let p = p.strip_suffix('/').unwrap_or(p);
+    // A path is a route and one segment, so at most one route (they differ) matches it.
     for (prefix, kind) in r {
         let Some(rest) = p.strip_prefix(prefix).and_then(|rest| rest.strip_prefix('/')) else { continue };
         if rest.is_empty() || rest.contains('/') {
@@ -259,7 +225,7 @@ pub fn resolve_path(store: &StoreSettings, path: &str) -> Result<Option<StoreRes
 /// another scheme, or a character a host cannot have.
 pub fn origin(store: &StoreSettings) -> Result<String> {
     let d = store.frontend_domain.trim();
-    let bad = |why: &str| Err(Error::invalid_argument(cat(&["store.frontendDomain: ", &quote(&store.frontend_domain), " ", why])));
+    let bad = |why: &str| Err(Error::invalid_argument(format!("store.frontendDomain: {:?} {why}", store.frontend_domain)));
     if let Some(i) = d.find("://") {
         let scheme = d[..i].to_ascii_lowercase();
         if scheme != "http" && scheme != "https" {
@@ -269,19 +235,19 @@ pub fn origin(store: &StoreSettings) -> Result<String> {
         if rest.is_empty() || rest.starts_with('/') {
             return bad("has no host");
         }
-        return Ok(cat(&[&d[..i + 3], &encode(rest, url_safe)]));
+        return Ok(format!("{}{}", &d[..i + 3], percent_encode(rest, url_safe)));
     }
     let d = d.trim_end_matches('/');
     if d.is_empty() {
         return bad("is empty: no absolute URL can be made");
     }
     if let Some(c) = d.chars().find(|&c| !(c.is_ascii_alphanumeric() || "-.:[]".contains(c))) {
-        return bad(&cat(&["has ", &quote(c.encode_utf8(&mut [0; 4])), ", which a host name cannot have"]));
+        return bad(&format!("has {:?}, which a host name cannot have", c.encode_utf8(&mut [0; 4])));
     }
     let host = if d.starts_with('[') { d.split(']').next().unwrap_or(d) } else { d.split(':').next().unwrap_or(d) };
     let host = host.to_ascii_lowercase();
     let loopback = host == "localhost" || host.ends_with(".localhost") || host.starts_with("127.") || host == "[::1";
-    Ok(cat(&[if loopback { "http://" } else { "https://" }, d]))
+    Ok(format!("{}{d}", if loopback { "http://" } else { "https://" }))
 }
 
 /// The canonical absolute URL of `path` (which must start with `/`) on the
@@ -292,9 +258,9 @@ pub fn origin(store: &StoreSettings) -> Result<String> {
 /// `invalid_argument` when `path` does not start with `/`, or as [`origin`].
 pub fn canonical_url(store: &StoreSettings, path: &str) -> Result<String> {
     if !path.starts_with('/') || path.starts_with("//") {
-        return Err(Error::invalid_argument(cat(&["path: ", &quote(path), " must start with a single \"/\""])));
+        return Err(Error::invalid_argument(format!("path: {path:?} must start with a single \"/\"")));
     }
-    Ok(cat(&[&origin(store)?, &encode(path, url_safe)]))
+    Ok(format!("{}{}", origin(store)?, percent_encode(path, url_safe)))
 }
 
 /// `url` (an image's, a logo's) made absolute on the store's origin, unless
@@ -305,13 +271,13 @@ pub fn canonical_url(store: &StoreSettings, path: &str) -> Result<String> {
 pub fn absolute_url(store: &StoreSettings, url: &str) -> Result<String> {
     let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
     if lower.starts_with("https://") || lower.starts_with("http://") {
-        return Ok(encode(url, url_safe));
+        return Ok(percent_encode(url, url_safe));
     }
     let origin = origin(store)?;
     if url.starts_with("//") {
         let scheme = origin.find("//").map_or("https:", |i| &origin[..i]);
-        return Ok(cat(&[scheme, &encode(url, url_safe)]));
+        return Ok(format!("{scheme}{}", percent_encode(url, url_safe)));
     }
     let sep = if url.starts_with('/') { "" } else { "/" };
-    Ok(cat(&[&origin, sep, &encode(url, url_safe)]))
+    Ok(format!("{origin}{sep}{}", percent_encode(url, url_safe)))
 }

@@ -10,9 +10,6 @@
 //! [`super::jsonld`], safe to place as-is in `<script type="application/ld+json">`.
 //! Prices are the wire's decimal strings, copied; no floats anywhere.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
-
 use serde::{Deserialize, Serialize};
 
 use super::jsonld::Json;
@@ -22,7 +19,6 @@ use super::StoreSettings;
 use crate::error::{Error, Result};
 use super::input::{Collection, Page, Product};
 use crate::model::Image;
-use crate::text::{cat, char_count, quote, uint};
 
 /// Longest title, in characters.
 pub const TITLE_MAX: usize = 70;
@@ -126,7 +122,7 @@ pub fn plain_text(html: &str) -> String {
                 rest = tag_end(rest).map_or("", |i| &rest[i + 1..]);
                 for raw in ["script", "style"] {
                     if lower.starts_with(raw) && !lower[raw.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()) {
-                        let close = cat(&["</", raw]);
+                        let close = format!("</{raw}");
                         let at = rest.to_ascii_lowercase().find(&close);
                         rest = at.map_or("", |i| &rest[i..]);
                     }
@@ -150,16 +146,16 @@ pub fn plain_text(html: &str) -> String {
 /// of the allowance if there is one, then `…`.
 #[must_use]
 pub fn cap(s: &str, max: usize) -> String {
-    if char_count(s) <= max {
+    if s.chars().count() <= max {
         return s.to_owned();
     }
     let end = s.char_indices().nth(max.saturating_sub(1)).map_or(s.len(), |(i, _)| i);
     let head = &s[..end];
     let head = match head.rfind(' ') {
-        Some(i) if char_count(&head[..i]) >= max / 2 => &head[..i],
+        Some(i) if (&head[..i]).chars().count() >= max / 2 => &head[..i],
         _ => head,
     };
-    cat(&[head.trim_end(), "…"])
+    format!("{}…", head.trim_end())
 }
 
 /// The first of `candidates` that has text, as plain text.
@@ -174,7 +170,7 @@ fn check_price(price: &str, what: &dyn Fn() -> String) -> Result<()> {
     if digits(int) && digits(frac) {
         Ok(())
     } else {
-        Err(Error::invalid_argument(cat(&[&what(), ": ", &quote(price), " is not a decimal price"])))
+        Err(Error::invalid_argument(format!("{}: {price:?} is not a decimal price", what())))
     }
 }
 
@@ -221,8 +217,8 @@ fn ld() -> Json {
 
 /// The store's `WebSite` and `Organization` nodes, as members of an open object.
 fn website(j: &mut Json, store: &StoreSettings, home: &str) -> Result<()> {
-    let org = cat(&[home, "#organization"]);
-    j.open('{').field("@type", "WebSite").field("@id", &cat(&[home, "#website"])).field("name", &store.name).field("url", home);
+    let org = format!("{home}#organization");
+    j.open('{').field("@type", "WebSite").field("@id", &format!("{home}#website")).field("name", &store.name).field("url", home);
     j.key("publisher").open('{').field("@id", &org).close('}').close('}');
     j.open('{').field("@type", "Organization").field("@id", &org).field("name", &store.name).field("url", home);
     if !store.logo_url.is_empty() {
@@ -259,10 +255,10 @@ pub fn home_seo(store: &StoreSettings) -> Result<SeoMeta> {
 pub fn product_seo(store: &StoreSettings, product: &Product) -> Result<SeoMeta> {
     let currency = &store.default_currency;
     if currency.len() != 3 || !currency.bytes().all(|b| b.is_ascii_uppercase()) {
-        return Err(Error::invalid_argument(cat(&["store.defaultCurrency: ", &quote(currency), " is not an ISO 4217 code"])));
+        return Err(Error::invalid_argument(format!("store.defaultCurrency: {currency:?} is not an ISO 4217 code")));
     }
     let path = store_path(store, &StoreResource::Product { slug: product.slug.clone() })?;
-    let fallback = cat(&[&product.name, " | ", &store.name]);
+    let fallback = format!("{} | {}", product.name, store.name);
     let image = product.images.first().or_else(|| product.variants.iter().find_map(|v| v.image.as_ref()));
     let mut m = meta(
         store,
@@ -286,7 +282,7 @@ pub fn product_seo(store: &StoreSettings, product: &Product) -> Result<SeoMeta> 
     if !product.variants.is_empty() {
         j.key("offers").open('[');
         for (n, v) in product.variants.iter().enumerate() {
-            check_price(&v.price, &|| cat(&["product.variants[", &uint(n as u64), "].price"]))?;
+            check_price(&v.price, &|| format!("product.variants[{n}].price"))?;
             // `<name> - <value> / <value>`, by pushes (a `Vec<&str>` join is one more ~1 KB instantiation).
             let mut name = product.name.clone();
             let mut sep = " - ";
@@ -318,7 +314,7 @@ pub fn product_seo(store: &StoreSettings, product: &Product) -> Result<SeoMeta> 
 /// `invalid_argument` for a bad `frontendDomain`, route setting or slug.
 pub fn collection_seo(store: &StoreSettings, collection: &Collection) -> Result<SeoMeta> {
     let path = store_path(store, &StoreResource::Collection { slug: collection.slug.clone() })?;
-    let fallback = cat(&[&collection.name, " | ", &store.name]);
+    let fallback = format!("{} | {}", collection.name, store.name);
     let mut m = meta(
         store,
         "website",
@@ -340,7 +336,7 @@ pub fn collection_seo(store: &StoreSettings, collection: &Collection) -> Result<
     let crumbs = if collection.breadcrumb.is_empty() { &own[..] } else { &collection.breadcrumb[..] };
     for (n, c) in crumbs.iter().enumerate() {
         let url = canonical_url(store, &store_path(store, &StoreResource::Collection { slug: c.slug.clone() })?)?;
-        j.open('{').field("@type", "ListItem").key("position").raw(&uint(n as u64 + 1));
+        j.open('{').field("@type", "ListItem").key("position").raw(&(n as u64 + 1).to_string());
         j.field("name", &plain_text(&c.name)).field("item", &url).close('}');
     }
     j.close(']').close('}').close(']').close('}');
@@ -355,13 +351,13 @@ pub fn collection_seo(store: &StoreSettings, collection: &Collection) -> Result<
 /// `invalid_argument` for a bad `frontendDomain`, route setting or slug.
 pub fn page_seo(store: &StoreSettings, page: &Page) -> Result<SeoMeta> {
     let path = store_path(store, &StoreResource::Page { slug: page.slug.clone() })?;
-    let fallback = cat(&[&page.title, " | ", &store.name]);
+    let fallback = format!("{} | {}", page.title, store.name);
     let mut m = meta(store, "website", &[&page.meta_title, &fallback], &[&page.meta_description, &page.content], &path, None)?;
-    let home = cat(&[&origin(store)?, "/"]);
+    let home = format!("{}/", origin(store)?);
     let mut j = ld();
     j.field("@type", "WebPage").field("@id", &m.canonical_url).field("name", &plain_text(&page.title));
     j.field("description", &m.description).field("url", &m.canonical_url);
-    j.key("isPartOf").open('{').field("@type", "WebSite").field("@id", &cat(&[&home, "#website"])).field("name", &store.name);
+    j.key("isPartOf").open('{').field("@type", "WebSite").field("@id", &format!("{home}#website")).field("name", &store.name);
     j.field("url", &home).close('}').close('}');
     m.json_ld = j.finish();
     Ok(m)

@@ -10,15 +10,11 @@
 //! stock ([`in_stock`]). A selection names a variant only when every option is
 //! selected; a product without options names its first variant.
 
-#[allow(unused_imports)]
-use crate::prelude::*;
-
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use super::input::Product;
 use crate::model::{StockStatus, Variant};
-use crate::text::{cat, quote};
 
 /// Option name to option value, e.g. `{"Size": "M", "Color": "Red"}`.
 pub type OptionSelection = crate::strmap::StrMap;
@@ -66,15 +62,10 @@ pub fn in_stock(v: &Variant) -> bool {
     v.stock_status == StockStatus::InStock && v.stock_quantity > 0
 }
 
-/// `items` ordered by `key`, ties kept in order: an insertion sort (lists of
-/// options and values are short; the std stable sort weighs ~14 KB in the wasm).
-pub(crate) fn by_position<'a, T>(items: &'a [T], key: fn(&T) -> u32) -> Vec<&'a T> {
-    let mut out: Vec<&T> = Vec::with_capacity(items.len());
-    for it in items {
-        let at = out.iter().rposition(|o| key(o) <= key(it)).map_or(0, |i| i + 1);
-        out.insert(at, it);
-    }
-    out
+/// `items` ordered by `key`, ties kept in order.
+pub(crate) fn by_position<T>(items: &[T], key: fn(&T) -> u32) -> Vec<&T> {
+    let order = crate::sorted_indices(items.len(), &|a, b| key(&items[a]).cmp(&key(&items[b])));
+    order.into_iter().map(|i| &items[i]).collect()
 }
 
 /// `v` has every selected value (but `except`'s).
@@ -86,29 +77,12 @@ fn agrees(v: &Variant, selection: &OptionSelection, except: Option<&str>) -> boo
 fn check_selection(product: &Product, selection: &OptionSelection) -> Result<()> {
     for (name, value) in selection {
         let Some(opt) = product.options.iter().find(|o| &o.name == name) else {
-            let names: Vec<String> = product.options.iter().map(|o| quote(&o.name)).collect();
-            let known = if names.is_empty() { "it has no options".to_owned() } else { cat(&["its options: ", &names.join(", ")]) };
-            return Err(Error::invalid_argument(cat(&[
-                "selection: product ",
-                &quote(&product.slug),
-                " has no option ",
-                &quote(name),
-                " (",
-                &known,
-                ")",
-            ])));
+            let names: Vec<String> = product.options.iter().map(|o| format!("{:?}", o.name)).collect();
+            let known = if names.is_empty() { "it has no options".to_owned() } else { format!("its options: {}", names.join(", ")) };
+            return Err(Error::invalid_argument(format!("selection: product {:?} has no option {name:?} ({known})", product.slug)));
         };
         if !opt.values.iter().any(|v| &v.value == value) {
-            return Err(Error::invalid_argument(cat(&[
-                "selection.",
-                name,
-                ": ",
-                &quote(value),
-                " is not a value of option ",
-                &quote(name),
-                " of product ",
-                &quote(&product.slug),
-            ])));
+            return Err(Error::invalid_argument(format!("selection.{name}: {value:?} is not a value of option {name:?} of product {:?}", product.slug)));
         }
     }
     Ok(())
@@ -171,12 +145,7 @@ pub fn product_options(product: &Product, selection: &OptionSelection) -> Result
 /// `invalid_argument` when the product has no variant `variant_id`.
 pub fn variant_selection(product: &Product, variant_id: &str) -> Result<OptionSelection> {
     let Some(v) = product.variants.iter().find(|v| v.id == variant_id) else {
-        return Err(Error::invalid_argument(cat(&[
-            "variantId: product ",
-            &quote(&product.slug),
-            " has no variant ",
-            &quote(variant_id),
-        ])));
+        return Err(Error::invalid_argument(format!("variantId: product {:?} has no variant {variant_id:?}", product.slug)));
     };
     let mut selection = OptionSelection::new();
     for o in &product.options {

@@ -16,6 +16,17 @@ use serde_json::{json, Value};
 use super::*;
 use crate::model::*;
 
+/// Only that `body` is JSON that `JSON.parse` accepts, nested at most
+/// [`MAX_DEPTH`] deep, as [`check`] reports it: the scan against a string,
+/// whose schema problem (the body is seldom a string) is not looked at.
+pub(super) fn check_syntax(body: &[u8]) -> Result<(), Problem> {
+    let mut scan = Scan::new(body, 0);
+    if scan.document(&Ty::Str).is_err() {
+        return Err(scan.stop.problem(body.len()));
+    }
+    Ok(())
+}
+
 /// The oracle (the schema table over `serde_json::Value`) and the property tests.
 mod props;
 

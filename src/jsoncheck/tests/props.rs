@@ -51,7 +51,6 @@ fn oracle(v: &Value, ty: &Ty) -> Bad {
         Ty::U32 => ok(integer.is_some_and(|x| (0.0..=4_294_967_295.0).contains(&x))),
         Ty::U53 => ok(safe.is_some_and(|x| x >= 0.0)),
         Ty::I53 => ok(safe.is_some()),
-        Ty::Any => None,
         Ty::Array(t) => match v {
             Value::Array(xs) => xs.iter().enumerate().find_map(|(i, x)| under(format!("[{i}]"), oracle(x, t))),
             _ => expected(ty, v),
