@@ -22,6 +22,7 @@ import {
   type Pagination,
   type ProcessorAdapter,
   type Product,
+  type ProductsOptions,
   type ShippingAddress,
   type StaleAnswer,
   type Store,
@@ -157,4 +158,14 @@ export function money(cart: Cart, product: Product): string {
   const minor = parseMoney(product.variants[0].price, cart.currency);
   const total = addMoney(cart.totals.subtotal, minor);
   return formatMoney(total, cart.currency);
+}
+
+/** A wrapper generic in its options (the overload without narrowing), a flag known at run time. */
+export async function wrappers<O extends ProductsOptions>(client: CirrusClient, options: O, minimal: boolean): Promise<number> {
+  const some = await client.products(options);
+  some.products satisfies (Product | MinimalProduct)[];
+  const paged = await client.products({ minimal, includePagination: true });
+  let n = paged.pagination.total;
+  for await (const p of client.allProducts(minimal ? { minimal: true } : undefined)) n += p.name.length;
+  return n;
 }
