@@ -475,12 +475,13 @@ impl Cart {
         self.state.borrow_mut().serialize()
     }
 
-    /// The key a persistent cart is kept under (`null` for a cart that is
-    /// not persistent). `Checkout` keeps the cart's live checkout next to it,
-    /// under `"<storageKey>:checkout"`, for every tab of the cart.
-    #[wasm_bindgen(getter, js_name = storageKey)]
-    pub fn storage_key(&self) -> Option<String> {
-        self.state.borrow().store.as_ref().filter(|s| s.storage.is_some()).map(|s| s.key.clone())
+    /// The key a persistent cart is kept under, or `null` (never `undefined`) for a
+    /// cart kept in memory only (`new Cart`, or `Cart.persistent` without a storage:
+    /// `problem.kind === "storage_unavailable"`). `Checkout` keeps the cart's live
+    /// checkout next to it, under `"<storageKey>:checkout"`, for every tab of the cart.
+    #[wasm_bindgen(getter, js_name = storageKey, unchecked_return_type = "string | null")]
+    pub fn storage_key(&self) -> JsValue {
+        self.state.borrow().store.as_ref().filter(|s| s.storage.is_some()).map_or(JsValue::NULL, |s| JsValue::from_str(&s.key))
     }
 
     /// The cart's ISO 4217 currency code.

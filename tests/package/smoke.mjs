@@ -80,6 +80,11 @@ export async function smoke(lib, { baseUrl, apiKey, initArg, checkoutWasm }) {
   ctl.abort();
   const ab = await rejects(pending);
   check("abort", ab instanceof lib.CirrusError && ab.code === "aborted");
+  // storageKey: the key of a cart kept in a storage, else null (the .d.ts says `string | null`).
+  const kept = new Map();
+  const storage = { getItem: (k) => kept.get(k) ?? null, setItem: (k, v) => void kept.set(k, v), removeItem: (k) => void kept.delete(k) };
+  const keys = [new lib.Cart("USD").storageKey, lib.Cart.persistent("USD", { key: "smoke.cart", storage }).storageKey];
+  check("Cart.storageKey: the key of a cart kept in a storage, null for one in memory", keys[0] === null && keys[1] === "smoke.cart", JSON.stringify(keys));
   // Checkout: a wasm module of its own, loaded on the first start/resume (js/lazy-checkout.ts);
   // node reads it from disk, an esbuild bundle is told where its file loader put it.
   if (checkoutWasm !== undefined) lib.setCheckoutWasm(checkoutWasm);

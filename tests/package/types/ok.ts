@@ -153,11 +153,12 @@ export async function queryFn(client: CirrusClient, page: number, signal: AbortS
   return (await client.products({ limit: 24, offset: page * 24, minimal: true }, signal)).products;
 }
 
-/** Money: a decimal price parsed into minor units, added to the cart's. */
+/** Money: a decimal price parsed into minor units, added to the cart's; the cart's storage key. */
 export function money(cart: Cart, product: Product): string {
   const minor = parseMoney(product.variants[0].price, cart.currency);
   const total = addMoney(cart.totals.subtotal, minor);
-  return formatMoney(total, cart.currency);
+  const key: string | null = cart.storageKey;
+  return `${formatMoney(total, cart.currency)} ${key ?? "(in memory)"}`;
 }
 
 /** A wrapper generic in its options (the overload without narrowing), a flag known at run time. */
