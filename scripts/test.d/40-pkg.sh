@@ -96,7 +96,7 @@ cat >"$WORK/node-esm/tsconfig.json" <<'JSON'
 JSON
 (cd "$WORK/node-esm" && "$ROOT/node_modules/.bin/tsc" -p tsconfig.json) || die "tsc --strict failed on consumer.ts"
 log "consumer 1b: tsc --strict on tests/package/types/ (ok.ts compiles, each mistake-*.ts fails with its expected error)"
-mkdir -p "$WORK/node-esm/types" && cp tests/package/types/*.ts "$WORK/node-esm/types/"
+mkdir -p "$WORK/node-esm/types" && cp tests/package/types/*.ts tests/package/types/*.tsx "$WORK/node-esm/types/"
 node tests/package/types/check.mjs "$WORK/node-esm/types" || die "the package's types let a mistake through, or refuse correct use"
 
 start_localstripe $(P 18421)
