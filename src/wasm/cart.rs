@@ -66,6 +66,21 @@ pub(super) fn show(v: &JsValue) -> String {
     }
 }
 
+/// A string argument; else `invalid_argument`: `expected` (what it must be), then what was
+/// given (`currency must be a string such as "USD", got the number 5`; `…, got undefined`).
+pub(super) fn string_arg(v: &JsValue, expected: &str) -> Result<String> {
+    v.as_string().ok_or_else(|| {
+        let kind = if v.is_undefined() || v.is_null() { String::new() } else { cat(&["the ", &v.js_typeof().as_string().unwrap_or_default(), " "]) };
+        Error::invalid_argument(cat(&[expected, ", got ", &kind, &show(v)]))
+    })
+}
+
+/// A currency argument's code: a string (the glue's own string passing would throw a
+/// `TypeError`, or turn `840` into `"840"`); the code itself is checked where it is used.
+pub(super) fn currency_code(v: &JsValue) -> Result<String> {
+    string_arg(v, "currency must be a string such as \"USD\"")
+}
+
 /// A safe integer `number` as `T` (never rounded), else `None`.
 fn safe_integer<T: serde::de::DeserializeOwned>(v: &JsValue) -> Option<T> {
     if js_sys::Number::is_safe_integer(v) {
@@ -335,8 +350,8 @@ impl Cart {
     /// # Errors
     /// `invalid_argument` for an unknown currency code.
     #[wasm_bindgen(constructor)]
-    pub fn new(currency: &str) -> Result<Cart> {
-        Ok(Self::of(cart::Cart::new(currency)?))
+    pub fn new(#[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue) -> Result<Cart> {
+        Ok(Self::of(cart::Cart::new(&currency_code(&currency)?)?))
     }
 
     /// Restore a cart saved with `serialize()`. Never throws on the data:
@@ -346,8 +361,11 @@ impl Cart {
     /// # Errors
     /// `invalid_argument` only for an unknown `currency`.
     #[wasm_bindgen(unchecked_return_type = "{ cart: Cart; problem: RestoreProblem | null }")]
-    pub fn restore(#[wasm_bindgen(unchecked_param_type = "string | null | undefined")] data: JsValue, currency: &str) -> Result<JsValue> {
-        let (cart, problem) = load(data.as_string().as_deref(), currency)?;
+    pub fn restore(
+        #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] data: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue,
+    ) -> Result<JsValue> {
+        let (cart, problem) = load(data.as_string().as_deref(), &currency_code(&currency)?)?;
         let out = Object::new();
         let _ = Reflect::set(&out, &JsValue::from_str("cart"), &Cart::of(cart).into());
         let _ = Reflect::set(&out, &JsValue::from_str("problem"), &to_js(&problem)?);
@@ -365,7 +383,8 @@ impl Cart {
     ///
     /// # Errors
     /// `invalid_argument` for an unknown `currency` or bad options.
-    pub fn persistent(currency: &str, options: Option<PersistentCartOptions>) -> Result<Cart> {
+    pub fn persistent(#[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue, options: Option<PersistentCartOptions>) -> Result<Cart> {
+        let currency = &currency_code(&currency)?;
         let options: JsValue = options.map_or(JsValue::UNDEFINED, Into::into);
         let key = match get(&options, "key") {
             k if k.is_undefined() || k.is_null() => DEFAULT_KEY.to_owned(),
