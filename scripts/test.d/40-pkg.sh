@@ -3,7 +3,9 @@
 # tarball into throwaway projects and
 #   0. check the tarball with publint and attw;
 #   1. type-check tests/package/consumer.ts with `tsc --strict --noEmit` (its
-#      `@ts-expect-error` lines are misuse that must not compile);
+#      `@ts-expect-error` lines are misuse that must not compile), and tests/package/types/
+#      (check.mjs): ok.ts, the README's examples typed, must compile, and each mistake-*.ts
+#      must fail with the error code and message its `// expect:` line names;
 #   2. run a node ESM consumer and the README example against a dev server (the example
 #      must be the README's block, and its output must show every case it promises);
 #   3. bundle a browser app with esbuild and run it in headless Chromium;
@@ -93,6 +95,9 @@ cat >"$WORK/node-esm/tsconfig.json" <<'JSON'
   "files": ["consumer.ts"] }
 JSON
 (cd "$WORK/node-esm" && "$ROOT/node_modules/.bin/tsc" -p tsconfig.json) || die "tsc --strict failed on consumer.ts"
+log "consumer 1b: tsc --strict on tests/package/types/ (ok.ts compiles, each mistake-*.ts fails with its expected error)"
+mkdir -p "$WORK/node-esm/types" && cp tests/package/types/*.ts tests/package/types/*.tsx "$WORK/node-esm/types/"
+node tests/package/types/check.mjs "$WORK/node-esm/types" || die "the package's types let a mistake through, or refuse correct use"
 
 start_localstripe $(P 18421)
 build_server

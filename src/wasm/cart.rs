@@ -23,7 +23,7 @@ use super::cart_snapshots::Snapshots;
 use super::interop::{list_from_js, required_arg, to_js};
 use super::js::{safe_integer, show};
 use super::listeners::{unsubscriber, EventListener, Listeners};
-use super::money::{amount, format_currency, number};
+use super::money::{amount, currency_code, format_currency, number};
 use crate::cart::{self, CartProduct, RestoreProblem, RestoreProblemKind};
 use crate::error::{Error, Result};
 use crate::jsoncheck::Root;
@@ -194,8 +194,8 @@ impl Cart {
     /// # Errors
     /// `invalid_argument` for an unknown currency code.
     #[wasm_bindgen(constructor)]
-    pub fn new(currency: &str) -> Result<Cart> {
-        Ok(Self::of(cart::Cart::new(currency)?))
+    pub fn new(#[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue) -> Result<Cart> {
+        Ok(Self::of(cart::Cart::new(&currency_code(&currency)?)?))
     }
 
     /// Restore a cart saved with `serialize()`. Never throws on the data:
@@ -205,8 +205,11 @@ impl Cart {
     /// # Errors
     /// `invalid_argument` only for an unknown `currency`.
     #[wasm_bindgen(unchecked_return_type = "{ cart: Cart; problem: RestoreProblem | null }")]
-    pub fn restore(#[wasm_bindgen(unchecked_param_type = "string | null | undefined")] data: JsValue, currency: &str) -> Result<JsValue> {
-        let (cart, problem) = cart_persist::load(data.as_string().as_deref(), currency)?;
+    pub fn restore(
+        #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] data: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue,
+    ) -> Result<JsValue> {
+        let (cart, problem) = cart_persist::load(data.as_string().as_deref(), &currency_code(&currency)?)?;
         let out = Object::new();
         let _ = Reflect::set(&out, &JsValue::from_str("cart"), &Cart::of(cart).into());
         let _ = Reflect::set(&out, &JsValue::from_str("problem"), &to_js(&problem)?);
@@ -224,7 +227,8 @@ impl Cart {
     ///
     /// # Errors
     /// `invalid_argument` for an unknown `currency` or bad options.
-    pub fn persistent(currency: &str, options: Option<PersistentCartOptions>) -> Result<Cart> {
+    pub fn persistent(#[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue, options: Option<PersistentCartOptions>) -> Result<Cart> {
+        let currency = &currency_code(&currency)?;
         let options: JsValue = options.map_or(JsValue::UNDEFINED, Into::into);
         let key = cart_persist::key(&options)?;
         let on_change = match super::js::get(&options, "onChange") {
@@ -292,12 +296,13 @@ impl Cart {
         self.state.borrow_mut().serialize()
     }
 
-    /// The key a persistent cart is kept under (`null` for a cart that is
-    /// not persistent). `Checkout` keeps the cart's live checkout next to it,
-    /// under `"<storageKey>:checkout"`, for every tab of the cart.
-    #[wasm_bindgen(getter, js_name = storageKey)]
-    pub fn storage_key(&self) -> Option<String> {
-        self.state.borrow().persistence.as_ref().filter(|p| p.storage.is_some()).map(|p| p.key.clone())
+    /// The key a persistent cart is kept under, or `null` (never `undefined`) for a
+    /// cart kept in memory only (`new Cart`, or `Cart.persistent` without a storage:
+    /// `problem.kind === "storage_unavailable"`). `Checkout` keeps the cart's live
+    /// checkout next to it, under `"<storageKey>:checkout"`, for every tab of the cart.
+    #[wasm_bindgen(getter, js_name = storageKey, unchecked_return_type = "string | null")]
+    pub fn storage_key(&self) -> JsValue {
+        self.state.borrow().persistence.as_ref().filter(|p| p.storage.is_some()).map_or(JsValue::NULL, |p| JsValue::from_str(&p.key))
     }
 
     /// The cart's ISO 4217 currency code.

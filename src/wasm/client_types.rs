@@ -26,6 +26,15 @@ export type PaginationOf<O> = [FlagOf<O, "includePagination">] extends [true]
     ? { pagination?: never }
     : { pagination?: Pagination };
 
+/**
+ * The options `O` a call was given, with each member its options type `T` lacks typed as a
+ * message naming it: an unknown or misspelled option is a compile error also next to known
+ * ones (`Type 'number' is not assignable to type '"pageSize is not an option of products()"'`).
+ */
+type ExactOptions<T, O, Call extends string> = [Exclude<keyof O, keyof T>] extends [never]
+  ? O
+  : { [K in keyof O]: K extends keyof T ? O[K] : `${K & string} is not an option of ${Call}` };
+
 /** What `products(options)` resolves with. */
 export type ProductsResult<O> = { products: ProductOf<O>[] } & PaginationOf<O>;
 
@@ -80,8 +89,12 @@ export interface CirrusClient {
    * the products are `MinimalProduct`s; with `includePagination: true` the result has
    * `pagination`.
    */
-  products<const O extends ProductsOptions | undefined = undefined>(options?: O, signal?: AbortSignal | CallOptions): Promise<ProductsResult<O>>;
+  products<const O extends ProductsOptions | undefined = undefined>(options?: ExactOptions<ProductsOptions, O, "products()">, signal?: AbortSignal | CallOptions): Promise<ProductsResult<O>>;
+  /** Options whose members are not known here (a generic wrapper's `O extends ProductsOptions`). */
+  products(options?: ProductsOptions, signal?: AbortSignal | CallOptions): Promise<ProductsResult<ProductsOptions>>;
   /** Every active product, fetched page by page (`for await (const p of client.allProducts())`). */
-  allProducts<const O extends AllProductsOptions | undefined = undefined>(options?: O, signal?: AbortSignal | CallOptions): AsyncIterableIterator<ProductOf<O>>;
+  allProducts<const O extends AllProductsOptions | undefined = undefined>(options?: ExactOptions<AllProductsOptions, O, "allProducts()">, signal?: AbortSignal | CallOptions): AsyncIterableIterator<ProductOf<O>>;
+  /** Options whose members are not known here (a generic wrapper's `O extends AllProductsOptions`). */
+  allProducts(options?: AllProductsOptions, signal?: AbortSignal | CallOptions): AsyncIterableIterator<ProductOf<AllProductsOptions>>;
 }
 "#;

@@ -53,6 +53,16 @@ pub(super) fn show(v: &JsValue) -> String {
     }
 }
 
+/// A string argument; else `invalid_argument`: `expected` (what it must be), then what was
+/// given (`currency must be a string such as "USD", got the number 5`; `…, got undefined`).
+#[cfg(feature = "cart")]
+pub(super) fn string_arg(v: &JsValue, expected: &str) -> crate::error::Result<String> {
+    v.as_string().ok_or_else(|| {
+        let kind = if v.is_undefined() || v.is_null() { String::new() } else { format!("the {} ", v.js_typeof().as_string().unwrap_or_default()) };
+        crate::error::Error::invalid_argument(format!("{expected}, got {kind}{}", show(v)))
+    })
+}
+
 /// A safe integer `number` as `T` (never rounded), else `None`.
 #[cfg(feature = "cart")]
 pub(super) fn safe_integer<T: serde::de::DeserializeOwned>(v: &JsValue) -> Option<T> {

@@ -9,7 +9,7 @@ use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
 use super::interop::to_js;
-use super::js::{error_text, safe_integer, show};
+use super::js::{error_text, safe_integer, show, string_arg};
 use crate::error::{Error, Result};
 use crate::money::{self, Currency};
 use crate::text::cat;
@@ -32,23 +32,24 @@ pub(super) fn number(minor: i64) -> Result<JsValue> {
     to_js(&money::check_safe(minor)?)
 }
 
+/// A currency argument's code: a string (the glue's own string passing would throw a
+/// `TypeError`, or turn `840` into `"840"`); the code itself is checked where it is used.
+pub(super) fn currency_code(v: &JsValue) -> Result<String> {
+    string_arg(v, "currency must be a string such as \"USD\"")
+}
+
 /// Decimal price string → integer minor units: `parseMoney("19.99", "USD") === 1999`.
 ///
 /// # Errors
 /// `invalid_argument` naming the value (not a plain decimal, more decimals
 /// than the currency has, beyond 2^53 − 1) or the unknown currency.
 #[wasm_bindgen(js_name = parseMoney, unchecked_return_type = "number")]
-pub fn parse_money(#[wasm_bindgen(unchecked_param_type = "string")] value: JsValue, currency: &str) -> Result<JsValue> {
-    let Some(text) = value.as_string() else {
-        let kind = value.js_typeof().as_string().unwrap_or_default();
-        return Err(Error::invalid_argument(cat(&[
-            "parseMoney takes a decimal string like \"45.99\" (a price as the API gives it), got the ",
-            &kind,
-            " ",
-            &show(&value),
-        ])));
-    };
-    number(Currency::from_code(currency)?.parse(&text)?)
+pub fn parse_money(
+    #[wasm_bindgen(unchecked_param_type = "string")] value: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue,
+) -> Result<JsValue> {
+    let text = string_arg(&value, "parseMoney takes a decimal string like \"45.99\" (a price as the API gives it)")?;
+    number(Currency::from_code(&currency_code(&currency)?)?.parse(&text)?)
 }
 
 /// Integer minor units → the exact decimal string: `moneyToDecimal(1999, "USD") === "19.99"`.
@@ -56,9 +57,12 @@ pub fn parse_money(#[wasm_bindgen(unchecked_param_type = "string")] value: JsVal
 /// # Errors
 /// `invalid_argument` for a non-integer or unsafe amount or an unknown currency.
 #[wasm_bindgen(js_name = moneyToDecimal)]
-pub fn money_to_decimal(#[wasm_bindgen(unchecked_param_type = "number")] minor: JsValue, currency: &str) -> Result<String> {
+pub fn money_to_decimal(
+    #[wasm_bindgen(unchecked_param_type = "number")] minor: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue,
+) -> Result<String> {
     let minor = amount(&minor, "minor")?;
-    Ok(Currency::from_code(currency)?.format(minor))
+    Ok(Currency::from_code(&currency_code(&currency)?)?.format(minor))
 }
 
 /// `a + b` in minor units, exact.
@@ -78,8 +82,8 @@ pub fn add_money(
 /// # Errors
 /// `invalid_argument` for an unknown currency.
 #[wasm_bindgen(js_name = currencyExponent)]
-pub fn currency_exponent(currency: &str) -> Result<u32> {
-    Ok(Currency::from_code(currency)?.exponent())
+pub fn currency_exponent(#[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue) -> Result<u32> {
+    Ok(Currency::from_code(&currency_code(&currency)?)?.exponent())
 }
 
 /// Format `minor` units of `currency` for display with `Intl.NumberFormat`
@@ -91,9 +95,13 @@ pub fn currency_exponent(currency: &str) -> Result<u32> {
 /// `invalid_argument` for a non-integer or unsafe amount, an unknown currency
 /// or a locale `Intl` rejects.
 #[wasm_bindgen(js_name = formatMoney, unchecked_return_type = "string")]
-pub fn format_money(#[wasm_bindgen(unchecked_param_type = "number")] minor: JsValue, currency: &str, locale: Option<String>) -> Result<JsValue> {
+pub fn format_money(
+    #[wasm_bindgen(unchecked_param_type = "number")] minor: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue,
+    locale: Option<String>,
+) -> Result<JsValue> {
     let minor = amount(&minor, "minor")?;
-    format_currency(minor, Currency::from_code(currency)?, locale.as_deref())
+    format_currency(minor, Currency::from_code(&currency_code(&currency)?)?, locale.as_deref())
 }
 
 thread_local! {

@@ -99,6 +99,9 @@ describe('money helpers', () => {
       attempt('string minor', () => sdk.addMoney('1', 2));
       attempt('overflowing sum', () => sdk.addMoney(9007199254740991, 1));
       attempt('bad locale', () => sdk.formatMoney(1, 'USD', 'not a locale!'));
+      attempt('currency not a string', () => sdk.formatMoney(1, 840));
+      attempt('no currency', () => new sdk.Cart());
+      attempt('currency object', () => sdk.currencyExponent({ code: 'USD' }));
       return out;
     });
     const expect = {
@@ -106,6 +109,9 @@ describe('money helpers', () => {
       'beyond 2^53': '9007199254740992', 'unknown currency': 'ABC', 'fractional minor': '1.5',
       'unsafe minor': '9007199254740992', NaN: 'null', 'string minor': '"1"', 'overflowing sum': '9007199254740992',
       'bad locale': 'not a locale!',
+      'currency not a string': 'currency must be a string such as "USD", got the number 840',
+      'no currency': 'currency must be a string such as "USD", got undefined',
+      'currency object': 'currency must be a string such as "USD", got the object {"code":"USD"}',
     };
     for (const [label, name, code, message, isError] of cases) {
       assert.equal(name, 'CirrusError', `${label}: ${name} ${code}`);

@@ -80,6 +80,18 @@ export async function smoke(lib, { baseUrl, apiKey, initArg, checkoutWasm }) {
   ctl.abort();
   const ab = await rejects(pending);
   check("abort", ab instanceof lib.CirrusError && ab.code === "aborted");
+  // storageKey: the key of a cart kept in a storage, else null (the .d.ts says `string | null`).
+  const kept = new Map();
+  const storage = { getItem: (k) => kept.get(k) ?? null, setItem: (k, v) => void kept.set(k, v), removeItem: (k) => void kept.delete(k) };
+  const keys = [new lib.Cart("USD").storageKey, lib.Cart.persistent("USD", { key: "smoke.cart", storage }).storageKey];
+  check("Cart.storageKey: the key of a cart kept in a storage, null for one in memory", keys[0] === null && keys[1] === "smoke.cart", JSON.stringify(keys));
+  // A currency that is not a string: CirrusError naming the type expected and the value given
+  // (the glue's own string passing threw a TypeError in node, and coerced 840 to "840" in browsers).
+  const refusal = (f) => { try { f(); } catch (e) { return e instanceof lib.CirrusError && e.code === "invalid_argument" ? e.message : String(e); } return "no error"; };
+  const msgs = [refusal(() => new lib.Cart()), refusal(() => lib.formatMoney(100, 840)), refusal(() => lib.Cart.persistent(null))];
+  check("a currency that is not a string is invalid_argument naming what was given", JSON.stringify(msgs) === JSON.stringify([
+    'currency must be a string such as "USD", got undefined', 'currency must be a string such as "USD", got the number 840', 'currency must be a string such as "USD", got null',
+  ]), JSON.stringify(msgs));
   // Checkout: a wasm module of its own, loaded on the first start/resume (js/lazy-checkout.ts);
   // node reads it from disk, an esbuild bundle is told where its file loader put it.
   if (checkoutWasm !== undefined) lib.setCheckoutWasm(checkoutWasm);
