@@ -6,7 +6,11 @@
 # pkg-template/, vendor/); `{a,b}` is expanded, `*` globbed, `:line` and `#anchor` dropped.
 # docs/history.md is exempt: it records earlier states; paths outside the repository
 # (../shared/design/) are not checked (CI's copy of shared/ is not everywhere). Run by stage 10-core.
-# Usage: scripts/check-docs.sh   (exit 1, listing each missing path and the doc naming it)
+# It also checks what the docs state of the build against the files that decide it:
+#   - every `wasm-opt -O<level>` a doc names is the level scripts/build-pkg.sh passes;
+#   - every test stage a doc names in backticks (`10-core`) is a scripts/test.d/ file;
+#   - every Cargo feature a doc names (`--features a,b`, `feature = "a"`) is in Cargo.toml.
+# Usage: scripts/check-docs.sh   (exit 1, listing each problem and the doc naming it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 node - README.md docs/ARCHITECTURE.md BENCHMARKS.md server/README.md pkg-template/README.md <<'JS'
@@ -39,9 +43,33 @@ for (const doc of process.argv.slice(2)) {
     }
   }
 }
+// What the docs say of the build, against the files that decide it.
+const wrong = [];
+const build = fs.readFileSync("scripts/build-pkg.sh", "utf8");
+const levels = new Set([...build.matchAll(/^\s*-(O[0-4sz])\b/gm)].map((m) => m[1]));
+if (levels.size !== 1) wrong.push(`scripts/build-pkg.sh: expected one wasm-opt -O level, found ${[...levels].join(", ") || "none"}`);
+const stages = new Set(fs.readdirSync("scripts/test.d").map((f) => f.replace(/\.sh$/, "")));
+const cargo = fs.readFileSync("Cargo.toml", "utf8");
+const featureBlock = (cargo.match(/^\[features\]\n([\s\S]*?)(?=^\[)/m) || [, ""])[1];
+const features = new Set([...featureBlock.matchAll(/^([a-z][a-z0-9_-]*)\s*=/gm)].map((m) => m[1]));
+for (const doc of process.argv.slice(2)) {
+  const text = fs.readFileSync(doc, "utf8");
+  for (const m of text.matchAll(/wasm-opt`?\s+`?-(O[0-4sz])\b/g)) {
+    if (!levels.has(m[1])) wrong.push(`${doc}: says wasm-opt -${m[1]}, scripts/build-pkg.sh passes -${[...levels].join("/")}`);
+  }
+  for (const m of text.matchAll(/`(\d\d-[a-z]+)`/g)) {
+    if (!stages.has(m[1])) wrong.push(`${doc}: names test stage \`${m[1]}\`, not in scripts/test.d/`);
+  }
+  const named = [...text.matchAll(/--features[ =]+([a-z][a-z0-9_,-]*)/g)].flatMap((m) => m[1].split(","))
+    .concat([...text.matchAll(/feature = "([a-z][a-z0-9_-]*)"/g)].map((m) => m[1]));
+  for (const f of named) if (!features.has(f)) wrong.push(`${doc}: names Cargo feature \`${f}\`, not in Cargo.toml [features]`);
+}
 if (missing.length) {
   console.error(`docs name files that do not exist:\n  ${[...new Set(missing)].join("\n  ")}`);
-  process.exit(1);
 }
-console.log("docs: every named file exists");
+if (wrong.length) {
+  console.error(`docs say what the build does not do:\n  ${[...new Set(wrong)].join("\n  ")}`);
+}
+if (missing.length || wrong.length) process.exit(1);
+console.log("docs: every named file exists; wasm-opt level, stages and features match the build");
 JS

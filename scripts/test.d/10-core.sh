@@ -11,6 +11,8 @@ unset CIRRUS_BLESS
 cargo test -p cirrus-storefront --all-targets
 # No doc that describes the house names a file that does not exist (docs/history.md exempt).
 bash scripts/check-docs.sh
+# No import circle, no module-level allow, no source file over 500 lines doing two jobs.
+bash scripts/check-structure.sh
 # vendor/serde-wasm-bindgen is the published crate + its patch, and still the newest "0.6"
 # on crates.io (vendor/README.md; needs the crates.io registry).
 bash scripts/check-vendor.sh

@@ -7,7 +7,6 @@
 //! built package) is tests/sdk/matrix.mjs, run by scripts/test.d/40-pkg.sh.
 //! `float`: argument errors that name a number (the vendored serde-wasm-bindgen's patch);
 //! `members`: the arguments read member by member are the structs the decoder makes.
-#![allow(clippy::unwrap_used)]
 
 mod float;
 mod members;
