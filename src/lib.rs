@@ -28,7 +28,6 @@ pub mod retry;
 pub mod shipping;
 pub mod storefront;
 pub mod strmap;
-pub mod text;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

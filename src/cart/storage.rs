@@ -10,7 +10,6 @@
 //! serde-wasm-bindgen (no JSON parser in the binary); the native tests read it
 //! with `serde_json` (their `SerdeJson`, src/cart/tests.rs).
 
-use crate::text::{cat, uint};
 
 use serde::{Deserialize, Serialize};
 
@@ -104,22 +103,22 @@ impl Cart {
 
     fn parse_saved<R: SavedReader>(data: &str, currency: Currency) -> core::result::Result<Self, RestoreProblem> {
         let corrupt = |message: String| RestoreProblem::new(RestoreProblemKind::Corrupt, message);
-        let doc = R::parse(data).map_err(|e| corrupt(cat(&["saved cart is not JSON: ", &e])))?;
+        let doc = R::parse(data).map_err(|e| corrupt(format!("saved cart is not JSON: {e}")))?;
         match R::version(&doc) {
             Some(v) if v == u64::from(STORAGE_VERSION) => {}
             Some(v) => {
                 return Err(RestoreProblem::new(
                     RestoreProblemKind::UnknownVersion,
-                    cat(&["saved cart has version ", &uint(v), "; this SDK reads version ", &uint(STORAGE_VERSION.into())]),
+                    format!("saved cart has version {v}; this SDK reads version {}", STORAGE_VERSION),
                 ))
             }
             None => return Err(corrupt("saved cart has no numeric \"version\"".to_owned())),
         }
-        let saved = R::saved(doc).map_err(|e| corrupt(cat(&["saved cart has an invalid shape: ", &e])))?;
+        let saved = R::saved(doc).map_err(|e| corrupt(format!("saved cart has an invalid shape: {e}")))?;
         if saved.currency != currency.code() {
             return Err(RestoreProblem::new(
                 RestoreProblemKind::CurrencyMismatch,
-                cat(&["saved cart is in ", &money::echo(&saved.currency), ", the store uses ", currency.code()]),
+                format!("saved cart is in {}, the store uses {}", money::echo(&saved.currency), currency.code()),
             ));
         }
         let mut cart = Self { currency, lines: Vec::with_capacity(saved.lines.len()) };
@@ -140,22 +139,15 @@ impl Cart {
     pub(crate) fn restore_line(&mut self, mut line: CartLine) -> Result<usize> {
         let id = money::echo(&line.variant_id);
         if line.quantity == 0 || line.quantity > line.stock_quantity {
-            return Err(Error::invalid_argument(cat(&[
-                "saved line ",
-                &id,
-                " has quantity ",
-                &uint(line.quantity.into()),
-                " outside 1..=",
-                &uint(line.stock_quantity.into()),
-            ])));
+            return Err(Error::invalid_argument(format!("saved line {id} has quantity {} outside 1..={}", line.quantity, line.stock_quantity)));
         }
         if line.unit_price < 0 || line.compare_at_price.is_some_and(|c| c < 0) {
-            return Err(Error::invalid_argument(cat(&["saved line ", &id, " has a negative price"])));
+            return Err(Error::invalid_argument(format!("saved line {id} has a negative price")));
         }
         if self.line(&line.variant_id).is_some() {
-            return Err(Error::invalid_argument(cat(&["saved cart has two lines for variant ", &id])));
+            return Err(Error::invalid_argument(format!("saved cart has two lines for variant {id}")));
         }
-        line.recompute().map_err(|e| Error::invalid_argument(cat(&["saved line ", &id, ": ", &e.message])))?;
+        line.recompute().map_err(|e| Error::invalid_argument(format!("saved line {id}: {}", e.message)))?;
         self.lines.push(line);
         Ok(self.lines.len() - 1)
     }
@@ -165,6 +157,6 @@ impl Cart {
     /// # Errors
     /// `invalid_argument` when the saved cart's totals exceed 2^53 − 1 minor units.
     pub(crate) fn restore_done(&self) -> Result<()> {
-        self.check_totals().map_err(|e| Error::invalid_argument(cat(&["saved cart: ", &e.message])))
+        self.check_totals().map_err(|e| Error::invalid_argument(format!("saved cart: {}", e.message)))
     }
 }

@@ -16,7 +16,6 @@
 //! not empty, only `paying` has a confirm in flight, `requires_action` has a
 //! client secret). A tampered or stale state is refused with the reason.
 
-use crate::text::{cat, uint};
 
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -89,12 +88,12 @@ fn payload<'de, D: Deserializer<'de>>(tag: Tag, d: D) -> core::result::Result<Ch
 }
 
 fn bad(path: &str, what: &str) -> Error {
-    Error::invalid_argument(cat(&[path, ": ", what]))
+    Error::invalid_argument(format!("{path}: {what}"))
 }
 
 /// A schema problem as a message: `path: message`, or the message alone at the root.
 fn problem(p: Problem) -> Error {
-    Error::invalid_argument(if p.path == "(root)" || p.path.is_empty() { p.message } else { cat(&[&p.path, ": ", &p.message]) })
+    Error::invalid_argument(if p.path == "(root)" || p.path.is_empty() { p.message } else { format!("{}: {}", p.path, p.message) })
 }
 
 /// Read a stored state back from any serde deserializer `d` makes
@@ -110,13 +109,13 @@ fn problem(p: Problem) -> Error {
 /// `version: …`). A problem the schema does not describe is the
 /// deserializer's own message.
 pub fn restore<'de, D: Deserializer<'de>>(d: impl Fn() -> D, text: &str) -> Result<CheckoutState> {
-    read(d, text).map_err(|e| Error::invalid_argument(cat(&["stored checkout state is not valid: ", &e.message])))
+    read(d, text).map_err(|e| Error::invalid_argument(format!("stored checkout state is not valid: {}", e.message)))
 }
 
 fn read<'de, D: Deserializer<'de>>(d: impl Fn() -> D, text: &str) -> Result<CheckoutState> {
     let Head { version, state: name } = Head::deserialize(d()).map_err(|e| not_read(&e.to_string(), text, None))?;
     if version != STORED_VERSION {
-        return Err(bad("version", &cat(&["unsupported version ", &uint(u64::from(version)), " (this SDK reads 1)"])));
+        return Err(bad("version", &format!("unsupported version {} (this SDK reads 1)", u64::from(version))));
     }
     let tag = Tag::deserialize(serde::de::value::StrDeserializer::<serde::de::value::Error>::new(&name));
     let state = tag
@@ -186,11 +185,11 @@ fn check(state: &CheckoutState) -> Result<()> {
     };
     if let Some((name, a)) = attempt {
         if a.token.trim().is_empty() {
-            return Err(bad(&cat(&[name, ".token"]), "must not be empty"));
+            return Err(bad(&format!("{name}.token"), "must not be empty"));
         }
         validate_return_url(&a.return_url)?;
         if a.confirm_in_flight && !matches!(state, CheckoutState::Paying(_)) {
-            return Err(bad(&cat(&[name, ".confirmInFlight"]), "a confirm in flight outside `paying`"));
+            return Err(bad(&format!("{name}.confirmInFlight"), "a confirm in flight outside `paying`"));
         }
     }
     Ok(())

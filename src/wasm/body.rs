@@ -58,11 +58,7 @@ pub(crate) const MAX_BODY: u32 = 8 * 1024 * 1024;
 pub(crate) fn decode(answer: &Answer, call: &Call) -> Result<JsValue> {
     let length = answer.body.length();
     if length > MAX_BODY {
-        return Err(Error::decode(crate::text::cat(&[
-            "the response body is larger than 8 MiB (",
-            &crate::text::uint(u64::from(length)),
-            " characters); refused before decoding",
-        ])));
+        return Err(Error::decode(format!("the response body is larger than 8 MiB ({} characters); refused before decoding", u64::from(length))));
     }
     // One copy of the body into wasm memory, one allocation-free pass over it.
     let bytes = utf8(&answer.body);

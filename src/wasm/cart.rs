@@ -30,7 +30,6 @@ use crate::jsoncheck::Root;
 use crate::model::{ShippingRatesResponse, VariantRates};
 use crate::money;
 use crate::shipping;
-use crate::text::cat;
 
 /// The TypeScript types of the cart surface, generated from the Rust types by
 /// tests/typegen/ (the JS-only options come from js/interfaces.d.ts).
@@ -46,7 +45,7 @@ extern "C" {
 
 /// A quantity argument: a whole `number` in `0..=2^32 − 1` (0 is refused by the core).
 fn quantity(v: &JsValue) -> Result<u32> {
-    safe_integer(v).ok_or_else(|| Error::invalid_argument(cat(&["quantity must be a whole number, got ", &show(v)])))
+    safe_integer(v).ok_or_else(|| Error::invalid_argument(format!("quantity must be a whole number, got {}", show(v))))
 }
 
 /// What listeners receive (`CartStorageEvent`).
@@ -181,7 +180,7 @@ impl Cart {
 
     fn products(products: JsValue) -> Result<Vec<CartProduct>> {
         if !Array::is_array(&products) {
-            return Err(Error::invalid_argument(cat(&["products must be an array of catalog products, got ", &show(&products)])));
+            return Err(Error::invalid_argument(format!("products must be an array of catalog products, got {}", show(&products))));
         }
         list_from_js(products, "products", Root::CartProduct)
     }

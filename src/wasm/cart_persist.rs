@@ -16,7 +16,6 @@ use super::storage::{self, Store};
 use crate::cart::{self, RestoreProblem, RestoreProblemKind, SavedCart, SavedReader};
 use crate::error::{Error, Result};
 use crate::money::Currency;
-use crate::text::cat;
 
 const DEFAULT_KEY: &str = "cirrus-storefront.cart";
 
@@ -86,7 +85,7 @@ pub(super) fn open(options: &JsValue) -> Result<(Option<Store>, Option<RestorePr
         s if s.is_undefined() || s.is_null() => match storage::local() {
             Ok(Some(s)) => Ok((Some(s), None)),
             // Reading `localStorage` itself throws where storage is disabled.
-            Err(e) => Ok((None, unavailable(cat(&["localStorage is not available; the cart is kept in memory only: ", &js::error_text(&e)])))),
+            Err(e) => Ok((None, unavailable(format!("localStorage is not available; the cart is kept in memory only: {}", js::error_text(&e))))),
             Ok(None) => Ok((None, unavailable("localStorage is not available here; the cart is kept in memory only".to_owned()))),
         },
         // Anything with `getItem`/`setItem` (sessionStorage, a test double).
@@ -98,13 +97,13 @@ pub(super) fn open(options: &JsValue) -> Result<(Option<Store>, Option<RestorePr
 /// The text saved under `key`, or the problem reading it.
 pub(super) fn read(storage: &Store, key: &str) -> core::result::Result<Option<String>, RestoreProblem> {
     storage.get_item(key).map_err(|e| {
-        RestoreProblem::new(RestoreProblemKind::StorageUnavailable, cat(&["reading the saved cart failed: ", &js::error_text(&e)]))
+        RestoreProblem::new(RestoreProblemKind::StorageUnavailable, format!("reading the saved cart failed: {}", js::error_text(&e)))
     })
 }
 
 /// The problem a failed write of the saved form is.
 pub(super) fn write_failed(e: &JsValue) -> RestoreProblem {
-    RestoreProblem::new(RestoreProblemKind::WriteFailed, cat(&["saving the cart failed: ", &js::error_text(e)]))
+    RestoreProblem::new(RestoreProblemKind::WriteFailed, format!("saving the cart failed: {}", js::error_text(e)))
 }
 
 /// Follows what other tabs save under `key` in `storage` (`storage` events

@@ -59,7 +59,6 @@ use crate::jsoncheck::Root;
 use crate::model::{InitiateRequest, ShippingAddress, ShippingRatesRequest, ShippingRatesResponse};
 use crate::money::Currency;
 use crate::shipping::usable_rates;
-use crate::text::{cat, quote};
 
 type JsResult<T> = std::result::Result<T, JsValue>;
 
@@ -80,7 +79,7 @@ fn common(options: &JsValue) -> Result<Common> {
     let adapter = get(options, "adapter");
     for m in ["mount", "updateAmount", "collectToken", "handleNextAction"] {
         if !get(&adapter, m).is_function() {
-            return Err(bad(&cat(&["options.adapter.", m, " must be a function (see ProcessorAdapter)"])));
+            return Err(bad(&format!("options.adapter.{m} must be a function (see ProcessorAdapter)")));
         }
     }
     let cart = get(options, "cart");
@@ -97,7 +96,7 @@ fn common(options: &JsValue) -> Result<Common> {
         v => {
             for m in ["getItem", "setItem", "removeItem"] {
                 if !get(&v, m).is_function() {
-                    return Err(bad(&cat(&["options.storage.", m, " must be a function"])));
+                    return Err(bad(&format!("options.storage.{m} must be a function")));
                 }
             }
             Some(v.unchecked_into())
@@ -333,20 +332,12 @@ impl Checkout {
                 return Err(Error::invalid_state("call shippingOptions(country) before selectShipping").into());
             };
             if *country != address.country {
-                let a = quote(&address.country);
-                return Err(bad(&cat(&[
-                    "shippingAddress.country ",
-                    &a,
-                    " differs from the country of the shipping options (",
-                    &quote(country),
-                    "); call shippingOptions(",
-                    &a,
-                    ") first",
-                ]))
+                let a = format!("{:?}", &address.country);
+                return Err(bad(&format!("shippingAddress.country {a} differs from the country of the shipping options ({country:?}); call shippingOptions({a}) first"))
                 .into());
             }
             let found = list.iter().find(|o| o.rate.id == rate_id).map(|o| o.rate.clone());
-            found.ok_or_else(|| bad(&cat(&["shipping rate ", &quote(&rate_id), " is not one of the options for ", country])))?
+            found.ok_or_else(|| bad(&format!("shipping rate {:?} is not one of the options for {country}", &rate_id)))?
         };
         let body = inner.state.borrow().update_request(&rate, &address)?;
         let answer = inner.client.update(&body).await?;

@@ -18,7 +18,6 @@ use crate::checkout::CheckoutState;
 use crate::model::PaymentItem;
 use crate::error::{Error, Result};
 use crate::jsoncheck::Root;
-use crate::text::{cat, quote};
 
 /// Where an unreadable stored state is kept aside (`<key>` + this), never
 /// deleted: it may describe a payment whose outcome is not settled.
@@ -38,7 +37,7 @@ pub(super) fn js_message(e: &JsValue) -> String {
 pub(super) fn stored(storage: Option<&Store>, key: &str) -> Result<Option<CheckoutState>> {
     let Some(s) = storage else { return Ok(None) };
     let Some(text) = s.get_item(key).ok().flatten() else { return Ok(None) };
-    let value = JSON::parse(&text).map_err(|e| Error::invalid_argument(cat(&["stored checkout state is not valid: ", &js_message(&e)])))?;
+    let value = JSON::parse(&text).map_err(|e| Error::invalid_argument(format!("stored checkout state is not valid: {}", js_message(&e))))?;
     restore(|| serde_wasm_bindgen::Deserializer::from(value.clone()), &text).map(Some)
 }
 
@@ -47,14 +46,14 @@ pub(super) fn stored(storage: Option<&Store>, key: &str) -> Result<Option<Checko
 /// `<key>:unreadable` and the error says so.
 pub(super) fn keep_aside(storage: Option<&Store>, key: &str, e: Error) -> Error {
     let Some(s) = storage else { return e };
-    let aside = cat(&[key, UNREADABLE_SUFFIX]);
+    let aside = format!("{key}{}", UNREADABLE_SUFFIX);
     let kept = s.get_item(key).ok().flatten().is_some_and(|text| s.set_item(&aside, &text).is_ok());
     if !kept {
         // Nowhere to keep it: leave it where it is rather than lose it.
-        return Error::new(e.code, cat(&[&e.message, "; it was left under ", &quote(key)]));
+        return Error::new(e.code, format!("{}; it was left under {key:?}", e.message));
     }
     let _ = s.remove_item(key);
-    Error::new(e.code, cat(&[&e.message, "; it was kept aside under ", &quote(&aside)]))
+    Error::new(e.code, format!("{}; it was kept aside under {:?}", e.message, &aside))
 }
 
 /// Whether the options name what to buy (`cart` or `items`).
@@ -68,7 +67,7 @@ fn call(cart: &JsValue, m: &str) -> Result<JsValue> {
         .dyn_into::<Function>()
         .ok()
         .and_then(|f| f.call0(cart).ok())
-        .ok_or_else(|| bad(&cat(&["options.cart.", m, "() must be callable (pass a Cart)"])))
+        .ok_or_else(|| bad(&format!("options.cart.{m}() must be callable (pass a Cart)")))
 }
 
 /// What a `Cart` holds now (`cart.paymentItems()`).

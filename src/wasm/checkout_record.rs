@@ -23,7 +23,6 @@ use crate::checkout::stored::Stored;
 use crate::checkout::CheckoutState;
 use crate::error::{Error, ErrorCode, Result};
 use crate::shipping::ShippingOption;
-use crate::text::cat;
 
 type JsResult<T> = std::result::Result<T, JsValue>;
 
@@ -253,7 +252,7 @@ impl Inner {
 
     pub(super) fn idle(&self, action: &str) -> Result<()> {
         if self.flight.borrow().is_some() {
-            return Err(Error::invalid_state(cat(&["cannot ", action, " while a payment is in progress"])));
+            return Err(Error::invalid_state(format!("cannot {action} while a payment is in progress")));
         }
         Ok(())
     }

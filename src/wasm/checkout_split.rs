@@ -18,7 +18,6 @@ use super::js::get;
 use super::storage;
 use crate::checkout::CheckoutState;
 use crate::error::{Error, Result};
-use crate::text::{cat, quote};
 
 /// The record's key when neither a cart nor `storageKey` names one.
 pub(super) const DEFAULT_KEY: &str = "cirrus.checkout";
@@ -30,7 +29,7 @@ pub(super) const CART_SUFFIX: &str = ":checkout";
 /// [`DEFAULT_KEY`].
 pub(super) fn record_key(storage_key: Option<String>, cart: &JsValue) -> String {
     let cart_key = get(cart, "storageKey").as_string().filter(|k| !k.is_empty());
-    storage_key.unwrap_or_else(|| cart_key.map_or_else(|| DEFAULT_KEY.to_owned(), |k| cat(&[&k, CART_SUFFIX])))
+    storage_key.unwrap_or_else(|| cart_key.map_or_else(|| DEFAULT_KEY.to_owned(), |k| format!("{k}{}", CART_SUFFIX)))
 }
 
 /// Removes the checkout record named by `target` (a `Cart`: its record;
@@ -56,11 +55,7 @@ pub(super) fn clear_stored(target: &JsValue) -> Result<()> {
             let retryable = get(&record, "retryable").as_bool().unwrap_or(false);
             let pending = get(&record, "pending").is_object();
             if CheckoutState::unsettled_record(&state, retryable, pending) {
-                return Err(Error::invalid_state(cat(&[
-                    "the checkout under ",
-                    &quote(&key),
-                    " has a payment whose outcome is not known yet; it is kept: open it with Checkout.resume() and the SDK finishes it",
-                ])));
+                return Err(Error::invalid_state(format!("the checkout under {:?} has a payment whose outcome is not known yet; it is kept: open it with Checkout.resume() and the SDK finishes it", &key)));
             }
             let _ = s.remove_item(&key);
         }

@@ -31,7 +31,6 @@ use crate::endpoint::{Call, Op, ProductsQuery};
 use crate::error::{Error, Result};
 use crate::model::{ConfirmRequest, InitiateRequest, ShippingRatesRequest, UpdateRequest};
 use crate::options::{client_cache, ClientOptions};
-use crate::text::{cat, uint};
 
 use super::client_cache::{CallOpts, Inner};
 use super::client_pages::ProductPages;
@@ -137,7 +136,7 @@ fn call_arg(v: Option<JsValue>) -> Result<CallOpts> {
 
 /// A slug or id argument.
 fn string_arg(what: &str, v: &JsValue) -> Result<String> {
-    v.as_string().ok_or_else(|| Error::invalid_argument(cat(&[what, " must be a string"])))
+    v.as_string().ok_or_else(|| Error::invalid_argument(format!("{what} must be a string")))
 }
 
 /// `JSON.stringify` of a request body's serde value: exactly the members the
@@ -192,7 +191,7 @@ impl CirrusClient {
         let o: AllProductsOptions = arg_from_js(options, "options", None, true)?;
         let limit = o.page_size.unwrap_or(100);
         Call::products(&ProductsQuery { limit: Some(limit), ..ProductsQuery::default() })
-            .map_err(|_| Error::invalid_argument(cat(&["options.pageSize must be an integer in 1..=500, got ", &uint(limit.into())])))?;
+            .map_err(|_| Error::invalid_argument(format!("options.pageSize must be an integer in 1..=500, got {}", limit)))?;
         Ok(ProductPages::iterator(self.inner.clone(), limit, o.minimal, call))
     }
 

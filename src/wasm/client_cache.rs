@@ -18,7 +18,6 @@ use super::http::{self, Transport};
 use crate::cache::{self, Strategy, Use};
 use crate::endpoint::Call;
 use crate::error::{Error, Result};
-use crate::text::cat;
 
 #[wasm_bindgen(inline_js = "export function stale(f, reason, path, ageMs, error) { try { f({ reason, path, ageMs, error }); } catch {} }
 export function handled(p) { p.catch(() => {}); }")]
@@ -262,7 +261,7 @@ impl Inner {
                 crate::endpoint::Method::Get => "GET ",
                 crate::endpoint::Method::Post => "POST ",
             };
-            let message = cat(&[method, &call.path, ": ", &e.message]);
+            let message = format!("{method}{}: {}", call.path, e.message);
             Error { message, ..e }.with_status(answer.status).with_request_id(answer.request_id.clone())
         })
     }

@@ -25,7 +25,6 @@ use crate::decode;
 use crate::endpoint::{self, Call};
 use crate::error::{Error, ErrorCode, Result};
 use crate::retry;
-use crate::text::cat;
 
 use super::js::{self, get};
 use super::timers::{delay, Timeout};
@@ -156,7 +155,7 @@ impl Transport {
     /// `network`, `timeout`, `aborted`, or the server's error for a non-2xx
     /// status (with `status`, `requestId`, `retryAfter`).
     pub(crate) async fn send(&self, call: &Call, body: Option<&str>, signal: Option<&AbortSignal>, fetch_options: Option<&JsValue>) -> Result<Answer> {
-        let url = cat(&[&self.base_url, &call.path]);
+        let url = format!("{}{}", self.base_url, call.path);
         let method = match call.endpoint.method {
             endpoint::Method::Get => Method::GET,
             endpoint::Method::Post => Method::POST,
@@ -204,7 +203,7 @@ impl Transport {
             (None, init) => global_fetch(&request, init.unwrap_or(&JsValue::UNDEFINED)),
         };
         let failed = |why: Option<Cut>, what: &str| match why {
-            Some(Cut::Timeout) => Error::new(ErrorCode::Timeout, cat(&["no response within ", &crate::text::uint(self.timeout_ms.into()), " ms"])),
+            Some(Cut::Timeout) => Error::new(ErrorCode::Timeout, format!("no response within {} ms", self.timeout_ms)),
             Some(Cut::Aborted) => signal.map_or_else(|| Error::new(ErrorCode::Aborted, "the operation was aborted"), aborted),
             None => Error::new(ErrorCode::Network, what),
         };
@@ -246,12 +245,12 @@ fn as_response(v: JsValue) -> Option<web_sys::Response> {
 /// when CORS refused the call, so on a page of another origin than the API's the text says
 /// that CORS may be the cause and names both origins.
 fn network_message(e: &JsValue, url: &str) -> String {
-    let text = js::message(e).map_or_else(|| "the request failed (network error)".to_owned(), |m| cat(&["the request failed: ", &m]));
+    let text = js::message(e).map_or_else(|| "the request failed (network error)".to_owned(), |m| format!("the request failed: {m}"));
     // scheme://host[:port] of the request: what precedes its third '/' (the base URL was
     // checked as an absolute http(s) URL).
     let api = url.match_indices('/').nth(2).and_then(|(i, _)| url.get(..i)).unwrap_or(url);
     match get(&get(&js_sys::global(), "location"), "origin").as_string() {
-        Some(page) if page != api => cat(&[&text, " (CORS may be the cause: this page's origin is ", &page, ", the API's ", api, ")"]),
+        Some(page) if page != api => format!("{text} (CORS may be the cause: this page's origin is {page}, the API's {api})"),
         _ => text,
     }
 }

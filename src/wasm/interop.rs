@@ -62,7 +62,7 @@ fn arg_error(e: serde_wasm_bindgen::Error, value: &JsValue, what: &str, root: Op
         let items = value.dyn_ref::<js_sys::Array>()?;
         items.iter().enumerate().find_map(|(i, v)| {
             let mut p = check(&v, root)?;
-            let at = ["[", &crate::text::uint(i as u64), "]"].concat();
+            let at = format!("[{i}]");
             p.path = if p.path == "(root)" { at } else { [&at, ".", &p.path].concat() };
             Some(p)
         })

@@ -47,7 +47,7 @@ pub(super) fn show(v: &JsValue) -> String {
         return "undefined".to_owned();
     }
     match js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()) {
-        Some(t) if t.chars().count() > 40 => crate::text::cat(&[&t.chars().take(40).collect::<String>(), "…"]),
+        Some(t) if t.chars().count() > 40 => format!("{}…", t.chars().take(40).collect::<String>()),
         Some(t) => t,
         None => "a non-JSON value".to_owned(),
     }

@@ -34,7 +34,6 @@ use super::listeners::EventListener;
 use super::storage::{self, Store};
 use super::timers::{sleep, Interval};
 use crate::error::{Error, Result};
-use crate::text::cat;
 
 /// How long a localStorage lease lasts without renewal (ms).
 pub(crate) const LEASE_MS: f64 = 15_000.0;
@@ -60,7 +59,7 @@ thread_local! {
 
 /// The lock's name for a checkout storage key.
 pub(crate) fn name(storage_key: &str) -> String {
-    cat(&["cirrus.checkout.lock:", storage_key])
+    format!("cirrus.checkout.lock:{storage_key}")
 }
 
 fn held_elsewhere() -> Error {
@@ -188,7 +187,7 @@ fn tab_id() -> String {
     }
     ID.with(|id| {
         id.borrow_mut()
-            .get_or_insert_with(|| cat(&["tab-", &crate::text::uint((js_sys::Math::random() * 9.0e15) as u64)]))
+            .get_or_insert_with(|| format!("tab-{}", (js_sys::Math::random() * 9.0e15) as u64))
             .clone()
     })
 }

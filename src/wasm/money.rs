@@ -12,7 +12,6 @@ use super::interop::to_js;
 use super::js::{error_text, safe_integer, show, string_arg};
 use crate::error::{Error, Result};
 use crate::money::{self, Currency};
-use crate::text::cat;
 
 #[wasm_bindgen]
 extern "C" {
@@ -24,7 +23,7 @@ extern "C" {
 
 /// An amount argument: a safe integer `number` (never rounded).
 pub(super) fn amount(v: &JsValue, what: &str) -> Result<i64> {
-    safe_integer(v).ok_or_else(|| Error::invalid_argument(cat(&[what, " must be a whole number of minor units, got ", &show(v)])))
+    safe_integer(v).ok_or_else(|| Error::invalid_argument(format!("{what} must be a whole number of minor units, got {}", show(v))))
 }
 
 /// A checked amount as a JS number.
@@ -127,7 +126,7 @@ fn formatter(locale: Option<&str>, currency: Currency) -> Result<Function> {
     set("maximumFractionDigits", JsValue::from(currency.exponent()));
     let locales = locale.map_or(JsValue::UNDEFINED, JsValue::from_str);
     let nf = number_format(&locales, &options)
-        .map_err(|e| Error::invalid_argument(cat(&["locale ", &show(&locales), " is not usable: ", &error_text(&e)])))?;
+        .map_err(|e| Error::invalid_argument(format!("locale {} is not usable: {}", show(&locales), error_text(&e))))?;
     let format = nf.format();
     FORMATTERS.with(|m| m.borrow_mut().push((locale.map(str::to_owned), code, format.clone())));
     Ok(format)
@@ -141,5 +140,5 @@ pub(super) fn format_currency(minor: i64, currency: Currency, locale: Option<&st
         .call1(&JsValue::NULL, &JsValue::from_str(&decimal))
         .ok()
         .filter(JsValue::is_string)
-        .ok_or_else(|| Error::invalid_argument(cat(&["Intl.NumberFormat could not format ", &decimal, " ", currency.code()])))
+        .ok_or_else(|| Error::invalid_argument(format!("Intl.NumberFormat could not format {decimal} {}", currency.code())))
 }

@@ -21,7 +21,6 @@ use crate::jsoncheck::Root;
 use crate::model::{
     ConfirmRequest, ConfirmResponse, InitiateRequest, InitiateResponse, ShippingRatesRequest, UpdateRequest, UpdateResponse, VariantRates,
 };
-use crate::text::cat;
 
 type JsResult<T> = std::result::Result<T, JsValue>;
 
@@ -48,7 +47,7 @@ impl JsClient {
     pub(super) fn of(client: JsValue) -> Result<JsClient> {
         for m in ["initiatePayment", "updatePayment", "confirmPayment", "shippingRates"] {
             if !get(&client, m).is_function() {
-                return Err(Error::invalid_argument(cat(&["client.", m, " must be a function (pass a CirrusClient)"])));
+                return Err(Error::invalid_argument(format!("client.{m} must be a function (pass a CirrusClient)")));
             }
         }
         Ok(client.unchecked_into())
