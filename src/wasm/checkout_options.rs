@@ -7,7 +7,7 @@
 //! record's closed schema for members the state does not have); an
 //! unreadable one is kept aside under `<key>:unreadable`, never deleted.
 
-use js_sys::{Function, JSON};
+use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
 use super::interop::list_from_js;
@@ -27,17 +27,12 @@ fn bad(message: &str) -> Error {
     Error::invalid_argument(message)
 }
 
-/// The message of a thrown JS value ("" when it has none).
-pub(super) fn js_message(e: &JsValue) -> String {
-    super::js::message(e).or_else(|| e.as_string()).unwrap_or_default()
-}
-
 /// The state kept under `key`, if any: read back by
 /// [`crate::checkout::stored::restore`], which trusts nothing.
 pub(super) fn stored(storage: Option<&Store>, key: &str) -> Result<Option<CheckoutState>> {
     let Some(s) = storage else { return Ok(None) };
     let Some(text) = s.get_item(key).ok().flatten() else { return Ok(None) };
-    let value = JSON::parse(&text).map_err(|e| Error::invalid_argument(format!("stored checkout state is not valid: {}", js_message(&e))))?;
+    let value = super::js::parse_json(&text).map_err(|e| Error::invalid_argument(format!("stored checkout state is not valid: {}", super::js::error_text(&e))))?;
     restore(|| serde_wasm_bindgen::Deserializer::from(value.clone()), &text).map(Some)
 }
 

@@ -6,7 +6,7 @@ use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use super::checkout_options::js_message;
+use super::js::error_text;
 use super::checkout_record::Inner;
 use super::interop::to_js;
 use super::js::get;
@@ -71,7 +71,7 @@ impl Inner {
                         Some(t) => t,
                         None => return self.adapter_failed("the processor adapter returned no token"),
                     },
-                    Err(e) => return self.adapter_failed(&js_message(&e)),
+                    Err(e) => return self.adapter_failed(&error_text(&e)),
                 }
             }
         };
@@ -93,7 +93,7 @@ impl Inner {
                 Ok(a) => self.state.borrow_mut().confirmed(a),
                 Err(e) => {
                     let code = serde_wasm_bindgen::from_value::<ErrorCode>(get(&e, "code")).unwrap_or(ErrorCode::Internal);
-                    self.state.borrow_mut().confirm_failed(code, &js_message(&e))
+                    self.state.borrow_mut().confirm_failed(code, &error_text(&e))
                 }
             };
             let written = self.changed()?;
@@ -122,7 +122,7 @@ impl Inner {
             }
             actions += 1;
             if let Err(e) = settle(self.adapter.handle_next_action(secret)).await {
-                return self.adapter_failed(&js_message(&e));
+                return self.adapter_failed(&error_text(&e));
             }
             if self.sync()? && !matches!(&*self.state.borrow(), CheckoutState::RequiresAction(_)) {
                 return Ok(()); // another tab finished it meanwhile

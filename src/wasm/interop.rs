@@ -80,8 +80,7 @@ fn arg_error(e: serde_wasm_bindgen::Error, value: &JsValue, what: &str, root: Op
 /// The message of a serde-wasm-bindgen error (a JS `Error`: its `message`,
 /// not its `to_string()`, which is `"Error: …"`).
 pub(crate) fn de_message(e: serde_wasm_bindgen::Error) -> String {
-    let inner = JsValue::from(e);
-    js_sys::Reflect::get(&inner, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()).unwrap_or_default()
+    super::js::message(&JsValue::from(e)).unwrap_or_default()
 }
 
 /// The serialized member names of struct `T` (`None` if `T` is not a
@@ -133,7 +132,7 @@ fn check_object<T: DeserializeOwned>(value: &JsValue, what: &str, strict: bool) 
 pub(crate) fn unknown_member(value: &JsValue, known: &[&str]) -> Option<String> {
     js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter().find_map(|key| {
         let k = key.as_string().filter(|k| !known.contains(&k.as_str()))?;
-        let v = js_sys::Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
+        let v = super::js::get(value, &k);
         (!v.is_undefined() && !v.is_function()).then_some(k)
     })
 }

@@ -2,21 +2,22 @@
 //! message of a thrown value, `JSON.parse`, safe integers, a value shown in a
 //! message. The one place the wasm layer does each of these.
 
-use js_sys::{JsString, Reflect};
+use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 extern "C" {
     /// `JSON.parse` of a JS string as it is (js-sys's takes a `&str`, which
     /// would copy a response body out of wasm memory once more).
+    #[cfg(any(feature = "client", feature = "cart", feature = "checkout"))]
     #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
-    pub(super) fn json_parse(text: &JsString) -> Result<JsValue, JsValue>;
+    pub(super) fn json_parse(text: &js_sys::JsString) -> Result<JsValue, JsValue>;
 }
 
 /// `JSON.parse` of a Rust string (stored records).
 #[cfg(any(feature = "cart", feature = "checkout"))]
 pub(super) fn parse_json(text: &str) -> Result<JsValue, JsValue> {
-    json_parse(&JsString::from(text))
+    json_parse(&js_sys::JsString::from(text))
 }
 
 /// `obj[key]`, `undefined` when `obj` is not an object or function (or the
@@ -34,10 +35,11 @@ pub(super) fn message(e: &JsValue) -> Option<String> {
     get(e, "message").as_string()
 }
 
-/// [`message`], or "unknown error" for a value without one.
-#[cfg(feature = "cart")]
+/// What a thrown JS value says: its [`message`], the value itself when a string was
+/// thrown, else "unknown error".
+#[cfg(any(feature = "cart", feature = "checkout"))]
 pub(super) fn error_text(e: &JsValue) -> String {
-    message(e).unwrap_or_else(|| "unknown error".to_owned())
+    message(e).or_else(|| e.as_string()).unwrap_or_else(|| "unknown error".to_owned())
 }
 
 /// A short rendering of a JS value for messages (JSON, at most 40 characters).

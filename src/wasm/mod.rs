@@ -61,7 +61,6 @@ pub(crate) mod error;
 #[cfg(feature = "client")]
 mod http;
 pub(crate) mod interop;
-#[cfg(any(feature = "client", feature = "cart", feature = "checkout"))]
 mod js;
 #[cfg(any(feature = "cart", feature = "checkout"))]
 mod listeners;
