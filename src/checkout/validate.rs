@@ -36,7 +36,7 @@ pub fn validate_return_url(url: &str) -> Result<()> {
 
 /// Check a shipping address before it is sent: the fields CONTRACT.md
 /// requires are present and not blank, `email` looks like an address,
-/// `country` is an uppercase ISO 3166-1 alpha-2 code, and no field is over
+/// `country` is an uppercase ISO 3166-1 alpha-2 code of the table (`crate::country`), and no field is over
 /// [`MAX_ADDRESS_FIELD`] characters.
 ///
 /// # Errors
@@ -69,7 +69,7 @@ pub fn validate_address(a: &ShippingAddress) -> Result<()> {
     if !email_shaped(&a.email) {
         return Err(Error::invalid_argument(format!("shippingAddress.email is not an e-mail address: {:?}", truncate(&a.email, 80))));
     }
-    if !(a.country.len() == 2 && a.country.bytes().all(|b| b.is_ascii_uppercase())) {
+    if !crate::country::is_country(&a.country) {
         return Err(Error::invalid_argument(format!("shippingAddress.country must be an uppercase ISO 3166-1 alpha-2 code like \"DE\", got {:?}", truncate(&a.country, 20))));
     }
     Ok(())

@@ -290,7 +290,7 @@ impl Checkout {
     /// Rejects with `invalid_argument` for a bad country, `invalid_state`
     /// once a payment exists, or the server's error.
     #[wasm_bindgen(js_name = shippingOptions, unchecked_return_type = "ShippingOption[]")]
-    pub async fn shipping_options(&self, country: String) -> JsResult<JsValue> {
+    pub async fn shipping_options(&self, #[wasm_bindgen(unchecked_param_type = "CountryCode")] country: String) -> JsResult<JsValue> {
         let inner = self.inner.clone();
         let (ids, subtotal, currency) = inner.act(|state| {
             let session = state.shipping_session()?;

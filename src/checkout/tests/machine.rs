@@ -302,7 +302,7 @@ fn adapter_failures() {
 fn address_is_checked_field_by_field() {
     let s = initiated();
     type Patch = fn(&mut ShippingAddress);
-    let cases: [(Patch, &str); 12] = [
+    let cases: [(Patch, &str); 13] = [
         (|a| a.email = "  ".into(), "shippingAddress.email is required"),
         (|a| a.first_name = String::new(), "shippingAddress.firstName is required"),
         (|a| a.last_name = String::new(), "shippingAddress.lastName is required"),
@@ -313,6 +313,7 @@ fn address_is_checked_field_by_field() {
         (|a| a.email = "ada @example.com".into(), "shippingAddress.email is not an e-mail"),
         (|a| a.country = "gb".into(), "shippingAddress.country must be an uppercase"),
         (|a| a.country = "GBR".into(), "shippingAddress.country must be an uppercase"),
+        (|a| a.country = "ZZ".into(), "shippingAddress.country must be an uppercase"),
         (|a| a.city = "x".repeat(201), "shippingAddress.city is longer than 200"),
         (|a| a.phone = Some("1\u{0}2".into()), "shippingAddress.phone contains control"),
     ];
