@@ -38,6 +38,11 @@ export interface CheckoutClient {
   updatePayment(body: UpdateRequest): Promise<UpdateResponse>;
   confirmPayment(body: ConfirmRequest): Promise<ConfirmResponse>;
   shippingRates(body: ShippingRatesRequest): Promise<VariantRates[]>;
+  /**
+   * The store (a `CirrusClient` has it): when present, `Checkout.start` refuses a cart whose
+   * currency is not the store's `defaultCurrency` before a payment session is asked for.
+   */
+  store?(): Promise<{ defaultCurrency: CurrencyCode }>;
 }
 /** Options shared by `Checkout.start` and `Checkout.resume`. */
 export interface CheckoutOptions {

@@ -75,6 +75,24 @@ pub fn validate_address(a: &ShippingAddress) -> Result<()> {
     Ok(())
 }
 
+/// The currency being paid in is the store's (issue 27): a cart made in another currency is
+/// refused before a payment session is asked for, naming both and the fix (the server would
+/// refuse the session, later, with an HTTP 400). `cart`: the currency is a cart's (else the
+/// `currency` of `Checkout.start`'s options).
+///
+/// # Errors
+/// `invalid_argument` when the two differ.
+pub fn same_currency(currency: &str, store: &str, cart: bool) -> Result<()> {
+    if currency == store {
+        return Ok(());
+    }
+    Err(Error::invalid_argument(if cart {
+        format!("the cart is in {currency} but the store sells in {store}: make the cart with new Cart(store.defaultCurrency)")
+    } else {
+        format!("currency is {currency} but the store sells in {store}: pass currency: store.defaultCurrency")
+    }))
+}
+
 /// `local@domain.tld`: one `@`, no whitespace, a non-empty local part, a
 /// domain of non-empty dot-separated labels with at least one dot.
 fn email_shaped(email: &str) -> bool {

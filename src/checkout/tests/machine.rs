@@ -299,6 +299,17 @@ fn adapter_failures() {
 }
 
 #[test]
+fn a_currency_that_is_not_the_stores_is_refused_naming_both() {
+    use crate::checkout::validate::same_currency;
+    assert!(same_currency("USD", "USD", true).is_ok());
+    let e = same_currency("EUR", "USD", true).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    assert_eq!(e.message, "the cart is in EUR but the store sells in USD: make the cart with new Cart(store.defaultCurrency)");
+    let e = same_currency("EUR", "USD", false).unwrap_err();
+    assert_eq!(e.message, "currency is EUR but the store sells in USD: pass currency: store.defaultCurrency");
+}
+
+#[test]
 fn address_is_checked_field_by_field() {
     let s = initiated();
     type Patch = fn(&mut ShippingAddress);
