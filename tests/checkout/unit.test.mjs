@@ -467,13 +467,13 @@ test("refusals say what to do next: pay before shipping, a lowercase country, a 
 
 test("a cart in another currency than the store's is refused before a session is asked for, naming both and the fix", async () => {
   const w = world();
-  w.client.store = async () => { w.log.push(["store"]); return STORE; };
+  w.client.store = async () => { w.log.push(["client.store"]); return STORE; };
   const cart = { storageKey: null, currency: "EUR", paymentItems: () => [{ variantId: "v1", quantity: 1 }] };
   await assert.rejects(lib.Checkout.start(w.client, { ...w.opts, cart }), (e) => e instanceof lib.CirrusError && e.code === "invalid_argument"
     && e.message === "the cart is in EUR but the store sells in USD: make the cart with new Cart(store.defaultCurrency)");
   await assert.rejects(lib.Checkout.start(w.client, { ...w.opts, items: [{ variantId: "v1", quantity: 1 }], currency: "EUR" }),
     (e) => e.code === "invalid_argument" && e.message === "currency is EUR but the store sells in USD: pass currency: store.defaultCurrency");
-  assert.deepEqual(w.log.map((e) => e[0]), ["store", "store"], "no session initiated, nothing stored, no adapter mounted");
+  assert.deepEqual(w.log.map((e) => e[0]), ["client.store", "client.store"], "no session initiated, nothing stored, no adapter mounted");
   // A real Cart made from the store's currency goes through.
   const real = new lib.Cart(STORE.defaultCurrency);
   real.add({ id: "p", name: "P", slug: "p", status: "ACTIVE", images: [],
