@@ -60,3 +60,5 @@ export const currencyExponent = /* @__PURE__ */ guardFn(wasmCurrencyExponent);
 export const formatMoney = /* @__PURE__ */ guardFn(wasmFormatMoney);
 export const moneyToDecimal = /* @__PURE__ */ guardFn(wasmMoneyToDecimal);
 export const parseMoney = /* @__PURE__ */ guardFn(wasmParseMoney);
+// Plain JS, no init() needed: an integer typed as MinorUnits, checked.
+export { minorUnits } from "./money.js";

@@ -7,6 +7,8 @@
 import type { AdapterSession, CheckoutState } from "./checkout/cirrus_storefront.js";
 import type {
   ConfirmRequest,
+  CurrencyCode,
+  MinorUnits,
   ConfirmResponse,
   InitiateRequest,
   InitiateResponse,
@@ -25,7 +27,7 @@ import type {
  */
 export interface ProcessorAdapter {
   mount(session: AdapterSession): Promise<void>;
-  updateAmount(amount: number, currency: string): Promise<void>;
+  updateAmount(amount: MinorUnits, currency: CurrencyCode): Promise<void>;
   collectToken(): Promise<string>;
   handleNextAction(clientSecret: string): Promise<void>;
   unmount?(): void;
@@ -36,6 +38,11 @@ export interface CheckoutClient {
   updatePayment(body: UpdateRequest): Promise<UpdateResponse>;
   confirmPayment(body: ConfirmRequest): Promise<ConfirmResponse>;
   shippingRates(body: ShippingRatesRequest): Promise<VariantRates[]>;
+  /**
+   * The store (a `CirrusClient` has it): when present, `Checkout.start` refuses a cart whose
+   * currency is not the store's `defaultCurrency` before a payment session is asked for.
+   */
+  store?(): Promise<{ defaultCurrency: CurrencyCode }>;
 }
 /** Options shared by `Checkout.start` and `Checkout.resume`. */
 export interface CheckoutOptions {
@@ -62,7 +69,7 @@ export interface CheckoutOptions {
 /** What `Checkout` reads of a `Cart` (and calls to empty it once paid). */
 export interface CheckoutCart {
   paymentItems(): PaymentItem[];
-  readonly currency: string | (() => string);
+  readonly currency: CurrencyCode | (() => CurrencyCode);
   /** The persistent cart's storage key (`null`: not persistent). */
   readonly storageKey?: string | null;
   /** Called once the payment succeeded, when the cart holds only what was paid for. */
@@ -76,7 +83,7 @@ export interface CheckoutCart {
 export type StartCheckoutOptions = CheckoutOptions &
   (
     | { cart: CheckoutCart }
-    | { items: PaymentItem[]; currency: string; cart?: undefined }
+    | { items: PaymentItem[]; currency: CurrencyCode; cart?: undefined }
   );
 export interface PayOptions {
   /** Absolute http(s) URL the processor returns to after a redirect-based next action. */

@@ -9,7 +9,7 @@
 // have no `createContext`: the context is made on the first render of a provider), and the
 // module is `"use client"`: a server component may import and render `CirrusProvider`.
 import * as React from "react";
-import type { CheckoutOptions, CheckoutState, PayOptions, ProcessorAdapter, ShippingAddress, ShippingOption } from "./index.js";
+import type { CheckoutOptions, CheckoutState, CountryCode, CurrencyCode, PayOptions, ProcessorAdapter, ShippingAddress, ShippingOption } from "./index.js";
 import {
   Cart,
   Checkout,
@@ -32,7 +32,7 @@ export interface CartSnapshot {
   /** `false` on the server and until the cart was read from storage (then the lines are the stored ones). */
   ready: boolean;
   /** The cart's currency (`null` until ready). */
-  currency: string | null;
+  currency: CurrencyCode | null;
   lines: CartLine[];
   /** `null` until ready. */
   totals: CartTotals | null;
@@ -62,7 +62,7 @@ export interface CirrusProviderProps {
   /** The store settings, when the page has them (a server component's `client.store()`): `useStore()` gives them, and the cart's currency is their `defaultCurrency`. */
   store?: Store | null;
   /** The cart's currency; default `store.defaultCurrency`, else the one `client.store()` answers. */
-  currency?: string;
+  currency?: CurrencyCode;
   /** The cart's `localStorage` key (`Cart.persistent`'s `key`). */
   cartKey?: string;
   children?: React.ReactNode;
@@ -266,7 +266,7 @@ export interface CheckoutView {
   state: CheckoutState | null;
   /** Why opening it failed, or the last action's refusal. */
   error: unknown;
-  shippingOptions(country: string): Promise<ShippingOption[]>;
+  shippingOptions(country: CountryCode): Promise<ShippingOption[]>;
   selectShipping(rateId: string, address: ShippingAddress): Promise<CheckoutState>;
   pay(options: PayOptions): Promise<CheckoutState>;
   cancel(): void;
@@ -346,7 +346,7 @@ export function useCheckout(adapter: ProcessorAdapter | null): CheckoutView {
     () => ({
       state,
       error,
-      shippingOptions: (country: string) => act((c) => c.shippingOptions(country)),
+      shippingOptions: (country: CountryCode) => act((c) => c.shippingOptions(country)),
       selectShipping: (rateId: string, address: ShippingAddress) => act((c) => c.selectShipping(rateId, address)),
       pay: (options: PayOptions) => act((c) => c.pay(options)),
       cancel: () => act((c) => c.cancel()),

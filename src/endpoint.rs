@@ -266,7 +266,7 @@ fn check_address(a: &ShippingAddress) -> Result<()> {
 impl Body for ShippingRatesRequest {
     const SCHEMA: Root = Root::ShippingRatesRequest;
     const OP: Op = Op::ShippingRates;
-    /// `variantIds` 1..=250 non-empty ids, `country` two uppercase letters,
+    /// `variantIds` 1..=250 non-empty ids, `country` an ISO 3166-1 alpha-2 code (`crate::country`),
     /// `orderTotal` finite and >= 0.
     fn check(&self) -> Result<()> {
         let ids = &self.variant_ids;
@@ -277,7 +277,7 @@ impl Body for ShippingRatesRequest {
             check_non_empty(&format!("variantIds[{i}]"), id)?;
         }
         let c = &self.country;
-        if !(c.len() == 2 && c.bytes().all(|b| b.is_ascii_uppercase())) {
+        if !crate::country::is_country(c) {
             return Err(Error::invalid_argument(format!("country must be an ISO 3166-1 alpha-2 code in uppercase (like \"US\"), got \"{c}\"")));
         }
         if let Some(total) = self.order_total {

@@ -88,6 +88,8 @@ fn shipping_rates_rules() {
     assert_eq!(Call::body(&ok).unwrap().path, "/shipping-rates");
     let bad_country = ShippingRatesRequest { country: "us".into(), ..ok.clone() };
     assert!(Call::body(&bad_country).unwrap_err().message.contains("country"));
+    let unassigned = ShippingRatesRequest { country: "ZZ".into(), ..ok.clone() };
+    assert!(Call::body(&unassigned).unwrap_err().message.contains("got \"ZZ\""), "two uppercase letters that name no country");
     let empty = ShippingRatesRequest { variant_ids: vec![], ..ok.clone() };
     assert!(Call::body(&empty).unwrap_err().message.contains("variantIds"));
     let many = ShippingRatesRequest { variant_ids: vec!["v".into(); 251], ..ok.clone() };

@@ -17,6 +17,7 @@
 pub mod cache;
 pub mod cart;
 pub mod checkout;
+pub mod country;
 pub mod decode;
 pub mod endpoint;
 pub mod error;

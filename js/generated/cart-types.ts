@@ -10,16 +10,16 @@ export interface CartLine {
   variantId: string;
   attributes: Record<string, string>;
   image: Image | null;
-  unitPrice: number;
-  compareAtPrice: number | null;
+  unitPrice: MinorUnits;
+  compareAtPrice: MinorUnits | null;
   quantity: number;
   stockQuantity: number;
-  lineTotal: number;
-  lineSavings: number;
+  lineTotal: MinorUnits;
+  lineSavings: MinorUnits;
 }
 export interface CartTotals {
-  subtotal: number;
-  totalSavings: number;
+  subtotal: MinorUnits;
+  totalSavings: MinorUnits;
   itemCount: number;
   lineCount: number;
 }
@@ -31,10 +31,10 @@ export interface LineRemoved {
 export interface PriceChange {
   variantId: string;
   productName: string;
-  oldUnitPrice: number;
-  newUnitPrice: number;
-  oldCompareAtPrice: number | null;
-  newCompareAtPrice: number | null;
+  oldUnitPrice: MinorUnits;
+  newUnitPrice: MinorUnits;
+  oldCompareAtPrice: MinorUnits | null;
+  newCompareAtPrice: MinorUnits | null;
 }
 export interface RestoreProblem {
   kind: RestoreProblemKind;
@@ -43,8 +43,8 @@ export interface RestoreProblem {
 export type RestoreProblemKind = "corrupt" | "unknown_version" | "currency_mismatch" | "storage_unavailable" | "write_failed";
 export interface ShippingOption {
   rate: ShippingRate;
-  price: number;
-  estimatedTotal: number;
+  price: MinorUnits;
+  estimatedTotal: MinorUnits;
 }
 export interface StockChange {
   variantId: string;

@@ -4,16 +4,16 @@ import type { CheckoutCart, CheckoutClient, CheckoutListener, CheckoutOptions, P
 export type { CheckoutCart, CheckoutClient, CheckoutListener, CheckoutOptions, PayOptions, ProcessorAdapter, StartCheckoutOptions };
 export interface AdapterSession {
   publishableKey: string;
-  amount: number;
-  currency: string;
+  amount: MinorUnits;
+  currency: CurrencyCode;
 }
 export type CheckoutFailureCode = "declined" | "action_failed" | "canceled" | "adapter" | "request";
 export interface CheckoutSession {
   sessionId: string;
   processor: Processor;
   publishableKey: string;
-  currency: string;
-  amount: number;
+  currency: CurrencyCode;
+  amount: MinorUnits;
   breakdown: Breakdown;
   items: PaymentItem[];
 }

@@ -36,7 +36,7 @@ pub fn validate_return_url(url: &str) -> Result<()> {
 
 /// Check a shipping address before it is sent: the fields CONTRACT.md
 /// requires are present and not blank, `email` looks like an address,
-/// `country` is an uppercase ISO 3166-1 alpha-2 code, and no field is over
+/// `country` is an uppercase ISO 3166-1 alpha-2 code of the table (`crate::country`), and no field is over
 /// [`MAX_ADDRESS_FIELD`] characters.
 ///
 /// # Errors
@@ -69,10 +69,28 @@ pub fn validate_address(a: &ShippingAddress) -> Result<()> {
     if !email_shaped(&a.email) {
         return Err(Error::invalid_argument(format!("shippingAddress.email is not an e-mail address: {:?}", truncate(&a.email, 80))));
     }
-    if !(a.country.len() == 2 && a.country.bytes().all(|b| b.is_ascii_uppercase())) {
+    if !crate::country::is_country(&a.country) {
         return Err(Error::invalid_argument(format!("shippingAddress.country must be an uppercase ISO 3166-1 alpha-2 code like \"DE\", got {:?}", truncate(&a.country, 20))));
     }
     Ok(())
+}
+
+/// The currency being paid in is the store's (issue 27): a cart made in another currency is
+/// refused before a payment session is asked for, naming both and the fix (the server would
+/// refuse the session, later, with an HTTP 400). `cart`: the currency is a cart's (else the
+/// `currency` of `Checkout.start`'s options).
+///
+/// # Errors
+/// `invalid_argument` when the two differ.
+pub fn same_currency(currency: &str, store: &str, cart: bool) -> Result<()> {
+    if currency == store {
+        return Ok(());
+    }
+    Err(Error::invalid_argument(if cart {
+        format!("the cart is in {currency} but the store sells in {store}: make the cart with new Cart(store.defaultCurrency)")
+    } else {
+        format!("currency is {currency} but the store sells in {store}: pass currency: store.defaultCurrency")
+    }))
 }
 
 /// `local@domain.tld`: one `@`, no whitespace, a non-empty local part, a

@@ -193,7 +193,7 @@ impl Cart {
     /// # Errors
     /// `invalid_argument` for an unknown currency code.
     #[wasm_bindgen(constructor)]
-    pub fn new(#[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue) -> Result<Cart> {
+    pub fn new(#[wasm_bindgen(unchecked_param_type = "CurrencyCode")] currency: JsValue) -> Result<Cart> {
         Ok(Self::of(cart::Cart::new(&currency_code(&currency)?)?))
     }
 
@@ -206,7 +206,7 @@ impl Cart {
     #[wasm_bindgen(unchecked_return_type = "{ cart: Cart; problem: RestoreProblem | null }")]
     pub fn restore(
         #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] data: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CurrencyCode")] currency: JsValue,
     ) -> Result<JsValue> {
         let (cart, problem) = cart_persist::load(data.as_string().as_deref(), &currency_code(&currency)?)?;
         let out = Object::new();
@@ -226,7 +226,7 @@ impl Cart {
     ///
     /// # Errors
     /// `invalid_argument` for an unknown `currency` or bad options.
-    pub fn persistent(#[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue, options: Option<PersistentCartOptions>) -> Result<Cart> {
+    pub fn persistent(#[wasm_bindgen(unchecked_param_type = "CurrencyCode")] currency: JsValue, options: Option<PersistentCartOptions>) -> Result<Cart> {
         let currency = &currency_code(&currency)?;
         let options: JsValue = options.map_or(JsValue::UNDEFINED, Into::into);
         let key = cart_persist::key(&options)?;
@@ -305,7 +305,7 @@ impl Cart {
     }
 
     /// The cart's ISO 4217 currency code.
-    #[wasm_bindgen(getter)]
+    #[wasm_bindgen(getter, unchecked_return_type = "CurrencyCode")]
     pub fn currency(&self) -> String {
         self.state.borrow().cart.currency().code().to_owned()
     }
@@ -400,7 +400,7 @@ impl Cart {
     ///
     /// # Errors
     /// None in practice (see `totals`).
-    #[wasm_bindgen(getter, unchecked_return_type = "number")]
+    #[wasm_bindgen(getter, unchecked_return_type = "MinorUnits")]
     pub fn subtotal(&self) -> Result<JsValue> {
         number(self.state.borrow().cart.subtotal())
     }
@@ -478,7 +478,7 @@ impl Cart {
     /// # Errors
     /// As `formatMoney`.
     #[wasm_bindgen(unchecked_return_type = "string")]
-    pub fn format(&self, #[wasm_bindgen(unchecked_param_type = "number")] minor: JsValue, locale: Option<String>) -> Result<JsValue> {
+    pub fn format(&self, #[wasm_bindgen(unchecked_param_type = "MinorUnits")] minor: JsValue, locale: Option<String>) -> Result<JsValue> {
         let currency = self.state.borrow().cart.currency();
         format_currency(amount(&minor, "minor")?, currency, locale.as_deref())
     }

@@ -53,6 +53,7 @@ use super::interop::{arg_from_js, to_js};
 use super::lock;
 use super::payment_api::JsClient;
 use crate::checkout::record::carries_on;
+use crate::checkout::validate::same_currency;
 use crate::checkout::{CheckoutState, Run};
 use crate::error::{Error, Result};
 use crate::jsoncheck::Root;
@@ -183,7 +184,9 @@ impl Checkout {
     /// written (a finished checkout never blocks the next purchase). Never
     /// waits on a person.
     ///
-    /// Rejects with a `CirrusError`: `invalid_argument` for bad options or
+    /// Rejects with a `CirrusError`: `invalid_argument` for bad options, a
+    /// cart whose currency is not the store's (asked of `client.store()`
+    /// when the client has it, before a session is initiated), or
     /// an unreadable stored checkout (kept aside under `<key>:unreadable`),
     /// `invalid_state` for an empty cart, or while another tab holds the
     /// checkout lock for other items, or the server's error. An adapter
@@ -204,6 +207,10 @@ impl Checkout {
         }
         if items.is_empty() {
             return Err(Error::invalid_state("the cart is empty: add an item before checkout").into());
+        }
+        // A cart in another currency than the store's is refused here, before a session (issue 27).
+        if let Some(store) = client.store_currency().await? {
+            same_currency(&currency, &store, !get(&options, "cart").is_undefined())?;
         }
         let inner = Inner::new(client, c, CheckoutState::Idle);
         lock::acquire(&inner.lock_name(), inner.id).await?;
@@ -289,7 +296,7 @@ impl Checkout {
     /// Rejects with `invalid_argument` for a bad country, `invalid_state`
     /// once a payment exists, or the server's error.
     #[wasm_bindgen(js_name = shippingOptions, unchecked_return_type = "ShippingOption[]")]
-    pub async fn shipping_options(&self, country: String) -> JsResult<JsValue> {
+    pub async fn shipping_options(&self, #[wasm_bindgen(unchecked_param_type = "CountryCode")] country: String) -> JsResult<JsValue> {
         let inner = self.inner.clone();
         let (ids, subtotal, currency) = inner.act(|state| {
             let session = state.shipping_session()?;

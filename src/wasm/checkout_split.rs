@@ -78,4 +78,4 @@ pub fn clear_stored_checkout(target: JsValue) -> std::result::Result<(), JsValue
 /// root entry's glue declares (in a build without the cart, the checkout module's).
 #[cfg(not(feature = "cart"))]
 #[wasm_bindgen(typescript_custom_section)]
-const ROOT_TYPES: &str = r#"import type { Breakdown, ErrorCode, PaymentItem, PaymentStatus, Processor, ShippingAddress, ShippingOption, ShippingRate } from "../cirrus_storefront.js";"#;
+const ROOT_TYPES: &str = r#"import type { Breakdown, CountryCode, CurrencyCode, ErrorCode, MinorUnits, PaymentItem, PaymentStatus, Processor, ShippingAddress, ShippingOption, ShippingRate } from "../cirrus_storefront.js";"#;

@@ -42,10 +42,10 @@ pub(super) fn currency_code(v: &JsValue) -> Result<String> {
 /// # Errors
 /// `invalid_argument` naming the value (not a plain decimal, more decimals
 /// than the currency has, beyond 2^53 − 1) or the unknown currency.
-#[wasm_bindgen(js_name = parseMoney, unchecked_return_type = "number")]
+#[wasm_bindgen(js_name = parseMoney, unchecked_return_type = "MinorUnits")]
 pub fn parse_money(
     #[wasm_bindgen(unchecked_param_type = "string")] value: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "CurrencyCode")] currency: JsValue,
 ) -> Result<JsValue> {
     let text = string_arg(&value, "parseMoney takes a decimal string like \"45.99\" (a price as the API gives it)")?;
     number(Currency::from_code(&currency_code(&currency)?)?.parse(&text)?)
@@ -57,8 +57,8 @@ pub fn parse_money(
 /// `invalid_argument` for a non-integer or unsafe amount or an unknown currency.
 #[wasm_bindgen(js_name = moneyToDecimal)]
 pub fn money_to_decimal(
-    #[wasm_bindgen(unchecked_param_type = "number")] minor: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "MinorUnits")] minor: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "CurrencyCode")] currency: JsValue,
 ) -> Result<String> {
     let minor = amount(&minor, "minor")?;
     Ok(Currency::from_code(&currency_code(&currency)?)?.format(minor))
@@ -68,10 +68,10 @@ pub fn money_to_decimal(
 ///
 /// # Errors
 /// `invalid_argument` for a non-integer input or a sum beyond 2^53 − 1.
-#[wasm_bindgen(js_name = addMoney, unchecked_return_type = "number")]
+#[wasm_bindgen(js_name = addMoney, unchecked_return_type = "MinorUnits")]
 pub fn add_money(
-    #[wasm_bindgen(unchecked_param_type = "number")] a: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "number")] b: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "MinorUnits")] a: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "MinorUnits")] b: JsValue,
 ) -> Result<JsValue> {
     number(money::checked_add(amount(&a, "a")?, amount(&b, "b")?)?)
 }
@@ -81,7 +81,7 @@ pub fn add_money(
 /// # Errors
 /// `invalid_argument` for an unknown currency.
 #[wasm_bindgen(js_name = currencyExponent)]
-pub fn currency_exponent(#[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue) -> Result<u32> {
+pub fn currency_exponent(#[wasm_bindgen(unchecked_param_type = "CurrencyCode")] currency: JsValue) -> Result<u32> {
     Ok(Currency::from_code(&currency_code(&currency)?)?.exponent())
 }
 
@@ -95,8 +95,8 @@ pub fn currency_exponent(#[wasm_bindgen(unchecked_param_type = "string")] curren
 /// or a locale `Intl` rejects.
 #[wasm_bindgen(js_name = formatMoney, unchecked_return_type = "string")]
 pub fn format_money(
-    #[wasm_bindgen(unchecked_param_type = "number")] minor: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "MinorUnits")] minor: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "CurrencyCode")] currency: JsValue,
     locale: Option<String>,
 ) -> Result<JsValue> {
     let minor = amount(&minor, "minor")?;

@@ -36,6 +36,8 @@ extern "C" {
     fn confirm_payment(this: &JsClient, body: &JsValue) -> JsResult<JsValue>;
     #[wasm_bindgen(method, catch, js_name = shippingRates)]
     fn shipping_rates_js(this: &JsClient, body: &JsValue) -> JsResult<JsValue>;
+    #[wasm_bindgen(method, catch, js_name = store)]
+    fn store_js(this: &JsClient) -> JsResult<JsValue>;
 }
 
 impl JsClient {
@@ -75,6 +77,15 @@ impl JsClient {
         answer(self.confirm_payment(&to_js(body)?), "confirmPayment answer", Root::ConfirmResponse).await
     }
     /// The `variantRates` list (a fake may answer the whole response object).
+    /// The store's `defaultCurrency` when the client can tell: a `CirrusClient` has `store()`
+    /// (its answer checked by the client); a `CheckoutClient` may leave it out (`None`).
+    pub(super) async fn store_currency(&self) -> JsResult<Option<String>> {
+        if !get(self, "store").is_function() {
+            return Ok(None);
+        }
+        let store = JsFuture::from(Promise::resolve(&self.store_js()?)).await?;
+        Ok(get(&store, "defaultCurrency").as_string())
+    }
     pub(super) async fn shipping_rates(&self, body: &ShippingRatesRequest) -> JsResult<Vec<VariantRates>> {
         let v = JsFuture::from(Promise::resolve(&self.shipping_rates_js(&to_js(body)?)?)).await?;
         if v.is_array() {

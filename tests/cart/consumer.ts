@@ -1,7 +1,7 @@
 // Type-level test of the cart/money surface as a TypeScript user sees it:
 // compiled with `tsc --strict --noEmit` against the built package (stage
 // 50-cart). The `@ts-expect-error` lines must NOT compile.
-import { Cart, addMoney, formatMoney, moneyToDecimal, parseMoney } from "../../pkg/index.js";
+import { Cart, addMoney, formatMoney, minorUnits, moneyToDecimal, parseMoney } from "../../pkg/index.js";
 import type { CartChange, CartLine, CartTotals, RefreshReport, RestoreProblem, ShippingOption, ShippingRatesResponse } from "../../pkg/index.js";
 
 declare const product: Parameters<Cart["add"]>[0];
@@ -41,11 +41,16 @@ const total: number = options[0]!.estimatedTotal;
 const rateId: string = options[0]!.rate.id;
 const items: { variantId: string; quantity: number }[] = cart.paymentItems();
 
-const minor: number = parseMoney("19.99", "USD");
-const text: string = formatMoney(addMoney(minor, 1), "USD", "en-US");
+const minor = parseMoney("19.99", "USD");
+const asNumber: number = minor; // minor units read as a plain number
+const text: string = formatMoney(addMoney(minor, minorUnits(1)), "USD", "en-US");
 const exact: string = moneyToDecimal(minor, "USD");
 // @ts-expect-error amounts are minor-unit numbers, not decimal strings
 formatMoney("19.99", "USD");
+// @ts-expect-error a plain number is not minor units until minorUnits() says so
+formatMoney(asNumber, "USD");
+// @ts-expect-error a currency is a CurrencyCode (uppercase ISO 4217)
+new Cart("usd");
 
 const restored = Cart.restore(localStorage.getItem("k"), "USD");
 const restoredCart: Cart = restored.cart;

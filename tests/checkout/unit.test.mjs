@@ -10,6 +10,14 @@ before(() => lib.init());
 
 const URL = "https://shop.example/return";
 const ADDRESS = { email: "ada@example.com", firstName: "Ada", lastName: "Lovelace", address1: "1 A St", city: "X", postalCode: "1", country: "US" };
+/** A store as the API answers it (`client.store()`), selling in USD. */
+const STORE = {
+  id: "s", name: "Shop", defaultCurrency: "USD", contactEmail: "a@b.c", frontendDomain: "shop.example", logoUrl: "", logoHeightDesktop: 1,
+  logoHeightMobile: 1, headerPaddingDesktop: 1, headerPaddingMobile: 1, faviconUrl: "", emailLogoUrl: "", processingTimeMin: 1, processingTimeMax: 2,
+  shippingTimeMin: 1, shippingTimeMax: 2, returnPeriodDays: 30, refundTimeMin: 1, refundTimeMax: 2, businessHoursWeekdayOpen: "09:00",
+  businessHoursWeekdayClose: "17:00", businessHoursWeekendOpen: "10:00", businessHoursWeekendClose: "14:00", routeProducts: "/products",
+  routeCollections: "/collections", routePages: "/pages", homeMetaTitle: "Shop", homeMetaDescription: "A shop",
+};
 const err = (code, message) => new lib.CirrusError(message, { code, status: null, requestId: null, retryAfter: null });
 
 /** A fake world: every call is logged in order; `confirm` answers from a queue. */
@@ -409,6 +417,7 @@ test("a real CirrusClient is called through its payment methods, once per paymen
     "/payments/confirm": { success: true, status: "succeeded", clientSecret: null, paymentIntentId: "pi_1", error: null },
     "/shipping-rates": { variantRates: [{ variantId: "v1", profileId: "p", rates: [{ id: "std", name: "std", price: "5.00", deliveryDescription: "", deliveryTimeframeMin: 1, deliveryTimeframeMax: 2, minOrderPrice: null, maxOrderPrice: null }] }] },
     "/payments/update": { sessionId: "ps_1", amount: 1500, currency: "USD", breakdown: { subtotal: 1000, shipping: 500, tax: 0, total: 1500 } },
+    "/store": { store: STORE },
   };
   const client = new lib.CirrusClient({
     baseUrl: "http://127.0.0.1:1/api/v1",
@@ -432,10 +441,11 @@ test("a real CirrusClient is called through its payment methods, once per paymen
   await c.selectShipping("std", ADDRESS);
   const s = await c.pay({ returnUrl: URL });
   assert.equal(s.state, "succeeded");
+  // The store's currency is asked first (a cart in another currency is refused before a session).
   assert.deepEqual(sent.map(([m, p]) => [m, p]),
-    [["POST", "/payments/initiate"], ["POST", "/shipping-rates"], ["POST", "/payments/update"], ["POST", "/payments/confirm"]]);
-  assert.deepEqual(JSON.parse(sent[0][2]), { items: [{ variantId: "v1", quantity: 1 }], currency: "USD" });
-  assert.equal(JSON.parse(sent[3][2]).confirmationTokenId, "tok_1");
+    [["GET", "/store"], ["POST", "/payments/initiate"], ["POST", "/shipping-rates"], ["POST", "/payments/update"], ["POST", "/payments/confirm"]]);
+  assert.deepEqual(JSON.parse(sent[1][2]), { items: [{ variantId: "v1", quantity: 1 }], currency: "USD" });
+  assert.equal(JSON.parse(sent[4][2]).confirmationTokenId, "tok_1");
   assert.deepEqual(called, ["initiatePayment", "shippingRates", "updatePayment", "confirmPayment"]);
   // The caller's client was not taken over: it still works.
   await client.store().catch(() => {});
@@ -453,4 +463,22 @@ test("refusals say what to do next: pay before shipping, a lowercase country, a 
   assert.throws(() => lib.parseMoney(45.99, "USD"), (e) => e.code === "invalid_argument"
     && e.message === 'parseMoney takes a decimal string like "45.99" (a price as the API gives it), got the number 45.99');
   assert.equal(lib.parseMoney("45.99", "USD"), 4599);
+});
+
+test("a cart in another currency than the store's is refused before a session is asked for, naming both and the fix", async () => {
+  const w = world();
+  w.client.store = async () => { w.log.push(["client.store"]); return STORE; };
+  const cart = { storageKey: null, currency: "EUR", paymentItems: () => [{ variantId: "v1", quantity: 1 }] };
+  await assert.rejects(lib.Checkout.start(w.client, { ...w.opts, cart }), (e) => e instanceof lib.CirrusError && e.code === "invalid_argument"
+    && e.message === "the cart is in EUR but the store sells in USD: make the cart with new Cart(store.defaultCurrency)");
+  await assert.rejects(lib.Checkout.start(w.client, { ...w.opts, items: [{ variantId: "v1", quantity: 1 }], currency: "EUR" }),
+    (e) => e.code === "invalid_argument" && e.message === "currency is EUR but the store sells in USD: pass currency: store.defaultCurrency");
+  assert.deepEqual(w.log.map((e) => e[0]), ["client.store", "client.store"], "no session initiated, nothing stored, no adapter mounted");
+  // A real Cart made from the store's currency goes through.
+  const real = new lib.Cart(STORE.defaultCurrency);
+  real.add({ id: "p", name: "P", slug: "p", status: "ACTIVE", images: [],
+    variants: [{ id: "v1", price: "10.00", compareAtPrice: null, stockQuantity: 5, stockStatus: "IN_STOCK", image: null, attributes: {} }] }, "v1", 1);
+  const c = await lib.Checkout.start(w.client, { ...w.opts, cart: real });
+  assert.equal(c.state.state, "initiated");
+  assert.deepEqual(w.calls("initiate")[0][1], { items: [{ variantId: "v1", quantity: 1 }], currency: "USD" });
 });

@@ -28,7 +28,7 @@ export async function smoke(lib, { baseUrl, apiKey, initArg, checkoutWasm }) {
     return false;
   };
   for (const [name, value] of Object.entries(lib)) {
-    if (typeof value !== "function" || ["init", "initSync", "isReady", "CirrusError", "CacheShort", "CacheLong", "CacheNone", "CacheCustom"].includes(name)) continue;
+    if (typeof value !== "function" || ["init", "initSync", "isReady", "CirrusError", "CacheShort", "CacheLong", "CacheNone", "CacheCustom", "minorUnits"].includes(name)) continue;
     // As a constructor, else as a function: either way a CirrusError, never a TypeError.
     tried.push(name);
     if (!guarded(() => new value(), () => value())) notGuarded.push(name);
@@ -41,6 +41,11 @@ export async function smoke(lib, { baseUrl, apiKey, initArg, checkoutWasm }) {
   check("every export throws CirrusError before init", notGuarded.length === 0, notGuarded.join(", "));
   // The cache presets are plain values: a module may make them before init().
   check("cache presets need no init", lib.CacheShort().maxAgeMs === 1000 && lib.CacheNone() === "no-store", JSON.stringify(lib.CacheShort()));
+  // minorUnits (js/money.ts) is plain JS too: an integer passes as is, a decimal is refused, never rounded.
+  let decimal;
+  try { lib.minorUnits(5.99); } catch (e) { decimal = e; }
+  check("minorUnits needs no init and refuses a decimal", lib.minorUnits(1999) === 1999 && decimal instanceof lib.CirrusError
+    && decimal.code === "invalid_argument" && decimal.message.includes("got 5.99"), String(decimal));
 
   await lib.init(initArg);
   await lib.init(initArg); // idempotent

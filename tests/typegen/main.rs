@@ -47,6 +47,24 @@ fn nullable_fields_are_null_not_undefined_and_money_is_typed() {
 }
 
 #[test]
+fn codes_are_unions_of_the_core_tables() {
+    let ts = sdk::gen_ts(&sdk::trace());
+    let union = |name: &str| -> Vec<String> {
+        let start = ts.find(&format!("export type {name} =\n")).unwrap_or_else(|| panic!("no {name}: {ts}"));
+        let decl = &ts[start..start + ts[start..].find(';').unwrap()];
+        decl.split('"').skip(1).step_by(2).map(str::to_owned).collect()
+    };
+    let currencies: Vec<String> = cirrus_storefront::money::currencies().map(|c| c.code().to_owned()).collect();
+    assert_eq!(union("CurrencyCode"), currencies);
+    assert_eq!(union("CountryCode").len(), 249);
+    assert!(union("CountryCode").iter().all(|c| cirrus_storefront::country::is_country(c)));
+    assert!(ts.contains("  country: CountryCode;\n"), "ShippingAddress, ShippingRatesRequest: {ts}");
+    assert!(ts.contains("  defaultCurrency: CurrencyCode;\n"), "{ts}");
+    assert!(ts.contains("  amount: MinorUnits;\n"), "{ts}");
+    assert!(checkout::generate().contains("  currency: CurrencyCode;\n"));
+}
+
+#[test]
 fn an_array_of_nullable_elements_is_parenthesised() {
     let nullable = Format::Option(Box::new(Format::TypeName("Image".into())));
     assert_eq!(ts::ts_type(&Format::Seq(Box::new(nullable.clone()))), "(Image | null)[]");
@@ -70,7 +88,8 @@ fn cart_change_kinds_and_report_fields_match_serde() {
 #[test]
 fn cart_nullable_amounts_are_null_in_types() {
     let ts = cart::generate(&sdk::trace());
-    assert!(ts.contains("  compareAtPrice: number | null;"), "{ts}");
+    assert!(ts.contains("  compareAtPrice: MinorUnits | null;"), "amounts are the minor-units brand: {ts}");
+    assert!(ts.contains("  itemCount: number;"), "counts are plain numbers: {ts}");
     assert!(ts.contains("  image: Image | null;"), "{ts}");
     assert!(ts.contains("export type RestoreProblemKind = \"corrupt\" | \"unknown_version\""), "{ts}");
     assert!(!ts.contains("export interface Image "), "wire types are declared once, in types.ts");

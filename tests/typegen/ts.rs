@@ -6,15 +6,18 @@ use std::fmt::Write as _;
 
 use serde_reflection::{ContainerFormat, Format, Named, VariantFormat};
 
-/// The TypeScript type of a traced field. Amounts are i64 minor units checked
-/// <= 2^53 - 1 and counts are u32/u64: all `number`. An array of nullable
-/// elements is `(T | null)[]` (`T | null[]` would be "T, or an array of nulls").
+/// The TypeScript type of a traced field. Amounts, and only they, are `i64` minor
+/// units (checked <= 2^53 - 1): the branded `MinorUnits` (sdk.rs declares it), so a
+/// decimal or a plain number is not taken for one; counts are u32/u64, `number`. An
+/// array of nullable elements is `(T | null)[]` (`T | null[]` would be "T, or an array
+/// of nulls").
 pub fn ts_type(f: &Format) -> String {
     match f {
         Format::TypeName(n) => n.clone(),
         Format::Bool => "boolean".into(),
         Format::Str | Format::Char => "string".into(),
-        Format::U8 | Format::U16 | Format::U32 | Format::U64 | Format::I8 | Format::I16 | Format::I32 | Format::I64 | Format::F32 | Format::F64 => {
+        Format::I64 => "MinorUnits".into(),
+        Format::U8 | Format::U16 | Format::U32 | Format::U64 | Format::I8 | Format::I16 | Format::I32 | Format::F32 | Format::F64 => {
             "number".into()
         }
         Format::Option(inner) => format!("{} | null", ts_type(inner)),
@@ -49,6 +52,31 @@ pub enum Presence {
     Input,
 }
 
+/// String members that hold a code of one of the core's tables, typed by the union
+/// generated from that table (sdk.rs): `(type, member, union)`. serde sees a `String`;
+/// the run-time checks (`Currency::from_code`, `country::is_country`) stay for JS callers.
+pub const CODES: &[(&str, &str, &str)] = &[
+    ("Store", "defaultCurrency", "CurrencyCode"),
+    ("InitiateRequest", "currency", "CurrencyCode"),
+    ("InitiateResponse", "currency", "CurrencyCode"),
+    ("UpdateResponse", "currency", "CurrencyCode"),
+    ("CheckoutSession", "currency", "CurrencyCode"),
+    ("AdapterSession", "currency", "CurrencyCode"),
+    ("ShippingAddress", "country", "CountryCode"),
+    ("ShippingRatesRequest", "country", "CountryCode"),
+];
+
+/// A member's traced format with [`CODES`] applied (a code's `String` becomes its union).
+pub fn coded(container: &str, field: &str, f: &Format) -> Format {
+    match CODES.iter().find(|(c, m, _)| *c == container && *m == field) {
+        Some((.., union)) => {
+            assert_eq!(f, &Format::Str, "{container}.{field} is listed in CODES but is not a string");
+            Format::TypeName((*union).to_owned())
+        }
+        None => f.clone(),
+    }
+}
+
 /// `name: type` of a traced struct member.
 pub fn member(name: &str, f: &Format, presence: Presence) -> String {
     match (f, presence) {
@@ -62,7 +90,7 @@ pub fn member(name: &str, f: &Format, presence: Presence) -> String {
 /// `name: type` of every member of a traced struct, all [`Presence::Required`].
 pub fn members(c: &ContainerFormat, name: &str) -> Vec<String> {
     let ContainerFormat::Struct(fields) = c else { panic!("{name} is not a struct") };
-    fields.iter().map(|f| member(&f.name, &f.value, Presence::Required)).collect()
+    fields.iter().map(|f| member(&f.name, &coded(name, &f.name, &f.value), Presence::Required)).collect()
 }
 
 /// Appends the declaration of `name`: a string-literal union for a unit enum,
@@ -76,7 +104,7 @@ pub fn declare(out: &mut String, name: &str, c: &ContainerFormat, presence: &dyn
         ContainerFormat::Struct(fields) => {
             writeln!(out, "export interface {name} {{").unwrap();
             for f in fields {
-                writeln!(out, "  {};", member(&f.name, &f.value, presence(&f.name, &f.value))).unwrap();
+                writeln!(out, "  {};", member(&f.name, &coded(name, &f.name, &f.value), presence(&f.name, &f.value))).unwrap();
             }
             out.push_str("}\n");
         }

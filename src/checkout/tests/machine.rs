@@ -299,10 +299,21 @@ fn adapter_failures() {
 }
 
 #[test]
+fn a_currency_that_is_not_the_stores_is_refused_naming_both() {
+    use crate::checkout::validate::same_currency;
+    assert!(same_currency("USD", "USD", true).is_ok());
+    let e = same_currency("EUR", "USD", true).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    assert_eq!(e.message, "the cart is in EUR but the store sells in USD: make the cart with new Cart(store.defaultCurrency)");
+    let e = same_currency("EUR", "USD", false).unwrap_err();
+    assert_eq!(e.message, "currency is EUR but the store sells in USD: pass currency: store.defaultCurrency");
+}
+
+#[test]
 fn address_is_checked_field_by_field() {
     let s = initiated();
     type Patch = fn(&mut ShippingAddress);
-    let cases: [(Patch, &str); 12] = [
+    let cases: [(Patch, &str); 13] = [
         (|a| a.email = "  ".into(), "shippingAddress.email is required"),
         (|a| a.first_name = String::new(), "shippingAddress.firstName is required"),
         (|a| a.last_name = String::new(), "shippingAddress.lastName is required"),
@@ -313,6 +324,7 @@ fn address_is_checked_field_by_field() {
         (|a| a.email = "ada @example.com".into(), "shippingAddress.email is not an e-mail"),
         (|a| a.country = "gb".into(), "shippingAddress.country must be an uppercase"),
         (|a| a.country = "GBR".into(), "shippingAddress.country must be an uppercase"),
+        (|a| a.country = "ZZ".into(), "shippingAddress.country must be an uppercase"),
         (|a| a.city = "x".repeat(201), "shippingAddress.city is longer than 200"),
         (|a| a.phone = Some("1\u{0}2".into()), "shippingAddress.phone contains control"),
     ];

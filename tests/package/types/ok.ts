@@ -12,12 +12,18 @@ import {
   formatMoney,
   parseMoney,
   addMoney,
+  minorUnits,
+  moneyToDecimal,
+  currencyExponent,
   productOptions,
   variantSelection,
   storePath,
   resolveStorePath,
   productSeo,
   type CheckoutState,
+  type CountryCode,
+  type CurrencyCode,
+  type MinorUnits,
   type MinimalProduct,
   type Pagination,
   type ProcessorAdapter,
@@ -134,7 +140,9 @@ export async function checkoutExample(adapter: ProcessorAdapter, address: Shippi
   checkout.subscribe((state) => render(state));
   const options = await checkout.shippingOptions("US");
   await checkout.selectShipping(options[0].rate.id, address);
-  return checkout.pay({ returnUrl: "https://shop.example/checkout" });
+  const paid = await checkout.pay({ returnUrl: "https://shop.example/checkout" });
+  if (paid.state === "succeeded") console.log(`paid ${formatMoney(paid.session.amount, paid.session.currency)}`);
+  return paid;
 }
 
 /** The README's server handler: one client per module. */
@@ -159,6 +167,29 @@ export function money(cart: Cart, product: Product): string {
   const total = addMoney(cart.totals.subtotal, minor);
   const key: string | null = cart.storageKey;
   return `${formatMoney(total, cart.currency)} ${key ?? "(in memory)"}`;
+}
+
+/**
+ * Codes and minor units: a currency read as text (configuration) is asserted a CurrencyCode (the
+ * run-time check stays: an unknown code throws `invalid_argument`); the store's is typed already;
+ * an integer becomes MinorUnits through minorUnits(); minor units read as plain numbers.
+ */
+export function codesAndMoney(cart: Cart, store: Store, fromConfig: string, country: CountryCode): string {
+  const other = new Cart(fromConfig as CurrencyCode);
+  const sameAsStore = new Cart(store.defaultCurrency);
+  const fee: MinorUnits = minorUnits(500);
+  const withFee = addMoney(cart.totals.subtotal, fee);
+  const plain: number = withFee + 1;
+  const line = cart.lines[0];
+  const [option] = cart.shippingOptions([]);
+  return [
+    moneyToDecimal(withFee, cart.currency),
+    currencyExponent(other.currency),
+    sameAsStore.format(withFee),
+    line ? formatMoney(line.lineTotal, cart.currency) : "",
+    option ? formatMoney(option.price, cart.currency) : "",
+    `${plain} ${country}`,
+  ].join(" ");
 }
 
 /** A wrapper generic in its options (the overload without narrowing), a flag known at run time. */

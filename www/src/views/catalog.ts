@@ -1,7 +1,7 @@
 // Catalog views: the product grid (infinite scroll + a "load more" button),
 // collections with breadcrumbs, product pages with option pickers, CMS pages.
 import { collectionSeo, homeSeo, pageSeo, productOptions, productSeo, variantSelection } from 'cirrus-storefront';
-import type { CollectionProduct, Image, MinimalProduct, OptionSelection, OptionValueAvailability, Product, Variant } from 'cirrus-storefront';
+import type { CollectionProduct, CurrencyCode, Image, MinimalProduct, OptionSelection, OptionValueAvailability, Product, Variant } from 'cirrus-storefront';
 import type { Ctx } from '../ctx';
 import { h, replace, status } from '../dom';
 import { href } from '../router';
@@ -35,7 +35,7 @@ function card(ctx: Ctx, p: MinimalProduct | CollectionProduct, index: number): H
       priceLine(p.price, compare, currency)));
 }
 
-export function priceLine(price: string, compareAt: string | null, currency: string): HTMLElement {
+export function priceLine(price: string, compareAt: string | null, currency: CurrencyCode): HTMLElement {
   const onSale = compareAt !== null && savingsText(price, compareAt, currency) !== null;
   return h('p', { class: 'price' },
     h('span', { class: onSale ? 'sale' : '' }, onSale ? h('span', { class: 'visually-hidden' }, 'Sale price ') : null, formatPrice(price, currency)),

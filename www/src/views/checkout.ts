@@ -8,7 +8,7 @@
 import { Checkout } from 'cirrus-storefront';
 import { LocalstripeAdapter } from 'cirrus-storefront/adapters/localstripe';
 import { StripeAdapter } from 'cirrus-storefront/adapters/stripe';
-import type { CheckoutState, ShippingAddress, ShippingOption } from 'cirrus-storefront';
+import type { Breakdown, CheckoutState, CountryCode, CurrencyCode, MinorUnits, ShippingAddress, ShippingOption } from 'cirrus-storefront';
 import type { Ctx } from '../ctx';
 import { h, replace, status } from '../dom';
 import { href, navigate } from '../router';
@@ -16,7 +16,7 @@ import { fmt } from '../money';
 import { CirrusError, describeError } from '../sdk';
 
 const ORDER_KEY = 'cirrus-demo-last-order';
-const COUNTRIES: [string, string][] = [
+const COUNTRIES: [CountryCode, string][] = [
   ['US', 'United States'], ['CA', 'Canada'], ['GB', 'United Kingdom'], ['DE', 'Germany'], ['FR', 'France'],
   ['NL', 'Netherlands'], ['ES', 'Spain'], ['IT', 'Italy'], ['AU', 'Australia'], ['JP', 'Japan'],
 ];
@@ -27,9 +27,9 @@ interface OrderSummary {
   name: string;
   address: string;
   rate: string;
-  currency: string;
-  breakdown: { subtotal: number; shipping: number; tax: number; total: number };
-  lines: { name: string; attrs: string; quantity: number; lineTotal: number }[];
+  currency: CurrencyCode;
+  breakdown: Breakdown;
+  lines: { name: string; attrs: string; quantity: number; lineTotal: MinorUnits }[];
 }
 
 /** The processor's payment form goes into `container`; `Checkout` mounts it once a session exists. */
@@ -97,10 +97,12 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
 
   const country = h('select', { id: 'country', name: 'country', autocomplete: 'country' },
     COUNTRIES.map(([code, name]) => h('option', { value: code }, name)));
+  // The <select> offers COUNTRIES' codes only (the SDK checks the code again at run time).
+  const countryCode = (): CountryCode => country.value as CountryCode;
   const loadRates = async () => {
     replace(rates, status('loading', 'Finding shipping options…'));
     try {
-      options = await co.shippingOptions(country.value);
+      options = await co.shippingOptions(countryCode());
     } catch (err) {
       replace(rates, status('error', describeError(err), { label: 'Try again', run: () => void loadRates() }));
       return;
@@ -147,7 +149,7 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
     const address: ShippingAddress = {
       email: value('email'), firstName: value('firstName'), lastName: value('lastName'), address1: value('address1'),
       address2: value('address2') || null, city: value('city'), state: value('state') || null,
-      postalCode: value('postalCode'), country: country.value, phone: value('phone') || null,
+      postalCode: value('postalCode'), country: countryCode(), phone: value('phone') || null,
     };
     const rateId = (addressForm.querySelector('input[name="rate"]:checked') as HTMLInputElement | null)?.value;
     const option = options.find((o) => o.rate.id === rateId);
