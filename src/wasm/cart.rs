@@ -14,7 +14,7 @@
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use js_sys::{Array, Function, Object, Reflect};
+use js_sys::{Array, Object, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -23,7 +23,7 @@ use super::cart_snapshots::Snapshots;
 use super::interop::{list_from_js, required_arg, to_js};
 use super::js::{safe_integer, show};
 use super::listeners::{unsubscriber, EventListener, Listeners};
-use super::money::{amount, currency_code, format_currency, number};
+use super::money::{amount, currency_code, format_currency, locale_arg, number};
 use crate::cart::{self, CartProduct, RestoreProblem, RestoreProblemKind};
 use crate::error::{Error, Result};
 use crate::jsoncheck::Root;
@@ -41,6 +41,11 @@ extern "C" {
     /// The options of `Cart.persistent` (functions and a `Storage` inside: read member by member).
     #[wasm_bindgen(typescript_type = "PersistentCartOptions")]
     pub type PersistentCartOptions;
+}
+
+/// A `variantId` argument: a string.
+fn variant_id_arg(v: &JsValue) -> Result<String> {
+    super::js::string_arg(v, "variantId must be a string")
 }
 
 /// A quantity argument: a whole `number` in `0..=2^32 − 1` (0 is refused by the core).
@@ -232,7 +237,7 @@ impl Cart {
         let key = cart_persist::key(&options)?;
         let on_change = match super::js::get(&options, "onChange") {
             f if f.is_undefined() || f.is_null() => None,
-            f => Some(f.dyn_into::<Function>().map_err(|_| Error::invalid_argument("options.onChange must be a function"))?),
+            f => Some(super::js::function_arg(f, "options.onChange must be a function")?),
         };
         let (storage, mut problem) = cart_persist::open(&options)?;
         let saved = match &storage {
@@ -280,7 +285,7 @@ impl Cart {
     /// `invalid_argument` when `listener` is not a function.
     #[wasm_bindgen(unchecked_return_type = "() => void")]
     pub fn subscribe(&self, #[wasm_bindgen(unchecked_param_type = "(event: CartStorageEvent) => void")] listener: JsValue) -> Result<JsValue> {
-        let f: Function = listener.dyn_into().map_err(|_| Error::invalid_argument("listener must be a function"))?;
+        let f = super::js::function_arg(listener, "listener must be a function")?;
         let id = self.state.borrow_mut().listeners.add(f);
         let weak: Weak<RefCell<State>> = Rc::downgrade(&self.state);
         Ok(unsubscriber(move || {
@@ -320,10 +325,11 @@ impl Cart {
     pub fn add(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Product")] product: JsValue,
-        #[wasm_bindgen(js_name = variantId)] variant_id: &str,
+        #[wasm_bindgen(js_name = variantId, unchecked_param_type = "string")] variant_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] quantity: JsValue,
     ) -> Result<()> {
         let product: CartProduct = required_arg(product, "product", Some(Root::CartProduct))?;
+        let variant_id = &variant_id_arg(&variant_id)?;
         let quantity = self::quantity(&quantity)?;
         self.change(|s| {
             let index = s.cart.add(&product, variant_id, quantity)?;
@@ -339,9 +345,10 @@ impl Cart {
     #[wasm_bindgen(js_name = setQuantity)]
     pub fn set_quantity(
         &self,
-        #[wasm_bindgen(js_name = variantId)] variant_id: &str,
+        #[wasm_bindgen(js_name = variantId, unchecked_param_type = "string")] variant_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] quantity: JsValue,
     ) -> Result<()> {
+        let variant_id = &variant_id_arg(&variant_id)?;
         let quantity = self::quantity(&quantity)?;
         self.change(|s| {
             let index = s.cart.set_quantity(variant_id, quantity)?;
@@ -351,15 +358,19 @@ impl Cart {
     }
 
     /// Remove a line; returns whether there was one.
-    pub fn remove(&self, #[wasm_bindgen(js_name = variantId)] variant_id: &str) -> bool {
-        self.change(|s| {
+    ///
+    /// # Errors
+    /// `invalid_argument` when `variantId` is not a string.
+    pub fn remove(&self, #[wasm_bindgen(js_name = variantId, unchecked_param_type = "string")] variant_id: JsValue) -> Result<bool> {
+        let variant_id = &variant_id_arg(&variant_id)?;
+        Ok(self.change(|s| {
             let index = s.cart.remove(variant_id);
             if let Some(i) = index {
                 s.lines.removed(i);
             }
             Ok(index.is_some())
         })
-        .unwrap_or(false)
+        .unwrap_or(false))
     }
 
     /// Remove every line.
@@ -378,13 +389,17 @@ impl Cart {
     }
 
     /// The line of `variantId`, or `null`.
+    ///
+    /// # Errors
+    /// `invalid_argument` when `variantId` is not a string.
     #[wasm_bindgen(unchecked_return_type = "CartLine | null")]
-    pub fn line(&self, #[wasm_bindgen(js_name = variantId)] variant_id: &str) -> JsValue {
+    pub fn line(&self, #[wasm_bindgen(js_name = variantId, unchecked_param_type = "string")] variant_id: JsValue) -> Result<JsValue> {
+        let variant_id = variant_id_arg(&variant_id)?;
         let mut s = self.state.borrow_mut();
-        match s.cart.position(variant_id) {
+        Ok(match s.cart.position(&variant_id) {
             Some(i) => s.snapshot(i),
             None => JsValue::NULL,
-        }
+        })
     }
 
     /// `{ subtotal, totalSavings, itemCount, lineCount }` (minor units, counts).
@@ -478,8 +493,12 @@ impl Cart {
     /// # Errors
     /// As `formatMoney`.
     #[wasm_bindgen(unchecked_return_type = "string")]
-    pub fn format(&self, #[wasm_bindgen(unchecked_param_type = "MinorUnits")] minor: JsValue, locale: Option<String>) -> Result<JsValue> {
+    pub fn format(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "MinorUnits")] minor: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "string")] locale: Option<JsValue>,
+    ) -> Result<JsValue> {
         let currency = self.state.borrow().cart.currency();
-        format_currency(amount(&minor, "minor")?, currency, locale.as_deref())
+        format_currency(amount(&minor, "minor")?, currency, locale_arg(locale)?.as_deref())
     }
 }

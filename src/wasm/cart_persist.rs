@@ -14,7 +14,7 @@ use super::js::{self, get, safe_integer};
 use super::listeners::EventListener;
 use super::storage::{self, Store};
 use crate::cart::{self, RestoreProblem, RestoreProblemKind, SavedCart, SavedReader};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::money::Currency;
 
 const DEFAULT_KEY: &str = "cirrus-storefront.cart";
@@ -70,7 +70,7 @@ pub(super) fn saved_text(currency: Currency, lines: &Array) -> String {
 pub(super) fn key(options: &JsValue) -> Result<String> {
     match get(options, "key") {
         k if k.is_undefined() || k.is_null() => Ok(DEFAULT_KEY.to_owned()),
-        k => k.as_string().filter(|k| !k.is_empty()).ok_or_else(|| Error::invalid_argument("options.key must be a non-empty string")),
+        k => k.as_string().filter(|k| !k.is_empty()).ok_or_else(|| js::wrong_type("options.key must be a non-empty string", &k)),
     }
 }
 
@@ -90,7 +90,7 @@ pub(super) fn open(options: &JsValue) -> Result<(Option<Store>, Option<RestorePr
         },
         // Anything with `getItem`/`setItem` (sessionStorage, a test double).
         s if s.is_object() => Ok((Some(s.unchecked_into()), None)),
-        _ => Err(Error::invalid_argument("options.storage must be a Storage object")),
+        s => Err(js::wrong_type("options.storage must be a Storage object", &s)),
     }
 }
 

@@ -80,13 +80,13 @@ fn common(options: &JsValue) -> Result<Common> {
     let adapter = get(options, "adapter");
     for m in ["mount", "updateAmount", "collectToken", "handleNextAction"] {
         if !get(&adapter, m).is_function() {
-            return Err(bad(&format!("options.adapter.{m} must be a function (see ProcessorAdapter)")));
+            return Err(super::js::wrong_type(&format!("options.adapter.{m} must be a function (see ProcessorAdapter)"), &get(&adapter, m)));
         }
     }
     let cart = get(options, "cart");
     let storage_key = match get(options, "storageKey") {
         v if v.is_undefined() => None,
-        v => Some(v.as_string().filter(|k| !k.is_empty()).ok_or_else(|| bad("options.storageKey must be a non-empty string"))?),
+        v => Some(v.as_string().filter(|k| !k.is_empty()).ok_or_else(|| super::js::wrong_type("options.storageKey must be a non-empty string", &v))?),
     };
     let key = record_key(storage_key, &cart);
     let storage = match get(options, "storage") {
@@ -97,7 +97,7 @@ fn common(options: &JsValue) -> Result<Common> {
         v => {
             for m in ["getItem", "setItem", "removeItem"] {
                 if !get(&v, m).is_function() {
-                    return Err(bad(&format!("options.storage.{m} must be a function")));
+                    return Err(super::js::wrong_type(&format!("options.storage.{m} must be a function"), &get(&v, m)));
                 }
             }
             Some(v.unchecked_into())
@@ -296,7 +296,8 @@ impl Checkout {
     /// Rejects with `invalid_argument` for a bad country, `invalid_state`
     /// once a payment exists, or the server's error.
     #[wasm_bindgen(js_name = shippingOptions, unchecked_return_type = "ShippingOption[]")]
-    pub async fn shipping_options(&self, #[wasm_bindgen(unchecked_param_type = "CountryCode")] country: String) -> JsResult<JsValue> {
+    pub async fn shipping_options(&self, #[wasm_bindgen(unchecked_param_type = "CountryCode")] country: JsValue) -> JsResult<JsValue> {
+        let country = super::js::string_arg(&country, "country must be a string such as \"US\"")?;
         let inner = self.inner.clone();
         let (ids, subtotal, currency) = inner.act(|state| {
             let session = state.shipping_session()?;
@@ -324,9 +325,10 @@ impl Checkout {
     #[wasm_bindgen(js_name = selectShipping, unchecked_return_type = "CheckoutState")]
     pub async fn select_shipping(
         &self,
-        #[wasm_bindgen(js_name = rateId)] rate_id: String,
+        #[wasm_bindgen(js_name = rateId, unchecked_param_type = "string")] rate_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "ShippingAddress")] address: JsValue,
     ) -> JsResult<JsValue> {
+        let rate_id = super::js::string_arg(&rate_id, "rateId must be a string (a ShippingOption's id)")?;
         let inner = self.inner.clone();
         inner.idle("select shipping")?;
         inner.act(|s| s.shipping_session().map(drop))?;
@@ -382,8 +384,9 @@ impl Checkout {
         if let Some(p) = self.inner.flight.borrow().clone() {
             return p;
         }
-        let Some(return_url) = get(&options, "returnUrl").as_string() else {
-            return Promise::reject(&bad("options.returnUrl must be a string").into());
+        let return_url = match super::js::string_arg(&get(&options, "returnUrl"), "options.returnUrl must be a string") {
+            Ok(url) => url,
+            Err(e) => return Promise::reject(&e.into()),
         };
         run_flight(&self.inner, return_url, Run::Pay)
     }

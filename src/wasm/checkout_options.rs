@@ -82,6 +82,6 @@ pub(super) fn what_to_buy(options: &JsValue) -> Result<(Vec<PaymentItem>, String
         let currency = get(&cart, "currency");
         (cart_items(&cart)?, if currency.is_function() { call(&cart, "currency")? } else { currency })
     };
-    let currency = currency.as_string().ok_or_else(|| bad("options.currency must be a string like \"USD\""))?;
+    let currency = super::js::string_arg(&currency, "options.currency must be a string like \"USD\"")?;
     Ok((items, currency))
 }

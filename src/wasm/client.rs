@@ -19,7 +19,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use js_sys::{Function, Promise};
+use js_sys::Promise;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -81,7 +81,7 @@ fn signal_arg(signal: Option<JsValue>) -> Result<Option<AbortSignal>> {
         None => Ok(None),
         Some(s) if s.is_undefined() || s.is_null() => Ok(None),
         Some(s) if get(&s, "aborted").as_bool().is_some() => Ok(Some(s.unchecked_into())),
-        Some(_) => Err(Error::invalid_argument("signal must be an AbortSignal")),
+        Some(s) => Err(super::js::wrong_type("signal must be an AbortSignal", &s)),
     }
 }
 
@@ -129,14 +129,9 @@ fn call_arg(v: Option<JsValue>) -> Result<CallOpts> {
         on_stale: match get(&v, "onStale") {
             f if f.is_function() => Some(f.unchecked_into()),
             f if f.is_undefined() || f.is_null() => None,
-            _ => return Err(Error::invalid_argument("callOptions.onStale must be a function")),
+            f => return Err(super::js::wrong_type("callOptions.onStale must be a function", &f)),
         },
     })
-}
-
-/// A slug or id argument.
-fn string_arg(what: &str, v: &JsValue) -> Result<String> {
-    v.as_string().ok_or_else(|| Error::invalid_argument(format!("{what} must be a string")))
 }
 
 /// `JSON.stringify` of a request body's serde value: exactly the members the
@@ -165,10 +160,8 @@ impl CirrusClient {
         let o: Options = arg_from_js(options, "options", Some(Root::ClientOptions), true)?;
         let fetch = if o.fetch.is_undefined() || o.fetch.is_null() {
             None
-        } else if o.fetch.is_function() {
-            Some(o.fetch.unchecked_into::<Function>())
         } else {
-            return Err(Error::invalid_argument("options.fetch must be a function").into());
+            Some(super::js::function_arg(o.fetch, "options.fetch must be a function")?)
         };
         let core = ClientOptions { base_url: o.base_url, api_key: o.api_key, timeout_ms: o.timeout_ms, retries: o.retries, cache_ttl_ms: o.cache_ttl_ms };
         let config = core.validate()?;
@@ -303,7 +296,7 @@ impl CirrusClient {
     /// A catalog GET: its slug or id (ignored by the endpoints without one).
     fn catalog(&self, op: Op, arg: &JsValue, signal: Option<JsValue>) -> Promise {
         let call = match op.endpoint().arg {
-            crate::endpoint::Arg::Segment(what) => string_arg(what, arg).and_then(|a| Call::catalog(op, &a)),
+            crate::endpoint::Arg::Segment(what) => super::js::string_arg(arg, &format!("{what} must be a string")).and_then(|a| Call::catalog(op, &a)),
             _ => Call::catalog(op, ""),
         };
         self.run(call, None, signal)

@@ -43,7 +43,6 @@ pub(super) fn error_text(e: &JsValue) -> String {
 }
 
 /// A short rendering of a JS value for messages (JSON, at most 40 characters).
-#[cfg(feature = "cart")]
 pub(super) fn show(v: &JsValue) -> String {
     if v.is_undefined() {
         return "undefined".to_owned();
@@ -55,14 +54,43 @@ pub(super) fn show(v: &JsValue) -> String {
     }
 }
 
-/// A string argument; else `invalid_argument`: `expected` (what it must be), then what was
-/// given (`currency must be a string such as "USD", got the number 5`; `…, got undefined`).
-#[cfg(feature = "cart")]
+/// What a value given where another was expected is, for messages: `undefined`, `null`,
+/// `the number 5`, `the object {"a":1}` (its type, then [`show`]).
+pub(super) fn got(v: &JsValue) -> String {
+    if v.is_undefined() || v.is_null() {
+        return show(v);
+    }
+    format!("the {} {}", v.js_typeof().as_string().unwrap_or_default(), show(v))
+}
+
+/// The refusal of a value of the wrong JS type: `invalid_argument` saying what was expected
+/// and what was given (`currency must be a string such as "USD", got the number 5`).
+pub(super) fn wrong_type(expected: &str, v: &JsValue) -> crate::error::Error {
+    crate::error::Error::invalid_argument(format!("{expected}, got {}", got(v)))
+}
+
+/// A string argument; else [`wrong_type`] with `expected` (what it must be).
 pub(super) fn string_arg(v: &JsValue, expected: &str) -> crate::error::Result<String> {
-    v.as_string().ok_or_else(|| {
-        let kind = if v.is_undefined() || v.is_null() { String::new() } else { format!("the {} ", v.js_typeof().as_string().unwrap_or_default()) };
-        crate::error::Error::invalid_argument(format!("{expected}, got {kind}{}", show(v)))
-    })
+    v.as_string().ok_or_else(|| wrong_type(expected, v))
+}
+
+/// An optional string argument (`undefined` and `null` are `None`); else [`wrong_type`].
+#[cfg(feature = "cart")]
+pub(super) fn optional_string_arg(v: Option<JsValue>, expected: &str) -> crate::error::Result<Option<String>> {
+    match v {
+        Some(v) if !v.is_undefined() && !v.is_null() => string_arg(&v, expected).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// A function argument; else [`wrong_type`] with `expected` (what it must be).
+#[cfg(any(feature = "client", feature = "cart"))]
+pub(super) fn function_arg(v: JsValue, expected: &str) -> crate::error::Result<js_sys::Function> {
+    if v.is_function() {
+        Ok(v.unchecked_into())
+    } else {
+        Err(wrong_type(expected, &v))
+    }
 }
 
 /// A safe integer `number` as `T` (never rounded), else `None`.

@@ -9,7 +9,7 @@ use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
 use super::interop::to_js;
-use super::js::{error_text, safe_integer, show, string_arg};
+use super::js::{error_text, optional_string_arg, safe_integer, show, string_arg};
 use crate::error::{Error, Result};
 use crate::money::{self, Currency};
 
@@ -35,6 +35,11 @@ pub(super) fn number(minor: i64) -> Result<JsValue> {
 /// `TypeError`, or turn `840` into `"840"`); the code itself is checked where it is used.
 pub(super) fn currency_code(v: &JsValue) -> Result<String> {
     string_arg(v, "currency must be a string such as \"USD\"")
+}
+
+/// A `locale` argument: absent, or a string (`Intl` checks what it names).
+pub(super) fn locale_arg(v: Option<JsValue>) -> Result<Option<String>> {
+    optional_string_arg(v, "locale must be a string such as \"en-US\"")
 }
 
 /// Decimal price string → integer minor units: `parseMoney("19.99", "USD") === 1999`.
@@ -97,10 +102,10 @@ pub fn currency_exponent(#[wasm_bindgen(unchecked_param_type = "CurrencyCode")] 
 pub fn format_money(
     #[wasm_bindgen(unchecked_param_type = "MinorUnits")] minor: JsValue,
     #[wasm_bindgen(unchecked_param_type = "CurrencyCode")] currency: JsValue,
-    locale: Option<String>,
+    #[wasm_bindgen(unchecked_optional_param_type = "string")] locale: Option<JsValue>,
 ) -> Result<JsValue> {
     let minor = amount(&minor, "minor")?;
-    format_currency(minor, Currency::from_code(&currency_code(&currency)?)?, locale.as_deref())
+    format_currency(minor, Currency::from_code(&currency_code(&currency)?)?, locale_arg(locale)?.as_deref())
 }
 
 thread_local! {

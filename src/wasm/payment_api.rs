@@ -16,7 +16,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::interop::{arg_from_js, list_from_js, to_js};
 use super::js::get;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::jsoncheck::Root;
 use crate::model::{
     ConfirmRequest, ConfirmResponse, InitiateRequest, InitiateResponse, ShippingRatesRequest, UpdateRequest, UpdateResponse, VariantRates,
@@ -49,7 +49,7 @@ impl JsClient {
     pub(super) fn of(client: JsValue) -> Result<JsClient> {
         for m in ["initiatePayment", "updatePayment", "confirmPayment", "shippingRates"] {
             if !get(&client, m).is_function() {
-                return Err(Error::invalid_argument(format!("client.{m} must be a function (pass a CirrusClient)")));
+                return Err(super::js::wrong_type(&format!("client.{m} must be a function (pass a CirrusClient)"), &get(&client, m)));
             }
         }
         Ok(client.unchecked_into())

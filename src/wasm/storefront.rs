@@ -48,10 +48,16 @@ pub fn product_options(
 #[wasm_bindgen(js_name = variantSelection, unchecked_return_type = "OptionSelection")]
 pub fn variant_selection(
     #[wasm_bindgen(unchecked_param_type = "Product")] product: JsValue,
-    #[wasm_bindgen(js_name = variantId)] variant_id: &str,
+    #[wasm_bindgen(js_name = variantId, unchecked_param_type = "string")] variant_id: JsValue,
 ) -> Result<JsValue> {
     let product: Product = required_arg(product, "product", Some(Root::Product))?;
-    to_js(&storefront::variant_selection(&product, variant_id)?)
+    let variant_id = super::js::string_arg(&variant_id, "variantId must be a string")?;
+    to_js(&storefront::variant_selection(&product, &variant_id)?)
+}
+
+/// A `path` argument: a string.
+fn path_arg(v: &JsValue) -> Result<String> {
+    super::js::string_arg(v, "path must be a string such as \"/products/tee\"")
 }
 
 /// The path of `resource` under the store's route settings, slug percent-encoded.
@@ -73,9 +79,14 @@ pub fn store_path(
 /// # Errors
 /// `invalid_argument` for a bad route setting.
 #[wasm_bindgen(js_name = resolveStorePath, unchecked_return_type = "StoreResource | null")]
-pub fn resolve_store_path(#[wasm_bindgen(js_name = store, unchecked_param_type = "StoreSettings")] settings: JsValue, path: &str) -> Result<JsValue> {
+pub fn resolve_store_path(
+    #[wasm_bindgen(js_name = store, unchecked_param_type = "StoreSettings")] settings: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+) -> Result<JsValue> {
+    let settings = store(settings)?;
+    let path = path_arg(&path)?;
     // As the string map a selection is: no serializer of its own for `StoreResource`.
-    match storefront::resolve_path(&store(settings)?, path)? {
+    match storefront::resolve_path(&settings, &path)? {
         Some(r) => to_js(&r.to_map()),
         None => Ok(JsValue::NULL),
     }
@@ -86,8 +97,12 @@ pub fn resolve_store_path(#[wasm_bindgen(js_name = store, unchecked_param_type =
 /// # Errors
 /// `invalid_argument` for a bad `frontendDomain` or a path not starting with `/`.
 #[wasm_bindgen(js_name = canonicalUrl)]
-pub fn canonical_url(#[wasm_bindgen(js_name = store, unchecked_param_type = "StoreSettings")] settings: JsValue, path: &str) -> Result<String> {
-    storefront::canonical_url(&store(settings)?, path)
+pub fn canonical_url(
+    #[wasm_bindgen(js_name = store, unchecked_param_type = "StoreSettings")] settings: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
+) -> Result<String> {
+    let settings = store(settings)?;
+    storefront::canonical_url(&settings, &path_arg(&path)?)
 }
 
 /// SEO metadata of the home page.

@@ -482,3 +482,14 @@ test("a cart in another currency than the store's is refused before a session is
   assert.equal(c.state.state, "initiated");
   assert.deepEqual(w.calls("initiate")[0][1], { items: [{ variantId: "v1", quantity: 1 }], currency: "USD" });
 });
+
+test("a country, rate id or return URL of the wrong JS type names the type expected and the value given", async () => {
+  const w = world();
+  const c = await lib.Checkout.start(w.client, { ...w.opts, items: [{ variantId: "v1", quantity: 1 }], currency: "USD" });
+  await assert.rejects(c.shippingOptions(840), (e) => e.code === "invalid_argument" && e.message === 'country must be a string such as "US", got the number 840');
+  await c.shippingOptions("US");
+  await assert.rejects(c.selectShipping({ id: "std" }, ADDRESS), (e) => e.code === "invalid_argument" && e.message === 'rateId must be a string (a ShippingOption\'s id), got the object {"id":"std"}');
+  await c.selectShipping("std", ADDRESS);
+  await assert.rejects(c.pay({ returnUrl: 1 }), (e) => e.code === "invalid_argument" && e.message === "options.returnUrl must be a string, got the number 1");
+  assert.equal(w.calls("token").length, 0, "nothing was paid");
+});

@@ -97,6 +97,31 @@ export async function smoke(lib, { baseUrl, apiKey, initArg, checkoutWasm }) {
   check("a currency that is not a string is invalid_argument naming what was given", JSON.stringify(msgs) === JSON.stringify([
     'currency must be a string such as "USD", got undefined', 'currency must be a string such as "USD", got the number 840', 'currency must be a string such as "USD", got null',
   ]), JSON.stringify(msgs));
+  // Every argument of the wrong JS type: the type expected and the value given, never the
+  // glue's TypeError or a number silently read as its digits.
+  const cart = new lib.Cart("USD");
+  const wrong = [
+    refusal(() => cart.remove(5)),
+    refusal(() => cart.line({ id: "v1" })),
+    refusal(() => cart.format(100, 5)),
+    refusal(() => lib.formatMoney(100, "USD", ["en-US"])),
+    refusal(() => lib.Cart.persistent("USD", { key: 7, storage })),
+    refusal(() => lib.Cart.persistent("USD", { onChange: "log", storage })),
+    refusal(() => cart.subscribe(null)),
+    refusal(() => new lib.CirrusClient({ baseUrl, apiKey, fetch: "fetch" })),
+  ];
+  check("arguments of the wrong JS type name the type expected and the value given", JSON.stringify(wrong) === JSON.stringify([
+    "variantId must be a string, got the number 5",
+    'variantId must be a string, got the object {"id":"v1"}',
+    'locale must be a string such as "en-US", got the number 5',
+    'locale must be a string such as "en-US", got the object ["en-US"]',
+    "options.key must be a non-empty string, got the number 7",
+    'options.onChange must be a function, got the string "log"',
+    "listener must be a function, got null",
+    'options.fetch must be a function, got the string "fetch"',
+  ]), JSON.stringify(wrong));
+  const slug = await rejects(client.productBySlug(42));
+  check("a slug that is not a string names it", slug instanceof lib.CirrusError && slug.message === "slug must be a string, got the number 42", String(slug));
   // Checkout: a wasm module of its own, loaded on the first start/resume (js/lazy-checkout.ts);
   // node reads it from disk, an esbuild bundle is told where its file loader put it.
   if (checkoutWasm !== undefined) lib.setCheckoutWasm(checkoutWasm);
