@@ -8,23 +8,23 @@
 //! are read, so nothing is ever rounded; amounts handed back are `<= 2^53 − 1`
 //! by the cart's invariants.
 //!
-//! Split by concern: the line snapshots are [`super::cart_snapshots`], the
+//! Split by concern: the state behind the class and its events are
+//! [`super::cart_state`], the line snapshots [`super::cart_snapshots`], the
 //! persistence and the other tabs [`super::cart_persist`].
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
 use js_sys::{Array, Object, Reflect};
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::cart_persist::{self, Persistence};
-use super::cart_snapshots::Snapshots;
+use super::cart_state::{emit, State};
 use super::interop::{list_from_js, required_arg, to_js};
 use super::js::{safe_integer, show};
-use super::listeners::{unsubscriber, EventListener, Listeners};
+use super::listeners::{unsubscriber, EventListener};
 use super::money::{amount, currency_code, format_currency, locale_arg, number};
-use crate::cart::{self, CartProduct, RestoreProblem, RestoreProblemKind};
+use crate::cart::{self, CartProduct};
 use crate::error::{Error, Result};
 use crate::jsoncheck::Root;
 use crate::model::{ShippingRatesResponse, VariantRates};
@@ -51,99 +51,6 @@ fn variant_id_arg(v: &JsValue) -> Result<String> {
 /// A quantity argument: a whole `number` in `0..=2^32 − 1` (0 is refused by the core).
 fn quantity(v: &JsValue) -> Result<u32> {
     safe_integer(v).ok_or_else(|| Error::invalid_argument(format!("quantity must be a whole number, got {}", show(v))))
-}
-
-/// What listeners receive (`CartStorageEvent`).
-#[derive(Serialize)]
-struct CartEvent<'a> {
-    source: &'a str,
-    problem: Option<&'a RestoreProblem>,
-}
-
-/// Everything of a cart: the core cart, the line snapshots handed to JS, the
-/// persistence and the listeners. Borrowed only inside a method, never while
-/// a listener runs (listeners may call the cart).
-struct State {
-    cart: cart::Cart,
-    lines: Snapshots,
-    persistence: Option<Persistence>,
-    problem: Option<RestoreProblem>,
-    listeners: Listeners,
-}
-
-/// An event for the listeners: `(source, problem)`.
-type Event = (&'static str, Option<RestoreProblem>);
-
-impl State {
-    fn new(cart: cart::Cart) -> Self {
-        let lines = Snapshots::new(cart.lines().len());
-        Self { cart, lines, persistence: None, problem: None, listeners: Listeners::default() }
-    }
-
-    /// Replace the whole cart (restore, another tab, refresh): snapshots of
-    /// lines that did not change are kept.
-    fn replace(&mut self, cart: cart::Cart) {
-        let old = core::mem::replace(&mut self.cart, cart);
-        self.lines.replaced(old.lines(), self.cart.lines());
-    }
-
-    /// The line at `index` changed (or was appended).
-    fn touched(&mut self, index: usize) {
-        self.lines.touched(self.cart.lines().len(), index);
-    }
-
-    /// The frozen snapshot of line `index`.
-    fn snapshot(&mut self, index: usize) -> JsValue {
-        self.lines.snapshot(self.cart.lines(), index)
-    }
-
-    /// The cached array of every line snapshot (not to be handed out: `lines` copies it).
-    fn lines(&mut self) -> Array {
-        self.lines.array(self.cart.lines())
-    }
-
-    /// The versioned JSON form.
-    fn serialize(&mut self) -> String {
-        let lines = self.lines();
-        cart_persist::saved_text(self.cart.currency(), &lines)
-    }
-
-    /// After a change of a persistent cart: what to write (storage, key,
-    /// text). Taken while the state is borrowed, written after the borrow is
-    /// released ([`Cart::change`]): a storage's `setItem` may call the cart.
-    fn pending_write(&mut self) -> Option<(super::storage::Store, String, String)> {
-        let persistence = self.persistence.as_ref()?;
-        let (storage, key) = (persistence.storage.clone()?, persistence.key.clone());
-        Some((storage, key, self.serialize()))
-    }
-
-    /// The outcome of that write: the event to report, if any.
-    fn saved(&mut self, written: core::result::Result<(), JsValue>) -> Option<Event> {
-        match written {
-            Ok(()) if self.problem.as_ref().is_some_and(|p| p.kind == RestoreProblemKind::WriteFailed) => {
-                self.problem = None;
-                Some(("save", None))
-            }
-            Ok(()) => None,
-            Err(e) => {
-                let p = cart_persist::write_failed(&e);
-                self.problem = Some(p.clone());
-                Some(("save", Some(p)))
-            }
-        }
-    }
-}
-
-/// Tell the listeners about `event` (none borrowed while they run; a
-/// throwing listener does not break the cart or the other listeners).
-fn emit(state: &Rc<RefCell<State>>, event: Option<Event>) {
-    let Some((source, problem)) = event else { return };
-    let listeners = state.borrow().listeners.snapshot();
-    if listeners.is_empty() {
-        return;
-    }
-    let Ok(event) = to_js(&CartEvent { source, problem: problem.as_ref() }) else { return };
-    super::listeners::emit(listeners, &event);
 }
 
 /// A cart in one currency, with exact prices in integer minor units.

@@ -39,6 +39,8 @@ mod cart;
 mod cart_persist;
 #[cfg(feature = "cart")]
 mod cart_snapshots;
+#[cfg(feature = "cart")]
+mod cart_state;
 #[cfg(feature = "checkout")]
 mod checkout;
 #[cfg(feature = "checkout")]
