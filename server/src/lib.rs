@@ -11,6 +11,8 @@ pub mod db;
 pub mod error;
 pub mod extract;
 pub mod hooks;
+pub mod host;
+pub mod keyfile;
 pub mod middleware;
 pub mod static_files;
 pub mod stripe;
@@ -50,7 +52,15 @@ pub struct Config {
     pub stripe_publishable_key: String,
     /// Endpoint secret of `POST /api/v1/webhooks/stripe` (`whsec_…`); unset: every event is refused.
     pub stripe_webhook_secret: Option<String>,
+    /// `Host` names served besides `localhost` and IP addresses at the listening
+    /// port (`host::HostCheck`): `name` (any port), `name:port`, `*` (any).
+    pub allowed_hosts: Vec<String>,
+    /// Seconds between reconciliation sweeps (1..=60; the first runs at start-up).
+    pub reconcile_secs: u64,
 }
+
+/// Most seconds between two reconciliation sweeps (CONTRACT.md: within a minute).
+pub const MAX_RECONCILE_SECS: u64 = 60;
 
 impl Default for Config {
     fn default() -> Self {
@@ -70,6 +80,8 @@ impl Default for Config {
             stripe_secret_key: "sk_test_localstripe".into(),
             stripe_publishable_key: "pk_test_localstripe".into(),
             stripe_webhook_secret: None,
+            allowed_hosts: Vec::new(),
+            reconcile_secs: 30,
         }
     }
 }
@@ -157,6 +169,17 @@ impl Config {
             }
             c.stripe_webhook_secret = Some(v);
         }
+        if let Some(v) = var("CIRRUS_ALLOWED_HOSTS") {
+            c.allowed_hosts = v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+            c.allowed_hosts.iter().try_for_each(|h| host::check_entry(h))?;
+        }
+        if let Some(v) = var("CIRRUS_RECONCILE_SECS") {
+            c.reconcile_secs = v
+                .parse()
+                .ok()
+                .filter(|n| (1..=MAX_RECONCILE_SECS).contains(n))
+                .ok_or_else(|| format!("CIRRUS_RECONCILE_SECS must be an integer 1..={MAX_RECONCILE_SECS}, got {v:?}"))?;
+        }
         Ok(c)
     }
 }
@@ -166,6 +189,8 @@ pub struct AppState {
     pub config: Config,
     /// `http://host:port` the server answers on; prefixes image URLs.
     pub origin: String,
+    /// The `Host` values this server answers (DNS rebinding).
+    pub hosts: host::HostCheck,
     conn: Mutex<Connection>,
     /// SHA-256 of every accepted API key.
     pub key_hashes: HashSet<[u8; 32]>,
@@ -279,7 +304,7 @@ pub async fn start(config: Config) -> Result<Started, String> {
     }
     let origin = format!("http://{addr}");
     let cfg = config.clone();
-    let (conn, key, key_source, key_file) = tokio::task::spawn_blocking(move || open_db(&cfg, addr))
+    let (conn, key, key_source, key_file) = tokio::task::spawn_blocking(move || open_db(&cfg))
         .await
         .map_err(|e| e.to_string())??;
     let key_hashes = {
@@ -296,6 +321,7 @@ pub async fn start(config: Config) -> Result<Started, String> {
     let state = Arc::new(AppState {
         limiter: middleware::RateLimiter::new(config.rate_limit),
         payment_limiter: middleware::PaymentLimiter::new(config.payment_limit),
+        hosts: host::HostCheck::new(addr.port(), &config.allowed_hosts),
         config,
         origin,
         conn: Mutex::new(conn),
@@ -305,8 +331,10 @@ pub async fn start(config: Config) -> Result<Started, String> {
         stripe,
         session_locks: Mutex::new(HashMap::new()),
     });
-    // Payments settled at the processor while this server was down (webhooks missed).
-    tokio::spawn(checkout::reconcile(Arc::clone(&state)));
+    // Payments settled at the processor while this server was down (webhooks missed),
+    // then periodically: a charge whose confirm and webhook never came gets its order.
+    let every = std::time::Duration::from_secs(state.config.reconcile_secs);
+    tokio::spawn(checkout::reconcile_every(Arc::clone(&state), every));
     let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
     let handle = tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, app).await {
@@ -318,37 +346,35 @@ pub async fn start(config: Config) -> Result<Started, String> {
 
 type Opened = (Connection, String, KeySource, Option<PathBuf>);
 
-fn open_db(config: &Config, addr: SocketAddr) -> Result<Opened, String> {
+fn open_db(config: &Config) -> Result<Opened, String> {
     let mut conn = db::open(&config.db, config.seed_products, config.test_hooks)
         .map_err(|e| format!("cannot open database {}: {e}", config.db))?;
     let file_db = config.db != ":memory:";
     let db_key_file = file_db.then(|| PathBuf::from(format!("{}.key", config.db)));
+    let kept = match &db_key_file {
+        Some(f) => keyfile::read(f)?,
+        None => None,
+    };
     let (key, source) = if let Some(k) = &config.api_key {
         (k.clone(), KeySource::Env)
-    } else if let Some(k) = db_key_file
-        .as_ref()
-        .and_then(|f| std::fs::read_to_string(f).ok())
-        .map(|s| s.trim().to_string())
-        .filter(|s| util::is_api_key(s))
-    {
+    } else if let Some(k) = kept.clone() {
         (k, KeySource::File)
     } else {
         (format!("ak_{}", util::random_hex(24)), KeySource::Generated)
     };
-    // The key is never printed: it is kept in a file only its owner can read. A file
-    // database keeps its key beside it; an in-memory run with a generated key gets a
-    // file of its own in the temp directory.
+    // The key is never printed: it is kept in a file only its owner can read
+    // (`keyfile`). A file database keeps its key beside it; an in-memory run with
+    // a generated key gets a new private directory in the temp directory.
     let key_file = match (&db_key_file, source) {
-        (Some(f), _) => Some(f.clone()),
-        (None, KeySource::Generated) => Some(std::env::temp_dir().join(format!("cirrus-dev-server-{}.key", addr.port()))),
+        (Some(f), _) => {
+            if kept.as_deref() != Some(key.as_str()) {
+                keyfile::write(f, &key)?;
+            }
+            Some(f.clone())
+        }
+        (None, KeySource::Generated) => Some(keyfile::write_temporary(&key)?),
         (None, _) => None,
     };
-    if let Some(f) = &key_file {
-        let current = std::fs::read_to_string(f).ok().map(|s| s.trim().to_string());
-        if current.as_deref() != Some(key.as_str()) {
-            write_private(f, &key).map_err(|e| format!("cannot write key file {}: {e}", f.display()))?;
-        }
-    }
     // Only this key is accepted: a key configured before (or generated) is revoked.
     let tx = conn.transaction().map_err(|e| e.to_string())?;
     tx.execute("DELETE FROM api_keys", []).map_err(|e| e.to_string())?;
@@ -359,25 +385,6 @@ fn open_db(config: &Config, addr: SocketAddr) -> Result<Opened, String> {
     .map_err(|e| e.to_string())?;
     tx.commit().map_err(|e| e.to_string())?;
     Ok((conn, key, source, key_file))
-}
-
-fn write_private(path: &std::path::Path, contents: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
-    }
-    let mut f = opts.open(path)?;
-    // `mode` applies to new files only: an existing one is made private too.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
-    }
-    writeln!(f, "{contents}")
 }
 
 /// The whole app: API under `/api/v1` (auth + rate limit), `/static`, the test

@@ -17,6 +17,7 @@ async fn main() {
     };
     let (db, hooks, stripe) = (config.db.clone(), config.test_hooks, config.stripe_api_base.clone());
     let cors = config.cors_origins.join(", ");
+    let extra_hosts = config.allowed_hosts.join(", ");
     let started = match start(config).await {
         Ok(s) => s,
         Err(e) => {
@@ -38,6 +39,9 @@ async fn main() {
         println!("  key file : {} (mode 0600; the full key, your frontend's apiKey)", f.display());
     }
     println!("  CORS     : {cors} (CIRRUS_CORS_ORIGINS)");
+    let port = started.addr.port();
+    let extra = if extra_hosts.is_empty() { String::new() } else { format!(", {extra_hosts}") };
+    println!("  hosts    : localhost:{port}, IP addresses at port {port}{extra} (CIRRUS_ALLOWED_HOSTS; others are refused)");
     println!("  database : {db}");
     println!("  images   : {origin}/static/");
     println!("  processor: {stripe}");

@@ -1,11 +1,11 @@
-//! Cross-cutting layers: request id + CORS + access log (`edge`), test faults,
+//! Cross-cutting layers: request id + own-host check + CORS + access log (`edge`), test faults,
 //! bearer auth and the rate limiter (per client address, then per key); and
 //! the card-testing limits of the payment endpoints, per client address
 //! ([`PaymentLimiter`], [`ClientAddr`]).
 
 use std::collections::HashMap;
 use std::hash::Hash;
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -32,7 +32,8 @@ fn allowed_origin(state: &State, headers: &HeaderMap) -> Option<HeaderValue> {
     ok.then(|| origin.clone())
 }
 
-/// Outermost layer: answers CORS preflights, adds `x-request-id` and the CORS
+/// Outermost layer: refuses a request whose `Host` is not this server's
+/// ([`foreign_host`]), answers CORS preflights, adds `x-request-id` and the CORS
 /// headers to every response, and writes one access-log line (never a key).
 pub async fn edge(AxState(state): AxState<State>, req: Request, next: Next) -> Response {
     let start = Instant::now();
@@ -41,7 +42,9 @@ pub async fn edge(AxState(state): AxState<State>, req: Request, next: Next) -> R
     let path = req.uri().path().to_string();
     let origin = allowed_origin(&state, req.headers());
     let preflight = method == Method::OPTIONS && req.headers().contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
-    let mut resp = if preflight {
+    let mut resp = if let Some(refused) = foreign_host(&state, &req) {
+        refused.into_response()
+    } else if preflight {
         let mut r = StatusCode::NO_CONTENT.into_response();
         if origin.is_some() {
             let h = r.headers_mut();
@@ -81,6 +84,20 @@ pub async fn edge(AxState(state): AxState<State>, req: Request, next: Next) -> R
         start.elapsed().as_micros()
     );
     resp
+}
+
+/// The refusal of a request whose `Host` is not this server's (DNS rebinding,
+/// [`crate::host`]): 400 `invalid_request` naming the header. The authority of
+/// an absolute-form request target stands for the header (RFC 9112 3.2.2).
+fn foreign_host(state: &State, req: &Request) -> Option<ApiError> {
+    let host = match req.uri().authority() {
+        Some(a) => a.as_str(),
+        None => match req.headers().get(header::HOST) {
+            None => return Some(ApiError::bad_request("Host: missing header")),
+            Some(h) => h.to_str().unwrap_or("\u{fffd}"),
+        },
+    };
+    (!state.hosts.allows(host)).then(|| ApiError::bad_request(state.hosts.refusal(host)))
 }
 
 fn is_json(h: &HeaderMap) -> bool {
@@ -160,11 +177,27 @@ pub async fn auth(AxState(state): AxState<State>, req: Request, next: Next) -> R
     resp
 }
 
-/// The client address of a request: the peer of its connection (behind a
-/// proxy, the proxy's). `None` when the server was not started with connect
-/// info (never through [`crate::start`]).
+/// The client address of a request as the limiters count it: the peer of its
+/// connection (behind a proxy, the proxy's), an IPv6 one by its /64
+/// ([`per_client`]). `None` when the server was not started with connect info
+/// (never through [`crate::start`]).
 fn client_addr(extensions: &Extensions) -> Option<IpAddr> {
-    extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip())
+    extensions.get::<ConnectInfo<SocketAddr>>().map(|c| per_client(c.0.ip()))
+}
+
+/// The address one client is counted by: an IPv4 address as it is (an
+/// IPv4-mapped IPv6 one as its IPv4 address), an IPv6 address by its /64
+/// prefix, the rest zeroed (one host, or one home network, is given a whole
+/// /64 and can use any address in it).
+#[must_use]
+pub fn per_client(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !u128::from(u64::MAX))),
+        },
+    }
 }
 
 /// Extractor: the request's client address, as the rate limiter sees it.
@@ -270,7 +303,9 @@ fn take<K: Hash + Eq>(buckets: &mut HashMap<K, Bucket>, what: K, rate: f64, burs
 pub enum Counted {
     /// `POST /payments/initiate`: a payment session opened.
     Initiate,
-    /// A confirm answered `requires_payment_method` (a decline, a card refused).
+    /// A confirm answered `requires_payment_method` (a decline, a card refused):
+    /// taken when the confirm arrives, before anything reaches the processor,
+    /// and given back ([`PaymentLimiter::give_back`]) when it did not fail.
     FailedPayment,
 }
 
@@ -282,9 +317,10 @@ pub const FAILED_SHARE: u32 = 20;
 /// accepts 5 attempts, but opening one is free): payment sessions initiated and
 /// failed payment attempts, each a token bucket holding an hour's worth
 /// (`limit` initiates and `limit / FAILED_SHARE` failures per hour, refilled
-/// evenly). Per address, never per key: every buyer of a storefront sends its
-/// one public key, so one address cannot use up what other buyers share.
-/// `limit` 0 turns it off.
+/// evenly). Per address (an IPv6 one per /64), never per key: every buyer of a
+/// storefront sends its one public key, so one address cannot use up what
+/// other buyers share. A failed attempt is counted before it is made, so
+/// attempts in flight together cannot pass the budget. `limit` 0 turns it off.
 pub struct PaymentLimiter {
     limit: u32,
     buckets: Mutex<HashMap<(Counted, IpAddr), Bucket>>,
@@ -306,11 +342,12 @@ impl PaymentLimiter {
     }
 
     /// Counts one `what` for `client` (`consume`), or only checks one is left.
+    /// `client` is counted by [`per_client`] (an IPv6 address by its /64).
     ///
     /// # Errors
     /// 429 `rate_limited` with `Retry-After` when `client` has used up its hour.
     pub fn count(&self, what: Counted, client: Option<IpAddr>, consume: bool) -> Result<(), ApiError> {
-        let Some(ip) = client.filter(|_| self.limit > 0) else { return Ok(()) };
+        let Some(ip) = client.filter(|_| self.limit > 0).map(per_client) else { return Ok(()) };
         let per_hour = f64::from(self.per_hour(what));
         let rate = per_hour / 3600.0;
         let now = Instant::now();
@@ -330,5 +367,16 @@ impl PaymentLimiter {
             };
             ApiError::new(ServerErrorCode::RateLimited, message).with_retry_after(secs)
         })
+    }
+
+    /// Gives back one `what` counted for `client` by [`Self::count`] (the
+    /// attempt it was taken for did not fail); never above the hour's worth.
+    pub fn give_back(&self, what: Counted, client: Option<IpAddr>) {
+        let Some(ip) = client.filter(|_| self.limit > 0).map(per_client) else { return };
+        let full = f64::from(self.per_hour(what));
+        let mut buckets = self.buckets.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(b) = buckets.get_mut(&(what, ip)) {
+            b.tokens = (b.tokens + 1.0).min(full);
+        }
     }
 }

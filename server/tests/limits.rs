@@ -168,3 +168,88 @@ async fn card_testing_is_bounded_per_client_address_across_sessions() {
         assert_eq!(post_from(&off, &tester, "/payments/initiate", &init).await.0, 200);
     }
 }
+
+/// The failed-attempt budget is taken before the processor is called (and given
+/// back when the attempt did not fail), so attempts in flight together cannot
+/// pass it: 30 concurrent declined confirms on 30 sessions with a budget of 5.
+#[tokio::test]
+async fn thirty_concurrent_declines_cannot_pass_a_budget_of_five() {
+    let ls = localstripe();
+    // 100 initiates per hour per address, 5 failed payment attempts.
+    let s = spawn_with(|c| {
+        c.payment_limit = 100;
+        c.stripe_api_base = ls;
+    })
+    .await;
+    let (v, _, _, _) = pick_variant(&s, 1, 0).await;
+    let init = json!({ "items": [{ "variantId": v, "quantity": 1 }], "currency": "USD" });
+    let tester = from("127.0.6.1");
+    let mut bodies = Vec::new();
+    for _ in 0..30 {
+        let (st, _, body) = post_from(&s, &tester, "/payments/initiate", &init).await;
+        assert_eq!(st, 200, "{body}");
+        let sid = body["sessionId"].as_str().unwrap().to_string();
+        bodies.push((sid.clone(), confirm_body(&sid, &card_token("4000000000000341").await, "rate_us_express")));
+    }
+    let tasks: Vec<_> = bodies
+        .iter()
+        .map(|(_, body)| {
+            let (s, c, body) = (s.clone(), tester.clone(), body.clone());
+            tokio::spawn(async move { post_from(&s, &c, "/payments/confirm", &body).await })
+        })
+        .collect();
+    let (mut declined, mut refused) = (0, 0);
+    for t in tasks {
+        let (st, _, body) = t.await.unwrap();
+        match (st, body["status"].as_str(), body["code"].as_str()) {
+            (200, Some("requires_payment_method"), _) => declined += 1,
+            (429, _, Some("rate_limited")) => refused += 1,
+            _ => panic!("unexpected answer {st}: {body}"),
+        }
+    }
+    assert_eq!((declined, refused), (5, 25), "declines answered, confirms refused");
+    let mut reached = 0;
+    for (sid, _) in &bodies {
+        reached += payment_intents(sid).await.len();
+    }
+    assert_eq!(reached, 5, "PaymentIntents created at the processor for the 30 sessions");
+
+    // Given back when the attempt did not fail: 6 payments that succeed from another
+    // address leave its whole budget; a decline after them is still answered.
+    let buyer = from("127.0.6.2");
+    for i in 0..6 {
+        let (_, _, body) = post_from(&s, &buyer, "/payments/initiate", &init).await;
+        let sid = body["sessionId"].as_str().unwrap();
+        let (st, _, body) = post_from(&s, &buyer, "/payments/confirm", &confirm_body(sid, &card_token("4242424242424242").await, "rate_us_express")).await;
+        assert_eq!((st, body["status"].as_str()), (200, Some("succeeded")), "payment {i}: {body}");
+    }
+    for i in 0..5 {
+        let (_, _, body) = post_from(&s, &buyer, "/payments/initiate", &init).await;
+        let sid = body["sessionId"].as_str().unwrap();
+        let (st, _, body) = post_from(&s, &buyer, "/payments/confirm", &confirm_body(sid, &card_token("4000000000000341").await, "rate_us_express")).await;
+        assert_eq!((st, body["status"].as_str()), (200, Some("requires_payment_method")), "decline {i} within the budget: {body}");
+    }
+}
+
+/// IPv6 clients are counted per /64 (one host is given a whole /64 and can
+/// use any address in it); an IPv4-mapped address is its IPv4 address.
+#[test]
+fn ipv6_clients_are_counted_per_64() {
+    use cirrus_dev_server::middleware::{per_client, Counted, PaymentLimiter};
+    let ip = |s: &str| Some(s.parse::<IpAddr>().unwrap());
+    let limiter = PaymentLimiter::new(40); // 2 failed attempts per hour
+    let failed = |a: &str| limiter.count(Counted::FailedPayment, ip(a), true);
+    assert!(failed("2001:db8:1:2::1").is_ok() && failed("2001:db8:1:2:ffff:ffff:ffff:fffe").is_ok());
+    let e = failed("2001:db8:1:2:abcd::9").unwrap_err();
+    assert_eq!((e.code.status(), e.retry_after.is_some()), (429, true), "a third address of the same /64: {e:?}");
+    assert!(failed("2001:db8:1:3::1").is_ok(), "the next /64 is another client");
+    // Given back (the attempt did not fail): one more for the whole /64.
+    limiter.give_back(Counted::FailedPayment, ip("2001:db8:1:2::77"));
+    assert!(failed("2001:db8:1:2::78").is_ok());
+    assert!(failed("2001:db8:1:2::79").is_err());
+    // IPv4: per address; mapped into IPv6, the same address.
+    assert!(failed("192.0.2.1").is_ok() && failed("::ffff:192.0.2.1").is_ok());
+    assert!(failed("192.0.2.1").is_err() && failed("192.0.2.2").is_ok());
+    assert_eq!(per_client("2001:db8:aaaa:bbbb:1:2:3:4".parse().unwrap()), "2001:db8:aaaa:bbbb::".parse::<IpAddr>().unwrap());
+    assert_eq!(per_client("::ffff:10.1.2.3".parse().unwrap()), "10.1.2.3".parse::<IpAddr>().unwrap());
+}

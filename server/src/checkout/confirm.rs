@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::processor::{call_keyed, cancel_verified, refused, retrieve, status, Call, Verified};
 use super::rates::{apply_shipping, check_address};
 use super::record::{load_session, order_total, price_items, Session};
-use super::settle::{forget_cancelled, settle};
+use super::settle::{forget_cancelled, settle, to_the_end};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
 use crate::middleware::{ClientAddr, Counted};
@@ -59,6 +59,15 @@ fn check_token(t: &str) -> ApiResult<bool> {
 /// `POST /payments/confirm`: creates and confirms the session's payment, or
 /// carries on with the one the session has (never charges twice).
 ///
+/// Card testing across sessions: one of the client address's failed attempts
+/// is taken before the session is read (so before anything reaches the
+/// processor) and given back unless the answer is a failed attempt
+/// (`requires_payment_method`): a burst of concurrent attempts cannot pass the
+/// budget. Past that, the work runs to its end whether or not the client is
+/// still connected ([`to_the_end`]): a payment that reached the processor is
+/// captured and gets its order (or its stock back) even when the buyer's
+/// connection dropped meanwhile.
+///
 /// # Errors
 /// 400 bad body, 404 unknown session/rate, 409 stock gone, too many attempts or
 /// a completed session, 429 when the client address had its hour's failed
@@ -68,14 +77,16 @@ pub async fn confirm(
     ClientAddr(client): ClientAddr,
     Json(req): Json<ConfirmRequest>,
 ) -> ApiResult<axum::Json<ConfirmResponse>> {
-    // Card testing across sessions: an address whose payments keep failing waits.
-    state.payment_limiter.count(Counted::FailedPayment, client, false)?;
-    let answer = confirm_session(state.clone(), req).await?;
-    if answer.status == PaymentStatus::RequiresPaymentMethod {
-        // Counted, not refused: this answer stands whatever the count.
-        let _ = state.payment_limiter.count(Counted::FailedPayment, client, true);
-    }
-    Ok(answer)
+    state.payment_limiter.count(Counted::FailedPayment, client, true)?;
+    let st = state.clone();
+    to_the_end(async move {
+        let answer = confirm_session(st.clone(), req).await;
+        if !matches!(&answer, Ok(a) if a.status == PaymentStatus::RequiresPaymentMethod) {
+            st.payment_limiter.give_back(Counted::FailedPayment, client);
+        }
+        answer
+    })
+    .await
 }
 
 /// The confirm itself (see [`confirm`]).

@@ -8,7 +8,9 @@
 //! - [`confirm`]: `confirm` (creates and confirms the payment);
 //! - [`processor`]: reading and cancelling a payment, idempotency keys, wording;
 //! - [`settle`]: the one way a charge becomes an order, called by confirm, the
-//!   processor's webhook (`crate::webhook`) and the start-up sweep ([`reconcile`]).
+//!   processor's webhook (`crate::webhook`) and the reconciliation sweep
+//!   ([`reconcile_every`]: at start-up, then periodically), each run to its end
+//!   whether or not its caller is still there.
 
 mod confirm;
 mod processor;
@@ -21,4 +23,4 @@ pub use confirm::confirm;
 pub use rates::shipping_rates;
 pub use record::order_total;
 pub use sessions::{initiate, update};
-pub use settle::{reconcile, settle_event, Settled};
+pub use settle::{reconcile_every, settle_event, Settled};

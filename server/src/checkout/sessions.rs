@@ -9,7 +9,7 @@ use rusqlite::params;
 
 use super::processor::{cancel_verified, retrieve, status, Verified};
 use super::rates::apply_shipping;
-use super::settle::forget_cancelled;
+use super::settle::{forget_cancelled, to_the_end};
 use super::record::{breakdown, load_session, price_items, store_currency, MAX_ITEMS};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
@@ -73,6 +73,11 @@ pub async fn initiate(
 /// unknown session or rate, 409 for a completed session or one whose payment
 /// awaits authentication, 502 if the processor cannot be asked about it.
 pub async fn update(AxState(state): AxState<State>, Json(req): Json<UpdateRequest>) -> ApiResult<axum::Json<UpdateResponse>> {
+    // A cancel sent to the processor is recorded even if the client went away meanwhile.
+    to_the_end(update_session(state, req)).await
+}
+
+async fn update_session(state: State, req: UpdateRequest) -> ApiResult<axum::Json<UpdateResponse>> {
     let _guard = state.lock_session(&req.session_id).await;
     let sid = req.session_id.clone();
     let session = state.db(move |c| load_session(c, &sid)).await?;

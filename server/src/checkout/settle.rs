@@ -1,5 +1,9 @@
 //! Settling a payment: the one way a charge becomes an order. Confirm, the
-//! processor's webhook and the start-up sweep all call [`settle`].
+//! processor's webhook and the reconciliation sweep (at start-up, then
+//! periodically) all call [`settle`], and run it to its end ([`to_the_end`]).
+
+use std::future::Future;
+use std::time::Duration;
 
 use cirrus_storefront::model::{ConfirmResponse, PaymentItem, PaymentStatus, ServerErrorCode};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -11,6 +15,18 @@ use crate::error::{ApiError, ApiResult};
 use crate::stripe::StripeError;
 use crate::util::{now_iso, random_hex};
 use crate::State;
+
+/// Runs `work` to its end, whether or not the caller is still waiting for it:
+/// the work is a task of its own, so dropping the caller's future (the client
+/// went away and the server dropped its request) does not cancel it midway, for
+/// example between taking the stock and capturing, or between the capture and
+/// the order (CONTRACT.md "The server finishes what reached the processor").
+///
+/// # Errors
+/// Whatever `work` returns; `internal` if its task panicked.
+pub async fn to_the_end<T: Send + 'static>(work: impl Future<Output = ApiResult<T>> + Send + 'static) -> ApiResult<T> {
+    tokio::spawn(work).await?
+}
 
 /// The outcome of taking a session's stock for a payment.
 enum Stock {
@@ -220,14 +236,20 @@ pub enum Settled {
 const MISSING: &str = "missing";
 
 /// Settles payment `pi_id` of session `session_id` without a confirm: what the
-/// processor's webhook and the start-up sweep call. Takes the session's lock,
-/// reads the payment back from the processor (the event's copy may be stale)
-/// and [`settle`]s it, exactly as a confirm would.
+/// processor's webhook and the reconciliation sweep call. Takes the session's
+/// lock, reads the payment back from the processor (the event's copy may be
+/// stale) and [`settle`]s it, exactly as a confirm would, to its end even if the
+/// caller goes away ([`to_the_end`]).
 ///
 /// # Errors
 /// 502 when the processor cannot be asked or fails while settling (call again),
 /// 409 when the stock was gone (the payment is cancelled, nothing charged).
 pub async fn settle_event(state: &State, session_id: &str, pi_id: &str) -> ApiResult<Settled> {
+    let (state, session_id, pi_id) = (state.clone(), session_id.to_string(), pi_id.to_string());
+    to_the_end(async move { settle_read_back(&state, &session_id, &pi_id).await }).await
+}
+
+async fn settle_read_back(state: &State, session_id: &str, pi_id: &str) -> ApiResult<Settled> {
     let _guard = state.lock_session(session_id).await;
     let sid = session_id.to_string();
     let session = match state.db(move |c| load_session(c, &sid)).await {
@@ -255,12 +277,27 @@ pub async fn settle_event(state: &State, session_id: &str, pi_id: &str) -> ApiRe
     Ok(Settled::Read(settled.status))
 }
 
-/// The start-up sweep: every open session with a payment not known cancelled (or
-/// unknown to the processor) is
-/// read back and settled (webhooks missed while the server was down). Runs in
-/// the background; each session is settled under its lock, as a webhook would.
+/// The reconciliation sweep, forever: once at start-up (webhooks missed while
+/// the server was down), then every `every` (a payment whose confirm never came
+/// back and no webhook announced: the buyer's connection dropped and the
+/// server stopped before it finished, a capture that failed, an authentication
+/// finished in the buyer's browser). One sweep at a time.
+pub async fn reconcile_every(state: State, every: Duration) {
+    let mut startup = true;
+    loop {
+        reconcile(state.clone(), startup).await;
+        startup = false;
+        tokio::time::sleep(every).await;
+    }
+}
+
+/// One sweep: every open session with a payment not known cancelled (or
+/// unknown to the processor) is read back and settled, each under its lock, as
+/// a webhook would. The start-up sweep logs every session it read; a periodic
+/// one only what it settled (an order, or stock gone) and its failures stay
+/// quiet, since the next sweep asks again.
 /// Returns (sessions read back, orders written).
-pub async fn reconcile(state: State) -> (usize, usize) {
+async fn reconcile(state: State, startup: bool) -> (usize, usize) {
     let open = state
         .db(|c| {
             let mut stmt = c.prepare(
@@ -284,14 +321,19 @@ pub async fn reconcile(state: State) -> (usize, usize) {
         match settle_event(&state, sid, pi_id).await {
             Ok(Settled::Read(st)) => {
                 ordered += usize::from(st == PaymentStatus::Succeeded);
-                eprintln!("reconcile: session {sid} payment {pi_id}: {st:?}");
+                if startup || st == PaymentStatus::Succeeded {
+                    eprintln!("reconcile: session {sid} payment {pi_id}: {st:?}");
+                }
             }
             Ok(Settled::Missing) => eprintln!("reconcile: session {sid} payment {pi_id}: unknown to the processor, not asked again"),
             Ok(_) => {}
-            Err(e) => eprintln!("reconcile: session {sid} payment {pi_id}: {} ({:?})", e.message, e.code),
+            Err(e) if startup || e.code == ServerErrorCode::Conflict => {
+                eprintln!("reconcile: session {sid} payment {pi_id}: {} ({:?})", e.message, e.code);
+            }
+            Err(_) => {}
         }
     }
-    if !open.is_empty() {
+    if (startup && !open.is_empty()) || ordered > 0 {
         eprintln!("reconcile: {} open payment(s) read back, {ordered} order(s) written", open.len());
     }
     (open.len(), ordered)

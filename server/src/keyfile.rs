@@ -1,0 +1,103 @@
+//! The API key's file: only its owner can read it, it is created exclusively
+//! and never read or written through a symbolic link (someone who can write
+//! the directory must not make the server write the key where they can read
+//! it, or overwrite another file with it).
+//!
+//! A file database keeps its key beside it (`<db>.key`); an in-memory run with
+//! a generated key gets a new private directory of a random name in the temp
+//! directory (never a path another user could guess and plant beforehand).
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::util;
+
+/// Opens `path` for reading, refusing a symbolic link.
+fn open_no_follow(path: &Path) -> std::io::Result<File> {
+    let mut opts = OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NOFOLLOW);
+    }
+    opts.open(path)
+}
+
+/// Creates `path` exclusively (`O_CREAT | O_EXCL`: an existing file or a
+/// symbolic link there, even a dangling one, is an error), mode 0600, with `contents`.
+fn create_private(path: &Path, contents: &str) -> std::io::Result<()> {
+    let mut opts = OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+    }
+    let mut f = opts.open(path)?;
+    writeln!(f, "{contents}")?;
+    f.sync_all()
+}
+
+fn refuse_link(path: &Path) -> Result<(), String> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => Err(format!(
+            "key file {} is a symbolic link; the server never reads or writes its key through one (remove the link)",
+            path.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The key kept in `path`, if there is a file there holding one.
+///
+/// # Errors
+/// A message when `path` is a symbolic link or exists but cannot be read.
+pub fn read(path: &Path) -> Result<Option<String>, String> {
+    refuse_link(path)?;
+    let mut text = String::new();
+    match open_no_follow(path).and_then(|mut f| f.read_to_string(&mut text)) {
+        Ok(_) => Ok(Some(text.trim().to_string()).filter(|k| util::is_api_key(k))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("cannot read key file {}: {e}", path.display())),
+    }
+}
+
+/// Keeps `key` in `path`: written to a new file of a random name beside it
+/// (created exclusively, mode 0600), then renamed over `path` (a rename replaces
+/// the name, it never writes through a link).
+///
+/// # Errors
+/// A message naming the file when `path` is a symbolic link or cannot be written.
+pub fn write(path: &Path, key: &str) -> Result<(), String> {
+    refuse_link(path)?;
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".{}.tmp", util::random_hex(8)));
+    let tmp = PathBuf::from(tmp);
+    let written = create_private(&tmp, key).and_then(|()| std::fs::rename(&tmp, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(format!("cannot write key file {}: {e}", path.display()));
+    }
+    Ok(())
+}
+
+/// A new key file for an in-memory run: `<temp>/cirrus-dev-server-<random>/api.key`
+/// in a directory created for it (mode 0700; creating it fails if the name exists).
+///
+/// # Errors
+/// A message naming the path that could not be created.
+pub fn write_temporary(key: &str) -> Result<PathBuf, String> {
+    let dir = std::env::temp_dir().join(format!("cirrus-dev-server-{}", util::random_hex(12)));
+    let mut builder = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(&dir).map_err(|e| format!("cannot create key directory {}: {e}", dir.display()))?;
+    let path = dir.join("api.key");
+    create_private(&path, key).map_err(|e| format!("cannot write key file {}: {e}", path.display()))?;
+    Ok(path)
+}
