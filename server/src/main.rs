@@ -52,4 +52,10 @@ async fn main() {
         _ = started.handle => {}
         _ = tokio::signal::ctrl_c() => {}
     }
+    // An in-memory run's generated key dies with it: its private directory goes too.
+    if let (":memory:", KeySource::Generated, Some(f)) = (db.as_str(), started.key_source, &started.key_file) {
+        if let Some(dir) = f.parent() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
 }
