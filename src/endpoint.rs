@@ -153,9 +153,7 @@ impl Call {
             sep = '&';
         };
         if let Some(limit) = q.limit {
-            if !(1..=MAX_LIMIT).contains(&limit) {
-                return Err(Error::invalid_argument(format!("limit must be an integer in 1..=500, got {limit}")));
-            }
+            check_limit(u64::from(limit))?;
             param("limit", &limit.to_string());
         }
         if let Some(offset) = q.offset {
@@ -251,6 +249,20 @@ pub struct ProductsQuery {
     pub minimal: bool,
 }
 
+/// The page size rule of `GET /products`: `limit` in 1..=[`MAX_LIMIT`]. The client checks
+/// its argument with it, the dev server its query parameter (a `u64`, so a value past `u32`
+/// is named as given).
+///
+/// # Errors
+/// `invalid_argument` naming `limit` and the value.
+pub fn check_limit(limit: u64) -> Result<()> {
+    if (1..=u64::from(MAX_LIMIT)).contains(&limit) {
+        Ok(())
+    } else {
+        Err(Error::invalid_argument(format!("limit must be an integer in 1..={MAX_LIMIT}, got {limit}")))
+    }
+}
+
 fn check_non_empty(field: &str, value: &str) -> Result<()> {
     if value.trim().is_empty() {
         return Err(Error::invalid_argument(format!("{field} must not be empty")));
@@ -271,7 +283,7 @@ impl Body for ShippingRatesRequest {
     fn check(&self) -> Result<()> {
         let ids = &self.variant_ids;
         if ids.is_empty() || ids.len() > MAX_VARIANT_IDS {
-            return Err(Error::invalid_argument(format!("variantIds must hold 1..=250 ids, got {}", ids.len())));
+            return Err(Error::invalid_argument(format!("variantIds must hold 1..={MAX_VARIANT_IDS} ids, got {}", ids.len())));
         }
         for (i, id) in ids.iter().enumerate() {
             check_non_empty(&format!("variantIds[{i}]"), id)?;

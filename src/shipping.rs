@@ -38,6 +38,15 @@ fn rates_of<'a>(answer: &'a ShippingRatesResponse, variant_id: &'a str) -> impl 
         .flat_map(|(i, vr)| vr.rates.iter().enumerate().map(move |(j, r)| (i, j, r)))
 }
 
+/// A rate's order-price band: `min <= value <= max`, both bounds inclusive, `None` open
+/// (CONTRACT.md "POST /shipping-rates"). One rule for every caller: [`usable_rates`] in
+/// minor units, the dev server in minor units (a session's subtotal) and in the request's
+/// `orderTotal` number.
+#[must_use]
+pub fn in_band<T: PartialOrd>(value: T, min: Option<T>, max: Option<T>) -> bool {
+    min.is_none_or(|m| m <= value) && max.is_none_or(|m| value <= m)
+}
+
 /// A usable rate by its position in the answer (`answer.variantRates[variant_rates].rates[rate]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UsableRate {
@@ -121,7 +130,7 @@ pub fn usable_rate_positions(
         }
         let min = rate.min_order_price.as_deref().map(|v| rate_amount(currency, rate, "minOrderPrice", v)).transpose()?;
         let max = rate.max_order_price.as_deref().map(|v| rate_amount(currency, rate, "maxOrderPrice", v)).transpose()?;
-        if min.is_some_and(|m| subtotal < m) || max.is_some_and(|m| subtotal > m) {
+        if !in_band(subtotal, min, max) {
             continue;
         }
         let estimated_total = money::checked_add(subtotal, price)?;
@@ -204,6 +213,14 @@ mod tests {
         assert_eq!(ids(&usable_rates(&a, &["a"], 4999, usd()).unwrap()), ["small"]);
         assert_eq!(ids(&usable_rates(&a, &["a"], 5000, usd()).unwrap()), ["free"]);
         assert_eq!(ids(&usable_rates(&a, &["a"], 0, usd()).unwrap()), ["small"]);
+    }
+
+    #[test]
+    fn the_band_is_inclusive_and_a_missing_bound_is_open() {
+        assert!(in_band(5000, Some(5000), Some(5000)));
+        assert!(!in_band(4999, Some(5000), None) && !in_band(5001, None, Some(5000)));
+        assert!(in_band(i64::MAX, None, None) && in_band(0, None, Some(0)));
+        // (The dev server applies it to the request's `orderTotal` number too: server/tests/api.rs.)
     }
 
     #[test]

@@ -4,12 +4,15 @@ use std::collections::HashMap;
 
 use axum::extract::{RawQuery, State as AxState};
 use axum::Json;
+use cirrus_storefront::endpoint::{check_limit, MAX_LIMIT};
 use cirrus_storefront::model::{
     Collection, CollectionProduct, CollectionRef, CollectionResponse, CollectionsResponse, Image,
     MinimalProduct, Page, PagesResponse, Pagination, Product, ProductOption, ProductResponse,
     ProductStatus, StockStatus, Store, StoreResponse, Variant,
 };
+use rusqlite::types::Type;
 use rusqlite::{params, Connection, OptionalExtension, Row};
+use serde::de::DeserializeOwned;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
@@ -18,19 +21,31 @@ use crate::extract::{parse_bool, parse_int, query_pairs, Path};
 use crate::util::format_cents;
 use crate::{AppState, State};
 
-fn images(state: &AppState, raw: &str) -> Vec<Image> {
-    let mut v: Vec<Image> = serde_json::from_str(raw).unwrap_or_default();
+/// A JSON column of row `r`: a value that does not read is an error naming the column and
+/// why (answered 500 `internal`, the detail logged), never a silent default.
+fn stored_json<T: DeserializeOwned>(r: &Row<'_>, col: usize) -> rusqlite::Result<T> {
+    let raw: String = r.get(col)?;
+    serde_json::from_str(&raw).map_err(|e| {
+        let name = r.as_ref().column_name(col).unwrap_or("?").to_owned();
+        rusqlite::Error::FromSqlConversionFailure(col, Type::Text, format!("stored column {name} is not valid: {e}").into())
+    })
+}
+
+fn images(state: &AppState, r: &Row<'_>, col: usize) -> rusqlite::Result<Vec<Image>> {
+    let mut v: Vec<Image> = stored_json(r, col)?;
     for i in &mut v {
         i.url = state.url(&i.url);
     }
-    v
+    Ok(v)
 }
 
-fn image(state: &AppState, raw: Option<String>) -> Option<Image> {
-    raw.and_then(|s| serde_json::from_str::<Image>(&s).ok()).map(|mut i| {
-        i.url = state.url(&i.url);
-        i
-    })
+fn image(state: &AppState, r: &Row<'_>, col: usize) -> rusqlite::Result<Option<Image>> {
+    if r.get::<_, Option<String>>(col)?.is_none() {
+        return Ok(None);
+    }
+    let mut i: Image = stored_json(r, col)?;
+    i.url = state.url(&i.url);
+    Ok(Some(i))
 }
 
 /// `GET /store`
@@ -56,7 +71,6 @@ const PRODUCT_COLS: &str = "p.id, p.name, p.slug, p.status, p.description, p.met
 
 fn product_row(state: &AppState, r: &Row<'_>) -> rusqlite::Result<Product> {
     let status: String = r.get(3)?;
-    let options: String = r.get(9)?;
     Ok(Product {
         id: r.get(0)?,
         store_id: crate::db::STORE_ID.into(),
@@ -65,16 +79,20 @@ fn product_row(state: &AppState, r: &Row<'_>) -> rusqlite::Result<Product> {
         status: match status.as_str() {
             "DRAFT" => ProductStatus::Draft,
             "ARCHIVED" => ProductStatus::Archived,
-            _ => ProductStatus::Active,
+            "ACTIVE" => ProductStatus::Active,
+            other => {
+                let e = format!("stored column status is not a product status: {other:?}");
+                return Err(rusqlite::Error::FromSqlConversionFailure(3, Type::Text, e.into()));
+            }
         },
         description: r.get(4)?,
         meta_title: r.get(5)?,
         meta_description: r.get(6)?,
-        images: images(state, &r.get::<_, String>(7)?),
-        tags: serde_json::from_str(&r.get::<_, String>(8)?).unwrap_or_default(),
+        images: images(state, r, 7)?,
+        tags: stored_json(r, 8)?,
         created_at: r.get(10)?,
         updated_at: r.get(11)?,
-        options: serde_json::from_str::<Vec<ProductOption>>(&options).unwrap_or_default(),
+        options: stored_json::<Vec<ProductOption>>(r, 9)?,
         variants: Vec::new(),
         collections: Vec::new(),
     })
@@ -90,8 +108,8 @@ fn variant_row(state: &AppState, r: &Row<'_>) -> rusqlite::Result<(String, Varia
             compare_at_price: r.get::<_, Option<i64>>(3)?.map(format_cents),
             stock_quantity: u32::try_from(stock).unwrap_or(0),
             stock_status: if stock > 0 { StockStatus::InStock } else { StockStatus::OutOfStock },
-            image: image(state, r.get(5)?),
-            attributes: serde_json::from_str(&r.get::<_, String>(6)?).unwrap_or_default(),
+            image: image(state, r, 5)?,
+            attributes: stored_json(r, 6)?,
         },
     ))
 }
@@ -139,7 +157,12 @@ pub async fn products(AxState(state): AxState<State>, RawQuery(q): RawQuery) -> 
     let (mut limit, mut offset, mut with_pagination, mut minimal) = (50u64, 0u64, false, false);
     for (k, v) in query_pairs(q.as_deref())? {
         match k.as_str() {
-            "limit" => limit = parse_int("limit", &v, 1, 500)?,
+            // The client's rule for a page size (the core's), on the parameter as given.
+            "limit" => {
+                limit = parse_int("limit", &v, 0, u64::MAX)?;
+                check_limit(limit).map_err(|e| ApiError::bad_request(e.message))?;
+            }
+            // SQLite's bound (an i64); the contract's is >= 0.
             "offset" => offset = parse_int("offset", &v, 0, i64::MAX as u64)?,
             "includePagination" => with_pagination = parse_bool("includePagination", &v)?,
             "minimal" => minimal = parse_bool("minimal", &v)?,
@@ -178,7 +201,7 @@ pub async fn products(AxState(state): AxState<State>, RawQuery(q): RawQuery) -> 
                 let total = u64::try_from(total).unwrap_or(0);
                 let p = Pagination {
                     total,
-                    limit: u32::try_from(limit).unwrap_or(500),
+                    limit: u32::try_from(limit).unwrap_or(MAX_LIMIT),
                     offset,
                     has_more: offset.saturating_add(ids.len() as u64) < total,
                 };
@@ -245,7 +268,7 @@ fn load_collections(state: &AppState, c: &Connection, only: Option<&str>) -> Api
         .query_map([], |r| {
             Ok(Collection {
                 id: r.get(0)?, name: r.get(1)?, slug: r.get(2)?, description: r.get(3)?, meta_title: r.get(4)?,
-                meta_description: r.get(5)?, image: image(state, r.get(6)?), parent: r.get(7)?,
+                meta_description: r.get(5)?, image: image(state, r, 6)?, parent: r.get(7)?,
                 products: Vec::new(), breadcrumb: Vec::new(),
             })
         })?
@@ -280,8 +303,8 @@ fn load_collections(state: &AppState, c: &Connection, only: Option<&str>) -> Api
             r.get::<_, String>(0)?,
             CollectionProduct {
                 id: r.get(1)?, name: r.get(2)?, slug: r.get(3)?,
-                images: images(state, &r.get::<_, String>(4)?),
-                tags: serde_json::from_str(&r.get::<_, String>(5)?).unwrap_or_default(),
+                images: images(state, r, 4)?,
+                tags: stored_json(r, 5)?,
                 price: format_cents(r.get::<_, Option<i64>>(6)?.unwrap_or(0)),
                 compare_at_price: r.get::<_, Option<i64>>(7)?.map(format_cents),
             },

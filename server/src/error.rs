@@ -41,19 +41,9 @@ impl ApiError {
         Self::new(ServerErrorCode::Internal, "internal server error")
     }
     /// An error answered with `status`, its code the contract's row for that status
-    /// (`internal` for any other).
+    /// (the core's table, [`ServerErrorCode::for_status`]).
     pub fn with_status(status: u16, message: impl Into<String>) -> Self {
-        let code = match status {
-            400 => ServerErrorCode::InvalidRequest,
-            401 => ServerErrorCode::Unauthorized,
-            404 | 405 => ServerErrorCode::NotFound,
-            409 => ServerErrorCode::Conflict,
-            413 => ServerErrorCode::PayloadTooLarge,
-            415 => ServerErrorCode::UnsupportedMediaType,
-            429 => ServerErrorCode::RateLimited,
-            502 => ServerErrorCode::ProcessorError,
-            _ => ServerErrorCode::Internal,
-        };
+        let code = ServerErrorCode::for_status(status);
         let mut e = Self::new(code, message);
         e.status = Some(status);
         e

@@ -438,6 +438,9 @@ async fn shipping_rates_by_profile_country_and_total() {
     assert_error(s.post("/shipping-rates", &json!({ "variantIds": [], "country": "US" })).await, 400, "invalid_request", "variantIds").await;
     assert_error(s.post("/shipping-rates", &json!({ "variantIds": vec![shirt.clone(); 251], "country": "US" })).await, 400, "invalid_request", "variantIds").await;
     assert_error(s.post("/shipping-rates", &json!({ "variantIds": [shirt], "country": "us" })).await, 400, "invalid_request", "country").await;
+    // The core's rules, as the client checks before sending: an unassigned code, an empty id.
+    assert_error(s.post("/shipping-rates", &json!({ "variantIds": [shirt], "country": "ZZ" })).await, 400, "invalid_request", "country").await;
+    assert_error(s.post("/shipping-rates", &json!({ "variantIds": [shirt, " "], "country": "US" })).await, 400, "invalid_request", "variantIds[1]").await;
     assert_error(s.post("/shipping-rates", &json!({ "variantIds": [shirt], "country": "US", "orderTotal": -1 })).await, 400, "invalid_request", "orderTotal").await;
     assert_error(s.post("/shipping-rates", &json!({ "variantIds": [shirt], "country": "US", "orderTotal": "10" })).await, 400, "invalid_request", "orderTotal").await;
 }
@@ -498,4 +501,22 @@ async fn fault_hooks() {
     assert!(col["collection"]["parent"].is_null());
     let orders = s.http.get(format!("{}/__test/orders", s.origin)).send().await.unwrap().json::<Value>().await.unwrap();
     assert_eq!(orders, json!({ "orders": [] }));
+}
+
+#[tokio::test]
+async fn a_stored_value_that_does_not_read_is_an_error_not_a_default() {
+    let dir = std::env::temp_dir().join(format!("cirrus-api-{}", &common::random_key()[3..15]));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("corrupt.sqlite").to_str().unwrap().to_string();
+    let conn = cirrus_dev_server::db::open(&path, 20, false).unwrap();
+    let slugs: Vec<String> = conn.prepare("SELECT slug FROM products WHERE status = 'ACTIVE' ORDER BY created_at, id LIMIT 2").unwrap()
+        .query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    conn.execute("UPDATE products SET tags = 'not json' WHERE slug = ?1", [&slugs[0]]).unwrap();
+    drop(conn);
+    let s = spawn_with(|c| c.db = path.clone()).await;
+    // Before: `tags` read as [] and the product answered 200 without them.
+    let e = assert_error(s.get(&format!("/products/slug/{}", slugs[0])).await, 500, "internal", "internal server error").await;
+    assert!(!e["error"].as_str().unwrap().contains("not json"), "the detail goes to the log only");
+    assert_eq!(s.get(&format!("/products/slug/{}", slugs[1])).await.status(), 200, "other products still answer");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

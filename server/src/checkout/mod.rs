@@ -1,7 +1,8 @@
 //! Shipping rates and payments (CONTRACT.md "POST /shipping-rates", "Payments").
 //!
-//! Money is computed here from the integer cents in SQLite, independently of
-//! the SDK's money code. One concern per module:
+//! Money is computed here from the integer cents in SQLite. The rules are the
+//! core's where it has them ([`rates`]: its body check, band and checked sum);
+//! [`record`]'s session sums are still its own (issue 33). One concern per module:
 //! - [`record`]: the session row and its money;
 //! - [`rates`]: shipping rates and tax;
 //! - [`sessions`]: `initiate` and `update`;

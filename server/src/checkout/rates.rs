@@ -5,6 +5,9 @@
 use std::collections::HashMap;
 
 use axum::extract::State as AxState;
+use cirrus_storefront::endpoint::Body;
+use cirrus_storefront::money;
+use cirrus_storefront::shipping::in_band;
 use cirrus_storefront::model::{ShippingAddress, ShippingRate, ShippingRatesRequest, ShippingRatesResponse, VariantRates};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -13,8 +16,6 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
 use crate::util::{apply_bps_half_up, format_cents};
 use crate::State;
-
-const MAX_VARIANT_IDS: usize = 250;
 
 struct Rate {
     id: String,
@@ -40,8 +41,17 @@ impl Rate {
             max_order_price: self.max.map(format_cents),
         }
     }
+    /// The band rule (the core's) on a subtotal in cents.
     fn serves_cents(&self, total: i64) -> bool {
-        self.min.is_none_or(|m| m <= total) && self.max.is_none_or(|m| total <= m)
+        in_band(total, self.min, self.max)
+    }
+    /// The band rule on the request's `orderTotal` (a number of major units). Bounds are
+    /// exact cents; `cents as f64 / 100.0` is the double nearest the decimal bound, the same
+    /// double a client gets by parsing it.
+    #[allow(clippy::cast_precision_loss)]
+    fn serves_number(&self, total: f64) -> bool {
+        let major = |cents: i64| cents as f64 / 100.0;
+        in_band(total, self.min.map(major), self.max.map(major))
     }
 }
 
@@ -58,14 +68,6 @@ fn rate_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Rate> {
         min: r.get(7)?,
         max: r.get(8)?,
     })
-}
-
-fn check_country(field: &str, c: &str) -> ApiResult<()> {
-    if c.len() == 2 && c.bytes().all(|b| b.is_ascii_uppercase()) {
-        Ok(())
-    } else {
-        Err(ApiError::bad_request(format!("{field}: must be an ISO 3166-1 alpha-2 code in uppercase, got {c:?}")))
-    }
 }
 
 /// Profile of an ACTIVE product's variant, or 404.
@@ -89,15 +91,8 @@ fn profile_rates(c: &Connection, profile: &str, country: &str) -> ApiResult<Vec<
 /// # Errors
 /// 400 for a bad body, 404 for an unknown variant.
 pub async fn shipping_rates(AxState(state): AxState<State>, Json(req): Json<ShippingRatesRequest>) -> ApiResult<axum::Json<ShippingRatesResponse>> {
-    if req.variant_ids.is_empty() || req.variant_ids.len() > MAX_VARIANT_IDS {
-        return Err(ApiError::bad_request(format!("variantIds: must hold 1 to {MAX_VARIANT_IDS} ids, got {}", req.variant_ids.len())));
-    }
-    check_country("country", &req.country)?;
-    if let Some(t) = req.order_total {
-        if !t.is_finite() || t < 0.0 {
-            return Err(ApiError::bad_request("orderTotal: must be a number >= 0"));
-        }
-    }
+    // The client's rules for this body (the core's): id count and ids, country, orderTotal.
+    req.check().map_err(|e| ApiError::bad_request(e.message))?;
     state
         .db(move |c| {
             let mut by_profile: HashMap<String, Vec<ShippingRate>> = HashMap::new();
@@ -107,13 +102,7 @@ pub async fn shipping_rates(AxState(state): AxState<State>, Json(req): Json<Ship
                 if !by_profile.contains_key(&profile) {
                     let rates = profile_rates(c, &profile, &req.country)?
                         .into_iter()
-                        // Bounds are exact cents; `cents as f64 / 100.0` is the double nearest the
-                        // decimal bound, the same double a client gets by parsing it.
-                        .filter(|r| {
-                            req.order_total.is_none_or(|t| {
-                                r.min.is_none_or(|m| m as f64 / 100.0 <= t) && r.max.is_none_or(|m| t <= m as f64 / 100.0)
-                            })
-                        })
+                        .filter(|r| req.order_total.is_none_or(|t| r.serves_number(t)))
                         .map(|r| r.wire())
                         .collect();
                     by_profile.insert(profile.clone(), rates);
@@ -165,7 +154,7 @@ pub(super) fn apply_shipping(c: &Connection, s: &Session, rate_id: &str, a: &Shi
         .query_row([&a.country], |r| r.get(0))
         .optional()?
         .unwrap_or(0);
-    let taxed = s.subtotal.checked_add(rate.price).ok_or_else(|| ApiError::bad_request("items: order total too large"))?;
+    let taxed = money::checked_add(s.subtotal, rate.price).map_err(|e| ApiError::bad_request(format!("items: order total too large ({})", e.message)))?;
     let tax = apply_bps_half_up(taxed, bps);
     order_total(s.subtotal, rate.price, tax)?;
     c.execute(
