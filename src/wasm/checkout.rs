@@ -202,7 +202,7 @@ impl Checkout {
         match stored(c.storage.as_ref(), &c.key) {
             Err(e) => return Err(keep_aside(c.storage.as_ref(), &c.key, e).into()),
             // The cart's checkout, from this tab or another: carry it on.
-            Ok(Some(old)) if carries_on(&old, Some(&items)) => return open(client, c, old).await,
+            Ok(Some(old)) if carries_on(&old, Some(&items), true) => return open(client, c, old).await,
             Ok(_) => {}
         }
         if items.is_empty() {
@@ -254,7 +254,7 @@ impl Checkout {
         let c = common(&options)?;
         let items = if names_what_to_buy(&options) { Some(what_to_buy(&options)?.0) } else { None };
         let state = match stored(c.storage.as_ref(), &c.key) {
-            Ok(Some(s)) if carries_on(&s, items.as_deref()) => s,
+            Ok(Some(s)) if carries_on(&s, items.as_deref(), true) => s,
             Ok(_) => return Ok(JsValue::NULL),
             Err(e) => return Err(keep_aside(c.storage.as_ref(), &c.key, e).into()),
         };
