@@ -182,3 +182,19 @@ fn another_tabs_progress_is_followed_and_a_paid_record_empties_the_cart_once() {
     assert_eq!(w.count(|e| matches!(e, Effect::EmptyCart { .. })), 2, "once per checkout");
     assert!(b.shown().is_none(), "B's form unmounted too");
 }
+
+#[test]
+fn a_start_that_finds_a_payment_made_meanwhile_finishes_it_instead_of_a_new_session() {
+    let mut w = World::default();
+    let mut tab = Tab::new(true, true);
+    let mut op = tab.begin(start());
+    assert_eq!(w.run(&mut tab, &mut op, Input::None, |e| *e == Effect::AcquireLock), Effect::AcquireLock);
+    // Another tab (no lock API) paid meanwhile; its answer is unknown.
+    let mut lost = paying("tok_1");
+    lost.confirm_failed(ErrorCode::Network, "offline").unwrap();
+    w.record = Some(crate::checkout::protocol::Record { revision: 3, state: lost });
+    let r = w.run(&mut tab, &mut op, Input::Lock(Ok(())), |_| false);
+    assert_eq!(r, Effect::Done(Ok(Outcome::Opened { finish: true })));
+    assert_eq!(w.count(|e| matches!(e, Effect::Initiate(_))), 0, "no session beside an unsettled payment");
+    assert_eq!(tab.state().name(), "confirming");
+}
