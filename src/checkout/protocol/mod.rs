@@ -303,3 +303,30 @@ impl Op {
 fn refuse(e: Error) -> Effect {
     Effect::Done(Err(Refusal::Error(e)))
 }
+
+/// An input that does not belong to the step it was fed to (an executor's
+/// bug): the operation ends, naming the input. No `Debug` formatting here:
+/// it would pull the formatting of every type into the wasm.
+fn unexpected(input: &Input) -> Effect {
+    refuse(Error::invalid_state(format!("checkout protocol: the input {} does not belong to this step", input.name())))
+}
+
+impl Input {
+    /// The variant's name.
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Self::None => "None",
+            Self::Probed(_) => "Probed",
+            Self::Wrote(_) => "Wrote",
+            Self::StoreCurrency(_) => "StoreCurrency",
+            Self::Initiated(_) => "Initiated",
+            Self::Rates(_) => "Rates",
+            Self::Updated(_) => "Updated",
+            Self::Confirmed(_) => "Confirmed",
+            Self::Lock(_) => "Lock",
+            Self::Adapter(_) => "Adapter",
+            Self::Token(_) => "Token",
+        }
+    }
+}

@@ -199,7 +199,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             tab.unmount(q);
             (over, done(Outcome::Unit))
         }
-        (stage, input) => (over, refuse(Error::invalid_state(format!("checkout protocol: unexpected {input:?} in {stage:?}")))),
+        (_, input) => (over, super::unexpected(&input)),
     }
 }
 
