@@ -44,6 +44,7 @@
 //! silent no-op.
 
 pub mod machine;
+pub mod protocol;
 pub mod record;
 pub mod state;
 pub mod stored;

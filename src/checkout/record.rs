@@ -42,16 +42,18 @@ pub fn same_items(a: &[PaymentItem], b: &[PaymentItem]) -> bool {
 ///   retryable failure with a pending attempt) is always finished first;
 /// - a live checkout without a payment goes on only for the same items;
 /// - `succeeded` is shown while the cart is empty (the SDK emptied it when
-///   the payment succeeded); items in the cart again mean the next order;
+///   the payment succeeded); items in the cart again mean the next order.
+///   Bare `items` (`from_cart` false: nothing the SDK empties) show it for
+///   the same items too, so a reload never offers to pay them again;
 /// - a cancelled or finally failed checkout is over once items are known.
 #[must_use]
-pub fn carries_on(stored: &CheckoutState, items: Option<&[PaymentItem]>) -> bool {
+pub fn carries_on(stored: &CheckoutState, items: Option<&[PaymentItem]>, from_cart: bool) -> bool {
     let Some(items) = items else { return true };
     if stored.payment_unsettled() {
         return true;
     }
     match stored {
-        CheckoutState::Succeeded(_) => items.is_empty(),
+        CheckoutState::Succeeded(s) => items.is_empty() || (!from_cart && same_items(&s.session.items, items)),
         s if s.is_live() => s.session().is_some_and(|session| same_items(&session.items, items)),
         _ => false,
     }

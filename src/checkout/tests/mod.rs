@@ -2,8 +2,10 @@
 //! form ([`stored`]). Shared fixtures here.
 
 mod machine;
+mod protocol;
 mod record;
 mod stored;
+mod world;
 
 use super::*;
 use crate::error::{ErrorCode, Result};

@@ -1,0 +1,332 @@
+//! The checkout protocol (issue 31): every decision one tab makes about the
+//! checkout record the tabs of a cart share, as a pure value with no I/O
+//! (sans-I/O, like quinn-proto's `Connection`). An executor performs what it
+//! is told — requests, storage, the cross-tab lock, timers, the processor
+//! adapter, the cart — and feeds the results back; it decides nothing. The
+//! wasm class `Checkout` (`src/wasm/checkout*.rs`) is one executor; the
+//! deterministic simulation is another, over simulated I/O.
+//!
+//! ```text
+//! let mut tab = Tab::new(kept, cart);                  // one page's checkout
+//! let mut op = tab.begin(Operation::Pay { return_url });
+//! let mut input = Input::None;
+//! loop {
+//!     let stored = read_record();                      // Result<Option<Record>>
+//!     match op.step(&mut tab, stored, input) {
+//!         Effect::Done(result) => break result,
+//!         effect => input = perform(effect),           // awaits only here
+//!     }
+//! }
+//! ```
+//!
+//! `stored` is the record as storage holds it right before the step: every
+//! decision is a function of (this tab, the stored record, the event). A
+//! browser's storage is synchronous, so an executor performs a
+//! [`Effect::Write`] in the same turn as the step that asked for it; the
+//! write is still conditional ([`Effect::Write::expect`]): a write based on
+//! another revision than the one stored is not applied
+//! ([`Input::Wrote`]`(Ok(false))`) and the tab decides again on the record
+//! as it is then. Other tabs' writes (the `storage` event: late, lost,
+//! reordered) are fed as an operation of their own, [`Operation::Follow`].
+//!
+//! Several operations of one tab may be under way at once (a `pay()` waiting
+//! on the processor while the page asks for the state); each is an [`Op`]
+//! that shares the [`Tab`]. Time is only an input: [`Effect::Sleep`] asks
+//! for a wait, nothing reads a clock.
+//!
+//! - [`tab`]: the tab's copy of the record and what follows a change
+//!   (adopting another tab's progress, the end of a checkout).
+//! - [`open`]: `start`, `resume`, `free`, following other tabs.
+//! - [`shipping`]: `shippingOptions`, `selectShipping`, `cancel`.
+//! - [`pay`]: the payment run (`pay()`, and finishing an unsettled payment
+//!   after `start`/`resume`).
+
+mod open;
+mod pay;
+mod shipping;
+mod tab;
+
+use std::collections::VecDeque;
+
+use super::state::{AdapterSession, CheckoutState};
+use crate::error::{Error, Result};
+use crate::model::{
+    ConfirmRequest, ConfirmResponse, InitiateRequest, InitiateResponse, PaymentItem, ShippingAddress, ShippingRatesRequest,
+    ShippingRatesResponse, UpdateRequest, UpdateResponse,
+};
+use crate::shipping::ShippingOption;
+
+pub use tab::Tab;
+
+/// The record every tab of a cart shares: the state and its revision. Each
+/// applied write stores the next revision; a record stored without one
+/// (written before revisions) reads as revision 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub revision: u64,
+    pub state: CheckoutState,
+}
+
+/// The record as storage holds it before a step: `Ok(None)` when nothing is
+/// stored; `Err` when it cannot be read (an unreadable record: the executor
+/// has kept it aside and the error says where).
+pub type Stored = Result<Option<Record>>;
+
+/// What the page asked for (one public method each), or an event.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Operation {
+    /// `Checkout.start`: open the stored record when it carries on for
+    /// `items` ([`super::record::carries_on`]), else a new payment session.
+    /// `from_cart`: the items are a `Cart`'s (emptied once paid), not bare `items`.
+    Start { items: Vec<PaymentItem>, currency: String, from_cart: bool },
+    /// `Checkout.resume`: open the stored record if it carries on
+    /// (`items: None`: the caller named nothing, the record as it is).
+    Resume { items: Option<Vec<PaymentItem>>, from_cart: bool },
+    /// `shippingOptions(country)`.
+    ShippingOptions { country: String },
+    /// `selectShipping(rateId, address)`; the address already decoded (its
+    /// own checks run here).
+    SelectShipping { rate_id: String, address: ShippingAddress },
+    /// `pay({ returnUrl })`.
+    Pay { return_url: String },
+    /// After `start`/`resume` opened a record with an unsettled payment
+    /// ([`Outcome::Opened`] `finish: true`): confirm it again with its token;
+    /// never runs a next action (nothing waits on a person).
+    Finish,
+    /// `cancel()`.
+    Cancel,
+    /// Another tab wrote the record (a `storage` event for its key, or the
+    /// whole storage cleared).
+    Follow,
+    /// The page let the checkout go (`free()`).
+    Free,
+}
+
+/// What the executor does next; the result comes back as the next step's
+/// [`Input`] (named on each variant; effects with nothing to say give
+/// [`Input::None`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Check that the record can be written at all (e.g. `setItem` of a
+    /// scratch key, then `removeItem`), before a session is opened.
+    /// → [`Input::Probed`].
+    Probe,
+    /// Write `record` if the stored record's revision is `expect` (`None`:
+    /// only if nothing is stored); otherwise leave storage as it is.
+    /// → [`Input::Wrote`] (`Ok(false)`: not applied, decide again).
+    Write { record: Record, expect: Option<u64> },
+    /// `client.store()`'s currency, when the client has it. → [`Input::StoreCurrency`].
+    StoreCurrency,
+    /// `POST /payments/initiate`. → [`Input::Initiated`].
+    Initiate(InitiateRequest),
+    /// `POST /shipping/rates`. → [`Input::Rates`].
+    Rates(ShippingRatesRequest),
+    /// `POST /payments/update`. → [`Input::Updated`].
+    Update(UpdateRequest),
+    /// `POST /payments/confirm`. → [`Input::Confirmed`].
+    Confirm(ConfirmRequest),
+    /// Take the cart's cross-tab lock (held until [`Effect::ReleaseLock`] or
+    /// the tab goes away). → [`Input::Lock`].
+    AcquireLock,
+    /// Let the lock go. → [`Input::None`].
+    ReleaseLock,
+    /// Mount the adapter's payment form. → [`Input::Adapter`].
+    Mount(AdapterSession),
+    /// Tell the adapter the amount to show (minor units). → [`Input::Adapter`].
+    UpdateAmount { amount: i64, currency: String },
+    /// Unmount the adapter's form (when it has `unmount`). → [`Input::None`].
+    Unmount,
+    /// Ask the adapter for a confirmation token. → [`Input::Token`].
+    CollectToken,
+    /// Run the adapter's next action (3-D Secure) on this client secret. → [`Input::Adapter`].
+    NextAction(String),
+    /// Wait this long (ms). → [`Input::None`].
+    Sleep(u32),
+    /// The payment for `paid` succeeded: take it out of the cart, what
+    /// [`super::record::after_paying`] says of the cart as it is now
+    /// (every line left at 0: clear it). → [`Input::None`].
+    EmptyCart { paid: Vec<PaymentItem> },
+    /// Tell the listeners the state changed. → [`Input::None`].
+    Emit(CheckoutState),
+    /// The first answer of a resumed payment is in (`start`/`resume` may
+    /// return now). → [`Input::None`].
+    FirstAnswer,
+    /// The operation is over.
+    Done(core::result::Result<Outcome, Refusal>),
+}
+
+/// What an operation ends with.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// The tab's state is the answer (`selectShipping`, `pay`).
+    State,
+    /// `shippingOptions`.
+    Options(Vec<ShippingOption>),
+    /// `start`/`resume` opened a checkout; `finish`: run [`Operation::Finish`]
+    /// (the payment is unsettled) and return once it gave
+    /// [`Effect::FirstAnswer`] or ended.
+    Opened { finish: bool },
+    /// `resume`: nothing to open (`null`).
+    Nothing,
+    /// Done, nothing to return (`cancel`, `free`, `Follow`).
+    Unit,
+}
+
+/// Why an operation failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Refusal {
+    /// This error (a `CirrusError`).
+    Error(Error),
+    /// The error the last effect's result carried (a request's, the
+    /// adapter's), passed on as the executor got it.
+    PassOn(Error),
+}
+
+impl Refusal {
+    /// The error, whichever way it is passed.
+    #[must_use]
+    pub const fn error(&self) -> &Error {
+        match self {
+            Self::Error(e) | Self::PassOn(e) => e,
+        }
+    }
+}
+
+/// The result of the last effect, fed to the next step.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// The first step, and effects that give nothing back.
+    None,
+    /// [`Effect::Probe`]: `Err(why)` when storage refused the write.
+    Probed(core::result::Result<(), String>),
+    /// [`Effect::Write`]: `Ok(true)` written, `Ok(false)` not applied
+    /// (another revision is stored), `Err(why)` storage refused (`setItem` threw).
+    Wrote(core::result::Result<bool, String>),
+    StoreCurrency(Result<Option<String>>),
+    Initiated(Result<InitiateResponse>),
+    Rates(Result<ShippingRatesResponse>),
+    Updated(Result<UpdateResponse>),
+    /// [`Effect::Confirm`]: the answer, or the error (its code says whether
+    /// the server answered the request definitively, [`super::definitive`]).
+    Confirmed(Result<ConfirmResponse>),
+    /// [`Effect::AcquireLock`]: `Err` when another tab holds it.
+    Lock(Result<()>),
+    /// [`Effect::Mount`], [`Effect::UpdateAmount`], [`Effect::NextAction`]:
+    /// `Err` with the adapter's error.
+    Adapter(Result<()>),
+    /// [`Effect::CollectToken`]: the token (checked here: an empty one is
+    /// the adapter's failure), or the adapter's error.
+    Token(Result<String>),
+}
+
+/// One operation under way: its continuation, and the effects decided but
+/// not handed out yet. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Op {
+    stage: Stage,
+    /// Effects to hand out before the operation goes on (their results are
+    /// not needed: emits, lock releases, an amount shown).
+    queue: VecDeque<Effect>,
+    /// Awaited side effects (an amount shown) held back until the effect
+    /// that must follow its step in the same turn (a write, a confirm) was
+    /// handed out and answered.
+    held: VecDeque<Effect>,
+}
+
+/// Where each operation is (each module owns its own stages).
+#[derive(Debug, Clone)]
+enum Stage {
+    Open(open::Stage),
+    Shipping(shipping::Stage),
+    Pay(pay::Stage),
+    Over,
+}
+
+impl Tab {
+    /// Begin an operation on this tab; drive it with [`Op::step`].
+    #[must_use]
+    pub fn begin(&mut self, operation: Operation) -> Op {
+        let stage = match operation {
+            Operation::Start { .. } | Operation::Resume { .. } | Operation::Follow | Operation::Free => Stage::Open(open::Stage::begin(operation)),
+            Operation::ShippingOptions { .. } | Operation::SelectShipping { .. } | Operation::Cancel => {
+                Stage::Shipping(shipping::Stage::begin(operation))
+            }
+            Operation::Pay { .. } | Operation::Finish => Stage::Pay(pay::Stage::begin(self, operation)),
+        };
+        Op { stage, queue: VecDeque::new(), held: VecDeque::new() }
+    }
+}
+
+impl Op {
+    /// The next effect, given the record stored now and the result of the
+    /// last effect (`Input::None` on the first step). After
+    /// [`Effect::Done`] every further step is `Done` again.
+    pub fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input) -> Effect {
+        if let Some(e) = self.queue.pop_front() {
+            return e;
+        }
+        let main = match &mut self.stage {
+            Stage::Open(s) => s.step(tab, stored, input, &mut self.queue),
+            Stage::Shipping(s) => s.step(tab, stored, input, &mut self.queue),
+            Stage::Pay(s) => s.step(tab, stored, input, &mut self.queue),
+            Stage::Over => Effect::Done(Err(Refusal::Error(Error::invalid_state("this operation is over")))),
+        };
+        // What was held back goes first now, unless this step's own effect must follow it in
+        // the same turn too: a confirm right after the write of its in-flight record, a write
+        // right after the read it was decided on. Nothing awaited comes between them.
+        let mut queue: VecDeque<Effect> = self.held.drain(..).chain(self.queue.drain(..)).collect();
+        if matches!(main, Effect::Confirm(_) | Effect::Write { .. }) {
+            let (awaited, now): (VecDeque<Effect>, VecDeque<Effect>) = queue.into_iter().partition(|e| matches!(e, Effect::UpdateAmount { .. }));
+            self.held = awaited;
+            queue = now;
+        }
+        self.queue = queue;
+        if let Effect::Done(r) = &main {
+            let r = r.clone();
+            self.stage = Stage::Over;
+            self.queue.push_back(Effect::Done(r));
+        } else {
+            self.queue.push_back(main);
+        }
+        self.queue.pop_front().unwrap_or(Effect::Done(Ok(Outcome::Unit)))
+    }
+
+    /// True once the operation handed out [`Effect::Done`] (or is about to,
+    /// with nothing before it).
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        matches!(self.stage, Stage::Over) && self.queue.iter().all(|e| matches!(e, Effect::Done(_)))
+    }
+}
+
+/// The refusal of a step (a `CirrusError`).
+fn refuse(e: Error) -> Effect {
+    Effect::Done(Err(Refusal::Error(e)))
+}
+
+/// An input that does not belong to the step it was fed to (an executor's
+/// bug): the operation ends, naming the input. No `Debug` formatting here:
+/// it would pull the formatting of every type into the wasm.
+fn unexpected(input: &Input) -> Effect {
+    refuse(Error::invalid_state(format!("checkout protocol: the input {} does not belong to this step", input.name())))
+}
+
+impl Input {
+    /// The variant's name.
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Self::None => "None",
+            Self::Probed(_) => "Probed",
+            Self::Wrote(_) => "Wrote",
+            Self::StoreCurrency(_) => "StoreCurrency",
+            Self::Initiated(_) => "Initiated",
+            Self::Rates(_) => "Rates",
+            Self::Updated(_) => "Updated",
+            Self::Confirmed(_) => "Confirmed",
+            Self::Lock(_) => "Lock",
+            Self::Adapter(_) => "Adapter",
+            Self::Token(_) => "Token",
+        }
+    }
+}

@@ -1,0 +1,277 @@
+//! Opening a checkout (`start`, `resume`), following other tabs' writes, and
+//! letting a checkout go (`free`).
+//!
+//! `start` carries the stored record on when it is the cart's
+//! ([`carries_on`]), else: the store's currency checked, storage checked
+//! writable ([`Effect::Probe`], before any session), the lock taken, a session
+//! initiated, its record written, the form mounted. Opening a stored record
+//! takes the lock if free and mounts the form unless the checkout is over; an
+//! unsettled payment is then finished by [`super::Operation::Finish`].
+
+use std::collections::VecDeque;
+
+use super::tab::{unwritable, Synced};
+use super::{refuse, Effect, Input, Operation, Outcome, Record, Refusal, Stored, Tab};
+use crate::checkout::record::{carries_on, same_items};
+use crate::checkout::state::CheckoutState;
+use crate::checkout::validate::same_currency;
+use crate::error::Error;
+use crate::model::{InitiateRequest, InitiateResponse, PaymentItem};
+
+/// What a `start` that opens a new session carries from step to step.
+#[derive(Debug, Clone)]
+pub(super) struct Plan {
+    items: Vec<PaymentItem>,
+    currency: String,
+    from_cart: bool,
+    /// The revision of the record the start decided on (`None`: nothing stored).
+    seen: Option<u64>,
+}
+
+impl Plan {
+    /// Whether the record stored now must be opened instead of a new
+    /// session: a payment not settled (never a session beside it), or a
+    /// record another tab wrote since this start decided that carries on for
+    /// its items (a checkout of them, live or paid: the items this start
+    /// read may have been paid meanwhile).
+    fn defers_to(&self, stored: &Record) -> bool {
+        let changed = Some(stored.revision) != self.seen;
+        let paid_same = matches!(&stored.state, CheckoutState::Succeeded(s) if same_items(&s.session.items, &self.items));
+        stored.state.payment_unsettled() || (changed && (paid_same || carries_on(&stored.state, Some(&self.items), self.from_cart)))
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(super) enum Stage {
+    Start { items: Vec<PaymentItem>, currency: String, from_cart: bool },
+    Resume { items: Option<Vec<PaymentItem>>, from_cart: bool },
+    /// Waiting for the store's currency.
+    Currency(Plan),
+    /// Waiting for the probe of storage.
+    Probe(Plan),
+    /// Waiting for the lock before a new session.
+    Lock(Plan),
+    /// Waiting for the initiate answer.
+    Initiate(Plan),
+    /// Waiting for the write of the new session's record.
+    Written { plan: Plan, next: CheckoutState, revision: Option<u64> },
+    /// A stored record taken: waiting for the lock (taken if free).
+    OpenLock,
+    /// Waiting for the mount; `opened`: an existing record (a failed mount
+    /// keeps the lock of a new session only).
+    Mount { amount: i64, opened: bool },
+    Follow,
+    /// Waiting for a write putting an unsettled payment back.
+    Restored,
+    Free,
+}
+
+impl Stage {
+    pub(super) fn begin(op: Operation) -> Self {
+        match op {
+            Operation::Start { items, currency, from_cart } => Self::Start { items, currency, from_cart },
+            Operation::Resume { items, from_cart } => Self::Resume { items, from_cart },
+            Operation::Follow => Self::Follow,
+            _ => Self::Free,
+        }
+    }
+
+    pub(super) fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>) -> Effect {
+        let stage = core::mem::replace(self, Self::Free);
+        let (next, effect) = advance(stage, tab, stored, input, q);
+        *self = next;
+        effect
+    }
+}
+
+/// A failure once this tab may hold the lock for a new session: let it go.
+fn fail(tab: &mut Tab, q: &mut VecDeque<Effect>, r: Refusal) -> Effect {
+    if tab.lock && !tab.state.payment_unsettled() {
+        tab.lock = false;
+        q.push_back(Effect::ReleaseLock);
+    }
+    Effect::Done(Err(r))
+}
+
+fn done(r: Outcome) -> Effect {
+    Effect::Done(Ok(r))
+}
+
+#[allow(clippy::too_many_lines)]
+fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
+    let over = Stage::Free;
+    match (stage, input) {
+        (Stage::Start { items, currency, from_cart }, _) => match stored {
+            Err(e) => (over, refuse(e)),
+            Ok(Some(old)) if tab.kept && carries_on(&old.state, Some(&items), from_cart) => open(tab, old, q),
+            Ok(_) if items.is_empty() => (over, refuse(Error::invalid_state("the cart is empty: add an item before checkout"))),
+            Ok(r) => {
+                let seen = r.map(|r| r.revision);
+                (Stage::Currency(Plan { items, currency, from_cart, seen }), Effect::StoreCurrency)
+            }
+        },
+        (Stage::Resume { items, from_cart }, _) => match stored {
+            Err(e) => (over, refuse(e)),
+            Ok(Some(old)) if tab.kept && carries_on(&old.state, items.as_deref(), from_cart) => open(tab, old, q),
+            Ok(_) => (over, done(Outcome::Nothing)),
+        },
+        (Stage::Currency(plan), Input::StoreCurrency(r)) => match r {
+            Err(e) => (over, Effect::Done(Err(Refusal::PassOn(e)))),
+            // A cart in another currency than the store's is refused before a session (issue 27).
+            Ok(Some(store)) if store != plan.currency => {
+                (over, refuse(same_currency(&plan.currency, &store, plan.from_cart).err().unwrap_or_else(|| Error::invalid_argument("currency"))))
+            }
+            Ok(_) if tab.kept => (Stage::Probe(plan), Effect::Probe),
+            Ok(_) => (Stage::Lock(plan), Effect::AcquireLock),
+        },
+        (Stage::Probe(plan), Input::Probed(r)) => match r {
+            Err(why) => (over, refuse(unwritable(&why, "no payment session was opened"))),
+            Ok(()) => (Stage::Lock(plan), Effect::AcquireLock),
+        },
+        (Stage::Lock(plan), Input::Lock(r)) => match (r, stored) {
+            (Err(e), _) => (over, refuse(e)),
+            (_, Err(e)) => (over, fail(tab, q, Refusal::Error(e))),
+            // Decided again on the record as it is once the lock is held: another tab may have
+            // paid meanwhile (finish that payment, or show the order), never a session beside it.
+            (Ok(()), Ok(Some(old))) if tab.kept && plan.defers_to(&old) => {
+                tab.lock = true;
+                open(tab, old, q)
+            }
+            (Ok(()), Ok(_)) => {
+                tab.lock = true;
+                let body = InitiateRequest { items: plan.items.clone(), currency: plan.currency.clone() };
+                (Stage::Initiate(plan), Effect::Initiate(body))
+            }
+        },
+        (Stage::Initiate(plan), Input::Initiated(r)) => match r {
+            Err(e) => (over, fail(tab, q, Refusal::PassOn(e))),
+            Ok(answer) => write_new(tab, stored, plan, answer, q),
+        },
+        (Stage::Written { plan, next, revision }, Input::Wrote(r)) => match r {
+            Ok(true) => {
+                let amount = next.session().map_or(0, |s| s.amount);
+                let session = next.adapter_session();
+                tab.commit(next, revision, q);
+                match session {
+                    Some(s) => (Stage::Mount { amount, opened: false }, Effect::Mount(s)),
+                    None => (over, done(Outcome::Opened { finish: false })),
+                }
+            }
+            // Another tab wrote meanwhile: decide again on what is stored now.
+            Ok(false) => rewrite(tab, stored, plan, next, q),
+            Err(why) => (over, fail(tab, q, Refusal::Error(unwritable(&why, "the payment session was opened but not recorded; nothing was charged")))),
+        },
+        (Stage::OpenLock, Input::Lock(r)) => {
+            tab.lock = r.is_ok();
+            mount(tab, true)
+        }
+        (Stage::Mount { amount, opened }, Input::Adapter(r)) => match r {
+            Err(e) => {
+                if opened {
+                    (over, Effect::Done(Err(Refusal::PassOn(e))))
+                } else {
+                    (over, fail(tab, q, Refusal::PassOn(e)))
+                }
+            }
+            Ok(()) => {
+                tab.shown = Some(amount);
+                // The record may have moved on while the form mounted.
+                if let Ok(Some(r)) = &stored {
+                    let _ = tab.sync(Some(r), q);
+                }
+                let finish = tab.state.resume_token().is_some();
+                (over, done(Outcome::Opened { finish }))
+            }
+        },
+        (Stage::Follow, _) => follow(tab, stored, q),
+        (Stage::Restored, Input::Wrote(r)) => {
+            if let (Ok(true), Ok(stored)) = (r, stored) {
+                tab.revision = stored.map(|r| r.revision);
+            }
+            (over, done(Outcome::Unit))
+        }
+        (Stage::Free, _) => {
+            // A payment not settled keeps the lock until the tab goes away (resume it).
+            if tab.lock && !tab.state.payment_unsettled() {
+                tab.lock = false;
+                q.push_back(Effect::ReleaseLock);
+            }
+            tab.unmount(q);
+            (over, done(Outcome::Unit))
+        }
+        (_, input) => (over, super::unexpected(&input)),
+    }
+}
+
+/// Take a stored record as this tab's copy, then the lock (if live) and the form.
+fn open(tab: &mut Tab, old: Record, _q: &mut VecDeque<Effect>) -> (Stage, Effect) {
+    tab.state = old.state;
+    tab.revision = Some(old.revision);
+    if tab.state.is_final() {
+        return (Stage::Free, done(Outcome::Opened { finish: false }));
+    }
+    // Taken if free; a new payment or shipping asks again, finishing one never needs it.
+    (Stage::OpenLock, Effect::AcquireLock)
+}
+
+fn mount(tab: &Tab, opened: bool) -> (Stage, Effect) {
+    match tab.state.adapter_session() {
+        Some(s) => (Stage::Mount { amount: s.amount, opened }, Effect::Mount(s)),
+        None => (Stage::Free, done(Outcome::Opened { finish: tab.state.resume_token().is_some() })),
+    }
+}
+
+/// The initiate answer as the new record: it replaces whatever finished or
+/// unpaid record is stored, never one with an unsettled payment.
+fn write_new(tab: &mut Tab, stored: Stored, plan: Plan, answer: InitiateResponse, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
+    let mut next = CheckoutState::Idle;
+    if let Err(e) = next.initiated(plan.items.clone(), answer) {
+        return (Stage::Free, fail(tab, q, Refusal::Error(e)));
+    }
+    rewrite(tab, stored, plan, next, q)
+}
+
+/// Write the new session's record over the record as it is now, unless that
+/// one must be opened instead ([`Plan::defers_to`]: the new session is then
+/// left unused, nothing was paid on it).
+fn rewrite(tab: &mut Tab, stored: Stored, plan: Plan, next: CheckoutState, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
+    let stored = match stored {
+        Ok(r) => r,
+        Err(e) => return (Stage::Free, fail(tab, q, Refusal::Error(e))),
+    };
+    if let Some(old) = stored.as_ref().filter(|r| tab.kept && plan.defers_to(r)) {
+        return open(tab, old.clone(), q);
+    }
+    match tab.write(stored.as_ref(), &next) {
+        Some(Effect::Write { record, expect }) => {
+            let revision = Some(record.revision);
+            (Stage::Written { plan, next, revision }, Effect::Write { record, expect })
+        }
+        _ => {
+            let session = next.adapter_session();
+            tab.commit(next, None, q);
+            match session {
+                Some(s) => (Stage::Mount { amount: s.amount, opened: false }, Effect::Mount(s)),
+                None => (Stage::Free, done(Outcome::Opened { finish: false })),
+            }
+        }
+    }
+}
+
+/// Another tab wrote the record: adopt its progress on this session (unless
+/// a payment runs here: that run reads the record itself); put an unsettled
+/// payment back if the record was cleared. A record of another checkout is
+/// left alone (this tab's next action says so).
+fn follow(tab: &mut Tab, stored: Stored, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
+    if tab.flight || !tab.kept {
+        return (Stage::Free, done(Outcome::Unit));
+    }
+    let Ok(stored) = stored else { return (Stage::Free, done(Outcome::Unit)) };
+    match tab.sync(stored.as_ref(), q) {
+        Ok(Synced::Restore) => match tab.write(stored.as_ref(), &tab.state.clone()) {
+            Some(w) => (Stage::Restored, w),
+            None => (Stage::Free, done(Outcome::Unit)),
+        },
+        _ => (Stage::Free, done(Outcome::Unit)),
+    }
+}

@@ -1,0 +1,301 @@
+//! The payment run: `pay()` ([`Run::Pay`]) and finishing an unsettled
+//! payment after `start`/`resume` ([`Run::Resume`]).
+//!
+//! - A new payment (a fresh token) holds the cart's lock; re-confirming the
+//!   token of a payment that may exist never needs it.
+//! - A confirm is sent only once its in-flight record was written: storage
+//!   that refuses the write ends the run with a typed error and nothing sent.
+//! - A fresh token is confirmed only for the amount the form showed when it
+//!   was collected: when the record says another amount (another tab changed
+//!   the shipping), the form is told the new amount and the run is refused.
+//! - An answer is applied to the record as it is when it lands: to this
+//!   token's unsettled payment (whichever tab last wrote it); an answer for a
+//!   token the record no longer waits on (another tab settled it, or paid
+//!   again with a new token) changes nothing, this tab takes the record.
+//! - An unknown outcome or `processing` is confirmed again with the same
+//!   token after the core's delays ([`crate::checkout::AfterConfirm::delay_ms`]); at most one next
+//!   action per run, only in a run the buyer started.
+
+use std::collections::VecDeque;
+
+use super::tab::{unwritable, Synced};
+use super::{refuse, Effect, Input, Operation, Outcome, Record, Stored, Tab};
+use crate::checkout::machine::{AfterConfirm, PayStep};
+use crate::checkout::record::Run;
+use crate::checkout::state::CheckoutState;
+use crate::checkout::validate_return_url;
+use crate::error::{Error, Result};
+use crate::model::ConfirmResponse;
+
+/// What one run carries from step to step.
+#[derive(Debug, Clone)]
+pub(super) struct Runner {
+    run: Run,
+    return_url: String,
+    token: String,
+    /// The amount the form showed when this run's fresh token was collected
+    /// (`None`: a token already used, whose payment may exist).
+    collected_at: Option<i64>,
+    /// Next actions run, `processing` re-reads, unknown outcomes re-confirmed.
+    actions: usize,
+    polls: usize,
+    rechecks: usize,
+    /// The first answer was recorded (`start`/`resume` were told).
+    answered: bool,
+}
+
+#[derive(Debug, Clone)]
+pub(super) enum Stage {
+    Begin { run: Run, return_url: String },
+    /// Waiting for the lock, then the token.
+    Lock(Runner),
+    Token(Runner),
+    /// Waiting for the in-flight record's write.
+    InFlight { r: Runner, next: CheckoutState, revision: u64, body: crate::model::ConfirmRequest },
+    /// Waiting for the confirm's answer.
+    Sent(Runner),
+    /// Waiting for the write of the answer's state.
+    Answered { r: Runner, answer: Result<ConfirmResponse>, next: CheckoutState, after: AfterConfirm, revision: u64 },
+    /// Waiting out a delay before confirming again.
+    Wait(Runner),
+    /// Waiting for the adapter's next action.
+    Action(Runner),
+    /// Waiting for the write of an adapter failure.
+    AdapterFailed { message: String, next: CheckoutState, revision: u64 },
+    Over,
+}
+
+impl Stage {
+    pub(super) fn begin(tab: &mut Tab, op: Operation) -> Self {
+        tab.flight = true;
+        match op {
+            Operation::Pay { return_url } => Self::Begin { run: Run::Pay, return_url },
+            _ => Self::Begin { run: Run::Resume, return_url: String::new() },
+        }
+    }
+
+    pub(super) fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>) -> Effect {
+        let stage = core::mem::replace(self, Self::Over);
+        let (next, effect) = match advance(stage, tab, stored, input, q) {
+            Ok(x) => x,
+            Err(e) => (Self::Over, refuse(e)),
+        };
+        if let Effect::Done(_) = effect {
+            tab.flight = false;
+        }
+        *self = next;
+        effect
+    }
+}
+
+fn state_done() -> (Stage, Effect) {
+    (Stage::Over, Effect::Done(Ok(Outcome::State)))
+}
+
+fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>) -> Result<(Stage, Effect)> {
+    let record = stored?;
+    let record = record.as_ref();
+    Ok(match (stage, input) {
+        (Stage::Begin { run, return_url }, _) => {
+            let new = |token: String, collected_at| Runner { run, return_url: return_url.clone(), token, collected_at, actions: 0, polls: 0, rechecks: 0, answered: false };
+            match run {
+                Run::Resume => match tab.act(record, q, |s| Ok(s.resume_token().map(str::to_owned)))?.1 {
+                    Some(t) => confirm(tab, record, q, new(t, None))?,
+                    None => state_done(),
+                },
+                Run::Pay => {
+                    let step = tab.act(record, q, |s| s.pay_step())?.1;
+                    validate_return_url(&return_url)?;
+                    match step {
+                        PayStep::Reconfirm(t) => confirm(tab, record, q, new(t, None))?,
+                        // A new payment: only the tab holding the cart's lock may make one.
+                        PayStep::CollectToken => (Stage::Lock(new(String::new(), None)), Effect::AcquireLock),
+                    }
+                }
+            }
+        }
+        (Stage::Lock(r), Input::Lock(l)) => {
+            l?;
+            tab.lock = true;
+            (Stage::Token(r), Effect::CollectToken)
+        }
+        (Stage::Token(mut r), Input::Token(t)) => match t.map(|t| t.trim().to_owned()) {
+            Ok(t) if !t.is_empty() => {
+                r.token = t;
+                r.collected_at = Some(tab.shown.unwrap_or_else(|| tab.state.session().map_or(0, |s| s.amount)));
+                confirm(tab, record, q, r)?
+            }
+            Ok(_) => adapter_failed(tab, record, q, "the processor adapter returned no token".to_owned())?,
+            Err(e) => adapter_failed(tab, record, q, e.message)?,
+        },
+        (Stage::InFlight { r, next, revision, body }, Input::Wrote(w)) => match w {
+            Ok(true) => {
+                tab.commit(next, Some(revision), q);
+                (Stage::Sent(r), Effect::Confirm(body))
+            }
+            Ok(false) => confirm(tab, record, q, r)?,
+            Err(why) => (Stage::Over, refuse(unwritable(&why, "the payment was not sent"))),
+        },
+        (Stage::Sent(r), Input::Confirmed(answer)) => answer_landed(tab, record, q, r, answer)?,
+        (Stage::Answered { r, answer, next, after, revision }, Input::Wrote(w)) => match w {
+            Ok(true) => {
+                tab.commit(next, Some(revision), q);
+                go_on(tab, record, q, r, after)?
+            }
+            Ok(false) => answer_landed(tab, record, q, r, answer)?,
+            // The answer stays in this tab; the record still says in flight with this
+            // token, which any tab confirms again (the same payment, never a new one).
+            Err(_) => {
+                tab.state = next;
+                tab.changed(q);
+                go_on(tab, record, q, r, after)?
+            }
+        },
+        (Stage::Wait(r), Input::None) => {
+            // After a wait, another tab may have settled this payment: then this run is over.
+            if tab.sync(record, q)? == Synced::Adopted && tab.state.resume_token() != Some(r.token.as_str()) {
+                return Ok(state_done());
+            }
+            confirm(tab, record, q, r)?
+        }
+        (Stage::Action(r), Input::Adapter(a)) => match a {
+            Err(e) => adapter_failed(tab, record, q, e.message)?,
+            Ok(()) => {
+                if tab.sync(record, q)? == Synced::Adopted && !matches!(tab.state, CheckoutState::RequiresAction(_)) {
+                    return Ok(state_done()); // another tab finished it meanwhile
+                }
+                let token = tab.state.action_finished()?;
+                confirm(tab, record, q, Runner { token, ..r })?
+            }
+        },
+        (Stage::AdapterFailed { message, next, revision }, Input::Wrote(w)) => match w {
+            Ok(true) => {
+                tab.commit(next, Some(revision), q);
+                state_done()
+            }
+            Ok(false) => adapter_failed(tab, record, q, message)?,
+            Err(why) => (Stage::Over, refuse(unwritable(&why, "the adapter's failure was not recorded"))),
+        },
+        (_, input) => (Stage::Over, super::unexpected(&input)),
+    })
+}
+
+/// Decide a confirm on the record as it is now: the in-flight record written
+/// first (then [`Effect::Confirm`]).
+fn confirm(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: Runner) -> Result<(Stage, Effect)> {
+    let (next, body) = tab.act(record, q, |s| s.begin_confirm(&r.token, &r.return_url))?;
+    if let (Some(at), Some(session)) = (r.collected_at, tab.state.session().cloned()) {
+        if session.amount != at {
+            // Another tab changed what will be charged after this tab's form showed `at`.
+            tab.show_amount(q);
+            if !q.iter().any(|e| matches!(e, Effect::UpdateAmount { .. })) {
+                q.push_back(Effect::UpdateAmount { amount: session.amount, currency: session.currency.clone() });
+            }
+            let e = Error::invalid_state(format!(
+                "the amount to pay changed to {} {} (the shipping was changed in another tab) after the payment form showed {}; nothing was charged: the form shows the new amount, call pay() again",
+                session.amount, session.currency, at
+            ));
+            return Ok((Stage::Over, refuse(e)));
+        }
+    }
+    Ok(match tab.write(record, &next) {
+        Some(Effect::Write { record, expect }) => {
+            let revision = record.revision;
+            (Stage::InFlight { r, next, revision, body }, Effect::Write { record, expect })
+        }
+        _ => {
+            tab.commit(next, None, q);
+            (Stage::Sent(r), Effect::Confirm(body))
+        }
+    })
+}
+
+/// An answer for `r.token` landed: apply it to the record as it is now.
+fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: Runner, answer: Result<ConfirmResponse>) -> Result<(Stage, Effect)> {
+    // The state the answer applies to: this tab's in-flight copy, or the
+    // record another tab wrote since, while it still waits on this token.
+    let mut base = tab.state.clone();
+    if tab.kept {
+        match record {
+            Some(rec) if Some(rec.revision) == tab.revision && rec.state == tab.state => {}
+            Some(rec) if same_session(&rec.state, &tab.state) && rec.state.resume_token() == Some(r.token.as_str()) => {
+                base = rec.state.clone();
+                if !matches!(&base, CheckoutState::Paying(p) if p.attempt.confirm_in_flight) {
+                    base.begin_confirm(&r.token, &r.return_url)?;
+                }
+            }
+            // Cleared while this payment is unsettled: the answer puts it back.
+            None if tab.state.payment_unsettled() => {}
+            // Settled elsewhere, paid again with another token, or another
+            // checkout: this late answer changes nothing (finding 2).
+            _ => {
+                let _ = tab.sync(record, q);
+                q.push_back(Effect::FirstAnswer);
+                return Ok(state_done());
+            }
+        }
+    }
+    let after = match answer.clone() {
+        Ok(a) => base.confirmed(a),
+        Err(e) => base.confirm_failed(e.code, &e.message),
+    }?;
+    Ok(match tab.write(record, &base) {
+        Some(Effect::Write { record, expect }) => {
+            let revision = record.revision;
+            (Stage::Answered { r, answer, next: base, after, revision }, Effect::Write { record, expect })
+        }
+        _ => {
+            tab.commit(base, None, q);
+            go_on(tab, record, q, r, after)?
+        }
+    })
+}
+
+fn same_session(a: &CheckoutState, b: &CheckoutState) -> bool {
+    a.session().map(|s| &s.session_id) == b.session().map(|s| &s.session_id)
+}
+
+/// After an answer was recorded: wait and confirm again, run the next
+/// action, or end the run.
+fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, mut r: Runner, after: AfterConfirm) -> Result<(Stage, Effect)> {
+    // The answer is this tab's state now: `start`/`resume` may return.
+    if !std::mem::replace(&mut r.answered, true) {
+        q.push_back(Effect::FirstAnswer);
+    }
+    let round = match after {
+        AfterConfirm::Processing => &mut r.polls,
+        AfterConfirm::Unknown => &mut r.rechecks,
+        _ => &mut r.actions,
+    };
+    if let Some(ms) = after.delay_ms(*round) {
+        *round += 1;
+        return Ok((Stage::Wait(r), Effect::Sleep(ms)));
+    }
+    let AfterConfirm::NextAction(secret) = &after else { return Ok(state_done()) };
+    // `start`/`resume` never wait on a person: the page calls `pay()` for the challenge.
+    if !after.runs_action(r.run) {
+        return Ok(state_done());
+    }
+    if r.actions > 0 {
+        return adapter_failed(tab, record, q, "authentication was not completed".to_owned());
+    }
+    r.actions += 1;
+    let secret = secret.clone();
+    Ok((Stage::Action(r), Effect::NextAction(secret)))
+}
+
+/// The adapter could not collect a token or run the next action: recorded
+/// on the live record, the run ends with that state.
+fn adapter_failed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, message: String) -> Result<(Stage, Effect)> {
+    let (next, ()) = tab.act(record, q, |s| s.adapter_failed(&message))?;
+    Ok(match tab.write(record, &next) {
+        Some(Effect::Write { record, expect }) => {
+            let revision = record.revision;
+            (Stage::AdapterFailed { message, next, revision }, Effect::Write { record, expect })
+        }
+        _ => {
+            tab.commit(next, None, q);
+            state_done()
+        }
+    })
+}

@@ -1,0 +1,192 @@
+//! Shipping and cancelling: `shippingOptions` (on the live record),
+//! `selectShipping` (holds the cart's lock: it changes what will be
+//! charged; the answer applied to the record as it is then, and the form
+//! told the new amount) and `cancel` (on the live record: a tab that read it
+//! earlier cannot cancel a payment another tab made).
+
+use std::collections::VecDeque;
+
+use super::tab::{unwritable, Synced};
+use super::{refuse, Effect, Input, Operation, Outcome, Refusal, Stored, Tab};
+use crate::checkout::state::CheckoutState;
+use crate::checkout::validate_address;
+use crate::error::{Error, Result};
+use crate::model::{ShippingAddress, ShippingRate, ShippingRatesRequest, ShippingRatesResponse, UpdateRequest, UpdateResponse};
+use crate::money::Currency;
+use crate::shipping::usable_rates;
+
+#[derive(Debug, Clone)]
+pub(super) enum Stage {
+    Options { country: String },
+    /// Waiting for the rates of `ids`.
+    Rates { country: String, ids: Vec<String>, subtotal: i64, currency: String },
+    Select { rate_id: String, address: ShippingAddress },
+    /// Waiting for the lock, then the update.
+    Lock { rate: ShippingRate, address: ShippingAddress, body: UpdateRequest },
+    Update { rate: ShippingRate, address: ShippingAddress },
+    /// Waiting for the write of the chosen shipping.
+    Written { rate: ShippingRate, address: ShippingAddress, answer: UpdateResponse, next: CheckoutState, revision: u64 },
+    /// Waiting for the form to show the new amount.
+    Shown,
+    Cancel,
+    CancelWritten { next: CheckoutState, revision: u64 },
+    Over,
+}
+
+impl Stage {
+    pub(super) fn begin(op: Operation) -> Self {
+        match op {
+            Operation::ShippingOptions { country } => Self::Options { country },
+            Operation::SelectShipping { rate_id, address } => Self::Select { rate_id, address },
+            _ => Self::Cancel,
+        }
+    }
+
+    pub(super) fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>) -> Effect {
+        let stage = core::mem::replace(self, Self::Over);
+        let (next, effect) = match advance(stage, tab, stored, input, q) {
+            Ok(x) => x,
+            Err(e) => (Self::Over, refuse(e)),
+        };
+        *self = next;
+        effect
+    }
+}
+
+fn bad(message: &str) -> Error {
+    Error::invalid_argument(message)
+}
+
+fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>) -> Result<(Stage, Effect)> {
+    let over = Stage::Over;
+    let record = stored?;
+    let record = record.as_ref();
+    Ok(match (stage, input) {
+        (Stage::Options { country }, _) => {
+            if tab.sync(record, q)? == Synced::Restore {
+                if let Some(w) = tab.write(record, &tab.state.clone()) {
+                    q.push_back(w);
+                }
+            }
+            let (_, (ids, subtotal, currency)) = tab.act(record, q, |state| {
+                let session = state.shipping_session()?;
+                let ids: Vec<String> = session.items.iter().map(|i| i.variant_id.clone()).collect();
+                Ok((ids, session.breakdown.subtotal, session.currency.clone()))
+            })?;
+            Currency::from_code(&currency)?;
+            // No `orderTotal`: the band is checked exactly on minor units.
+            let body = ShippingRatesRequest { variant_ids: ids.clone(), country: country.clone(), order_total: None };
+            (Stage::Rates { country, ids, subtotal, currency }, Effect::Rates(body))
+        }
+        (Stage::Rates { country, ids, subtotal, currency }, Input::Rates(r)) => {
+            let answer: ShippingRatesResponse = match r {
+                Ok(a) => a,
+                Err(e) => return Ok((over, Effect::Done(Err(Refusal::PassOn(e))))),
+            };
+            let id_refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+            let options = usable_rates(&answer, &id_refs, subtotal, Currency::from_code(&currency)?)?;
+            tab.options = Some((country, options.clone()));
+            (over, Effect::Done(Ok(Outcome::Options(options))))
+        }
+        (Stage::Select { rate_id, address }, _) => {
+            tab.idle("select shipping")?;
+            tab.act(record, q, |s| s.shipping_session().map(drop))?;
+            // The address's own rules first ("us" is refused as not uppercase, not as another country).
+            validate_address(&address)?;
+            let rate = {
+                let Some((country, list)) = tab.options.as_ref() else {
+                    return Err(Error::invalid_state("call shippingOptions(country) before selectShipping"));
+                };
+                if *country != address.country {
+                    let a = format!("{:?}", &address.country);
+                    return Err(bad(&format!(
+                        "shippingAddress.country {a} differs from the country of the shipping options ({country:?}); call shippingOptions({a}) first"
+                    )));
+                }
+                let found = list.iter().find(|o| o.rate.id == rate_id).map(|o| o.rate.clone());
+                found.ok_or_else(|| bad(&format!("shipping rate {:?} is not one of the options for {country}", &rate_id)))?
+            };
+            let body = tab.state.update_request(&rate, &address)?;
+            // Changing what will be charged holds the cart's lock (issue 31).
+            (Stage::Lock { rate, address, body }, Effect::AcquireLock)
+        }
+        (Stage::Lock { rate, address, body }, Input::Lock(r)) => {
+            r?;
+            tab.lock = true;
+            (Stage::Update { rate, address }, Effect::Update(body))
+        }
+        (Stage::Update { rate, address }, Input::Updated(r)) => match r {
+            Ok(answer) => choose(tab, record, q, rate, address, answer)?,
+            Err(e) => (over, Effect::Done(Err(Refusal::PassOn(e)))),
+        },
+        (Stage::Written { rate, address, answer, next, revision }, Input::Wrote(r)) => match r {
+            Ok(true) => shown(tab, next, Some(revision), q),
+            // Another tab wrote meanwhile: the answer applies to the record as it is now, or not at all.
+            Ok(false) => choose(tab, record, q, rate, address, answer)?,
+            Err(why) => (over, refuse(unwritable(&why, "the shipping choice was not recorded"))),
+        },
+        (Stage::Shown, Input::Adapter(r)) => match r {
+            Ok(()) => (over, Effect::Done(Ok(Outcome::State))),
+            Err(e) => (over, Effect::Done(Err(Refusal::PassOn(e)))),
+        },
+        (Stage::Cancel, _) => {
+            tab.idle("cancel")?;
+            let (next, ()) = tab.act(record, q, CheckoutState::cancel)?;
+            match tab.write(record, &next) {
+                Some(Effect::Write { record, expect }) => {
+                    let revision = record.revision;
+                    (Stage::CancelWritten { next, revision }, Effect::Write { record, expect })
+                }
+                _ => {
+                    tab.commit(next, None, q);
+                    (over, Effect::Done(Ok(Outcome::Unit)))
+                }
+            }
+        }
+        (Stage::CancelWritten { next, revision }, Input::Wrote(r)) => match r {
+            Ok(true) => {
+                tab.commit(next, Some(revision), q);
+                (over, Effect::Done(Ok(Outcome::Unit)))
+            }
+            Ok(false) => return advance(Stage::Cancel, tab, Ok(record.cloned()), Input::None, q),
+            Err(why) => (over, refuse(unwritable(&why, "the checkout was not cancelled"))),
+        },
+        (_, input) => (over, super::unexpected(&input)),
+    })
+}
+
+/// The update's answer applied to the record as it is now (another tab may
+/// have paid or cancelled meanwhile), then written.
+fn choose(tab: &mut Tab, record: Option<&super::Record>, q: &mut VecDeque<Effect>, rate: ShippingRate, address: ShippingAddress, answer: UpdateResponse) -> Result<(Stage, Effect)> {
+    tab.idle("select shipping")?;
+    let (next, ()) = tab.act(record, q, |s| s.shipping_chosen(rate.clone(), address.clone(), answer.clone()))?;
+    Ok(match tab.write(record, &next) {
+        Some(Effect::Write { record, expect }) => {
+            let revision = record.revision;
+            (Stage::Written { rate, address, answer, next, revision }, Effect::Write { record, expect })
+        }
+        _ => shown(tab, next, None, q),
+    })
+}
+
+/// The choice is this tab's state: the form shows its amount.
+fn shown(tab: &mut Tab, next: CheckoutState, revision: Option<u64>, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
+    let session = next.session().cloned();
+    tab.commit(next, revision, q);
+    // `commit` queued the new amount for a mounted form; an unmounted one is told too.
+    let told = q.iter().any(|e| matches!(e, Effect::UpdateAmount { .. }));
+    match (session, told) {
+        (Some(s), false) => {
+            tab.shown = tab.shown.map(|_| s.amount);
+            (Stage::Shown, Effect::UpdateAmount { amount: s.amount, currency: s.currency })
+        }
+        _ => {
+            // Hand the queued UpdateAmount out last, as this step's own effect.
+            let pos = q.iter().rposition(|e| matches!(e, Effect::UpdateAmount { .. }));
+            match pos.and_then(|i| q.remove(i)) {
+                Some(e) => (Stage::Shown, e),
+                None => (Stage::Over, Effect::Done(Ok(Outcome::State))),
+            }
+        }
+    }
+}
