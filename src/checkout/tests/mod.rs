@@ -3,6 +3,7 @@
 
 mod machine;
 mod record;
+mod sim;
 mod stored;
 
 use super::*;
