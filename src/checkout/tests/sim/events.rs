@@ -319,6 +319,9 @@ impl World {
     }
 
     fn choose_shipping(&mut self, p: usize) {
+        if self.current(p).is_none() {
+            return self.open_checkout(p);
+        }
         let country = if self.rng.percent(60) { "US" } else { "DE" };
         let then = Then::Select { rate: self.rng.below(2), address: address(country) };
         self.begin(p, Operation::ShippingOptions { country: country.into() }, "shippingOptions", then);
@@ -341,7 +344,7 @@ impl World {
             2 => self.choose_shipping(p),
             3 => self.pay(p),
             4 if self.current(p).is_some() => self.begin(p, Operation::Cancel, "cancel", Then::Nothing),
-            5 if self.pages[p].checkouts.last().is_some_and(|c| !c.freed) => self.begin(p, Operation::Free, "free", Then::Nothing),
+            5 if self.current(p).is_some() => self.begin(p, Operation::Free, "free", Then::Nothing),
             6 | 7 => self.change_cart(p),
             _ => {}
         }

@@ -301,9 +301,10 @@ impl World {
         self.pages[p].checkouts.push(Checkout { tab: Tab::new(kept, !self.cfg.bare), form: None, freed: false });
     }
 
-    /// The page's current checkout, once it opened one.
+    /// The page's current checkout, once it opened one (not after `free()`:
+    /// a freed object has no methods any more).
     pub fn current(&self, p: usize) -> Option<&Tab> {
-        self.pages[p].checkouts.last().map(|c| &c.tab)
+        self.pages[p].checkouts.last().filter(|c| !c.freed).map(|c| &c.tab)
     }
 
     /// What page `p` shows: its current checkout's state (`checkout.state`).
@@ -362,7 +363,9 @@ impl World {
                     if running.name != "follow" && running.c + 1 == self.pages[p].checkouts.len() {
                         self.pages[p].refused = result.as_ref().is_err_and(|r| r.error().code == ErrorCode::InvalidState);
                     }
-                    self.then(p, running.then, &result);
+                    if !self.pages[p].checkouts[running.c].freed {
+                        self.then(p, running.c, running.then, &result);
+                    }
                     return;
                 }
                 e => match self.perform(p, o, e) {
@@ -382,20 +385,20 @@ impl World {
     }
 
     /// What the page does once an operation ended.
-    fn then(&mut self, p: usize, then: Then, result: &Result<Outcome, crate::checkout::protocol::Refusal>) {
+    fn then(&mut self, p: usize, c: usize, then: Then, result: &Result<Outcome, crate::checkout::protocol::Refusal>) {
         match (then, result) {
-            (_, Ok(Outcome::Opened { finish: true })) => self.begin(p, Operation::Finish, "finish", Then::Nothing),
+            (_, Ok(Outcome::Opened { finish: true })) => self.begin_on(p, c, Operation::Finish, "finish", Then::Nothing),
             (Then::StartIfNothing, Ok(Outcome::Nothing)) => {
                 // `resume` gave `null`: no object was made.
-                if let Some(c) = self.pages[p].checkouts.last_mut() {
-                    c.freed = true;
+                self.pages[p].checkouts[c].freed = true;
+                if c + 1 == self.pages[p].checkouts.len() {
+                    self.start(p);
                 }
-                self.start(p);
             }
             (Then::Select { rate, address }, Ok(Outcome::Options(options))) => {
                 if let Some(o) = options.get(rate % options.len().max(1)) {
                     let rate_id = o.rate.id.clone();
-                    self.begin(p, Operation::SelectShipping { rate_id, address }, "selectShipping", Then::Nothing);
+                    self.begin_on(p, c, Operation::SelectShipping { rate_id, address }, "selectShipping", Then::Nothing);
                 }
             }
             _ => {}
