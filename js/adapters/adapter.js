@@ -23,7 +23,12 @@
  *    step, whichever the outcome: `Checkout` then confirms again and the
  *    server's answer says whether the payment succeeded. Rejects only when
  *    the step could not be run at all.
- * 5. `unmount()` (optional) removes the form.
+ * 5. `unmount()` (optional) removes the form. `Checkout` calls it when the
+ *    checkout ends (succeeded, cancelled, failed for good) or is freed.
+ *
+ * A container holds one form: mounting into a container that holds another
+ * adapter's form unmounts that one first (`claimContainer`), so a page that
+ * opens the next checkout in the same place never shows two forms.
  *
  * Adapters must not retry, confirm or create payments themselves: the
  * single-flight and no-double-charge guarantees live in `Checkout`.
@@ -54,6 +59,33 @@ export function resolveContainer(container) {
   }
   if (!(container instanceof HTMLElement)) throw new Error("payment form container must be an HTMLElement or a CSS selector");
   return container;
+}
+
+/** The adapter whose form each container holds. @type {WeakMap<HTMLElement, { unmount(): void }>} */
+const holders = new WeakMap();
+
+/**
+ * The container (an element or a CSS selector) for `adapter`'s form: another
+ * adapter's form in it is unmounted first, so the container holds one form.
+ * @param {HTMLElement | string} container
+ * @param {{ unmount(): void }} adapter
+ * @returns {HTMLElement}
+ */
+export function claimContainer(container, adapter) {
+  const el = resolveContainer(container);
+  const previous = holders.get(el);
+  if (previous && previous !== adapter) previous.unmount();
+  holders.set(el, adapter);
+  return el;
+}
+
+/**
+ * `adapter`'s form left `el` (its `unmount`).
+ * @param {HTMLElement | null} el
+ * @param {{ unmount(): void }} adapter
+ */
+export function releaseContainer(el, adapter) {
+  if (el && holders.get(el) === adapter) holders.delete(el);
 }
 
 /**

@@ -15,7 +15,7 @@
  * - `handleNextAction`: `stripe.confirmCardPayment(clientSecret)`, which shows
  *   localstripe's "Complete authentication" / "Fail authentication" modal.
  */
-import { resolveContainer, messageOf } from "./adapter.js";
+import { claimContainer, releaseContainer, messageOf } from "./adapter.js";
 
 /** @typedef {import("./adapter.js").AdapterSession} AdapterSession */
 /** @typedef {import("./adapter.js").ProcessorAdapter} ProcessorAdapter */
@@ -73,6 +73,7 @@ export class LocalstripeAdapter {
     /** @private */ this.options = options;
     /** @private @type {FakeStripe | null} */ this.stripe = null;
     /** @private @type {FakeCardElement | null} */ this.card = null;
+    /** @private @type {HTMLElement | null} */ this.el = null;
   }
 
   /** @param {AdapterSession} session */
@@ -83,7 +84,9 @@ export class LocalstripeAdapter {
     this.unmount();
     const stripe = factory(session.publishableKey);
     const card = stripe.elements().create("card");
-    card.mount(resolveContainer(this.options.container));
+    const el = claimContainer(this.options.container, this);
+    card.mount(el);
+    this.el = el;
     this.stripe = stripe;
     this.card = card;
   }
@@ -120,6 +123,8 @@ export class LocalstripeAdapter {
 
   unmount() {
     if (this.card) this.card.destroy();
+    releaseContainer(this.el, this);
+    this.el = null;
     this.card = null;
     this.stripe = null;
   }

@@ -16,7 +16,7 @@
  * This path needs real Stripe test keys and network access (README).
  */
 import { loadStripe } from "@stripe/stripe-js/pure";
-import { resolveContainer, messageOf } from "./adapter.js";
+import { claimContainer, releaseContainer, messageOf } from "./adapter.js";
 
 /** @typedef {import("./adapter.js").AdapterSession} AdapterSession */
 /** @typedef {import("./adapter.js").ProcessorAdapter} ProcessorAdapter */
@@ -38,6 +38,7 @@ export class StripeAdapter {
     /** @private @type {import("@stripe/stripe-js").Stripe | null} */ this.stripe = null;
     /** @private @type {import("@stripe/stripe-js").StripeElements | null} */ this.elements = null;
     /** @private @type {import("@stripe/stripe-js").StripePaymentElement | null} */ this.element = null;
+    /** @private @type {HTMLElement | null} */ this.el = null;
   }
 
   /** @param {AdapterSession} session */
@@ -54,7 +55,9 @@ export class StripeAdapter {
       ...(this.options.appearance ? { appearance: this.options.appearance } : {}),
     });
     const element = elements.create("payment", this.options.paymentElementOptions);
-    element.mount(resolveContainer(this.options.container));
+    const el = claimContainer(this.options.container, this);
+    element.mount(el);
+    this.el = el;
     this.stripe = stripe;
     this.elements = elements;
     this.element = element;
@@ -95,6 +98,8 @@ export class StripeAdapter {
 
   unmount() {
     if (this.element) this.element.destroy();
+    releaseContainer(this.el, this);
+    this.el = null;
     this.element = null;
     this.elements = null;
   }

@@ -1,7 +1,8 @@
 //! The stored form of a checkout (the record every tab of the cart reads, in
 //! `localStorage` under `<cartKey>:checkout`, so a reload, a 3-D Secure
 //! redirect or another tab of the cart can resume it): the state object as JavaScript sees
-//! it plus `"version": 1`, written with serde and read back with serde
+//! it plus `"version": 1` and `"revision"` (issue 31: each applied write
+//! stores the next one; a record without it reads as revision 0), written with serde and read back with serde
 //! (`version` and the `state` tag, then the members of the state it names,
 //! each state's type decoding its own).
 //!
@@ -19,6 +20,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 
+use super::protocol::Record;
 use super::state::{CheckoutState, Confirming, Failed, Paying, RequiresAction};
 use super::validate::{validate_address, validate_return_url, validate_session};
 use crate::error::{Error, Result};
@@ -27,26 +29,30 @@ use crate::jsoncheck::{self, Problem, Root};
 /// The version of the stored form this SDK writes and reads.
 pub const STORED_VERSION: u32 = 1;
 
-/// A state as it is stored: its members and `version`.
+/// A state as it is stored: its members, `version` and `revision`.
 #[derive(Serialize)]
 pub struct Stored<'a> {
     pub version: u32,
+    pub revision: u64,
     #[serde(flatten)]
     pub state: &'a CheckoutState,
 }
 
 impl<'a> Stored<'a> {
-    /// The stored form of `state` at [`STORED_VERSION`].
+    /// The stored form of the record `state` at `revision`, [`STORED_VERSION`].
     #[must_use]
-    pub const fn of(state: &'a CheckoutState) -> Self {
-        Self { version: STORED_VERSION, state }
+    pub const fn of(state: &'a CheckoutState, revision: u64) -> Self {
+        Self { version: STORED_VERSION, revision, state }
     }
 }
 
-/// What every stored form has: `version` and the `state` tag.
+/// What every stored form has: `version` and the `state` tag (and
+/// `revision`, 0 when missing).
 #[derive(Deserialize)]
 struct Head {
     version: u32,
+    #[serde(default)]
+    revision: u64,
     state: String,
 }
 
@@ -108,12 +114,12 @@ fn problem(p: Problem) -> Error {
 /// member`, `state: expected one of idle, …, got the string "refunded"`,
 /// `version: …`). A problem the schema does not describe is the
 /// deserializer's own message.
-pub fn restore<'de, D: Deserializer<'de>>(d: impl Fn() -> D, text: &str) -> Result<CheckoutState> {
+pub fn restore<'de, D: Deserializer<'de>>(d: impl Fn() -> D, text: &str) -> Result<Record> {
     read(d, text).map_err(|e| Error::invalid_argument(format!("stored checkout state is not valid: {}", e.message)))
 }
 
-fn read<'de, D: Deserializer<'de>>(d: impl Fn() -> D, text: &str) -> Result<CheckoutState> {
-    let Head { version, state: name } = Head::deserialize(d()).map_err(|e| not_read(&e.to_string(), text, None))?;
+fn read<'de, D: Deserializer<'de>>(d: impl Fn() -> D, text: &str) -> Result<Record> {
+    let Head { version, revision, state: name } = Head::deserialize(d()).map_err(|e| not_read(&e.to_string(), text, None))?;
     if version != STORED_VERSION {
         return Err(bad("version", &format!("unsupported version {} (this SDK reads 1)", u64::from(version))));
     }
@@ -124,7 +130,7 @@ fn read<'de, D: Deserializer<'de>>(d: impl Fn() -> D, text: &str) -> Result<Chec
     // Exactly the state's members (serde reads those it knows and passes over the others).
     closed(text, state.name()).map_err(problem)?;
     check(&state)?;
-    Ok(state)
+    Ok(Record { revision, state })
 }
 
 /// `text` against the closed schema root of the state named `name`.

@@ -1,38 +1,20 @@
-//! `Checkout` for JavaScript (issues 5, 11, 16, 23): the async methods orchestrate.
-//! They drive the core state machine ([`crate::checkout`]) with the client's
-//! payment methods ([`super::payment_api`]: through its JS methods, since the
-//! checkout is a wasm module of its own), a processor adapter (`js/adapters/`) and storage, keep
-//! the checkout's record where every tab of the origin reads it, and hold the
-//! tab's checkout lock ([`super::lock`]) so two tabs never pay for one cart.
+//! `Checkout` for JavaScript (issues 5, 11, 16, 23, 31): the public methods.
+//! Each is one operation of the checkout protocol
+//! ([`crate::checkout::protocol`], where every rule lives: when a write
+//! applies, when a confirm may go out, what an answer may change, when the
+//! cross-tab lock is needed, when the cart is emptied and the form
+//! unmounted), executed by [`super::checkout_exec`] with the client's
+//! payment methods ([`super::payment_api`]: through its JS methods, since
+//! the checkout is a wasm module of its own), a processor adapter
+//! (`js/adapters/`), storage and the tab's lock ([`super::lock`]).
+//! This file turns JS arguments into operations and outcomes into JS values,
+//! and keeps a running payment's promise (single flight: a second `pay()`
+//! returns it).
 //!
-//! Guarantees, all enforced here or in the core:
-//! - **single flight**: while a payment runs, `pay()` returns the same JS
-//!   promise (kept in [`Inner::flight`]), and shipping cannot change or the
-//!   checkout be cancelled;
-//! - **one token in flight**: a confirm whose outcome is unknown is only ever
-//!   repeated with the same token (core invariant), and the state saying so
-//!   is written to storage *before* the confirm is sent;
-//! - **one record per cart, always** (no per-tab mode): the record lives in
-//!   `localStorage` under the cart's key (`<cartKey>:checkout`, or
-//!   `storageKey`, or `"cirrus.checkout"`), so a reload, a 3-D Secure
-//!   redirect, another tab or a new tab after the first was closed carries
-//!   the same checkout on instead of opening a second payment session
-//!   ([`crate::checkout::record::carries_on`]);
-//! - **the live record, never a copy**: every action re-reads the record
-//!   first and adopts what another tab did to the session; an action that
-//!   became meaningless is refused naming what happened; a write never
-//!   replaces another checkout's record or turns a finished one back
-//!   ([`crate::checkout::record::reconcile`]); other tabs' writes are followed
-//!   through the `storage` event;
-//! - **unknown is not failed**: a confirm with no usable answer leaves
-//!   `confirming` and is confirmed again with the same token, with backoff
-//!   (core: [`AfterConfirm::delay_ms`]); `processing` is re-read the same way;
-//! - **nothing waits on a person**: `start`/`resume` finish an unsettled
-//!   payment as far as the server can tell and stop at `requires_action`;
-//!   the challenge runs when the page calls `pay()` ([`Run`]);
-//! - **success empties the cart**: the cart paid for is emptied (in every tab,
-//!   through its own storage) and the record keeps the order's payment
-//!   reference, so any tab shows the order; the next items start anew.
+//! The record lives in `localStorage` under the cart's key
+//! (`<cartKey>:checkout`, or `storageKey`, or `"cirrus.checkout"`), so a
+//! reload, a 3-D Secure redirect, another tab or a new tab carries the same
+//! checkout on; other tabs' writes are followed through the `storage` event.
 //!
 //! `RefCell`s are never borrowed across an `.await`.
 
@@ -42,24 +24,18 @@ use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
-use super::checkout_options::{keep_aside, names_what_to_buy, stored, what_to_buy};
-use super::checkout_pay::settle;
+use super::checkout_options::{names_what_to_buy, what_to_buy};
 use super::checkout_record::{Common, Inner};
 use super::checkout_split::record_key;
+use super::interop::{arg_from_js, to_js};
 use super::js::get;
 use super::listeners::unsubscriber;
 use super::storage;
-use super::interop::{arg_from_js, to_js};
-use super::lock;
 use super::payment_api::JsClient;
-use crate::checkout::record::carries_on;
-use crate::checkout::validate::same_currency;
-use crate::checkout::{CheckoutState, Run};
+use crate::checkout::protocol::{Op, Operation, Outcome};
 use crate::error::{Error, Result};
 use crate::jsoncheck::Root;
-use crate::model::{InitiateRequest, ShippingAddress, ShippingRatesRequest, ShippingRatesResponse};
-use crate::money::Currency;
-use crate::shipping::usable_rates;
+use crate::model::ShippingAddress;
 
 type JsResult<T> = std::result::Result<T, JsValue>;
 
@@ -107,15 +83,12 @@ fn common(options: &JsValue) -> Result<Common> {
     Ok(Common { adapter: adapter.unchecked_into(), storage, key, cart })
 }
 
-/// Starts a payment as the single flight and records its promise.
-fn run_flight(inner: &Rc<Inner>, return_url: String, run: Run) -> Promise {
-    if let Some(p) = inner.flight.borrow().clone() {
-        return p;
-    }
+/// Starts a payment run as the single flight and records its promise. The
+/// run is begun now (the tab is paying from here on), run on a later microtask.
+fn run_flight(inner: &Rc<Inner>, op: Op) -> Promise {
     let flight = inner.clone();
-    // `future_to_promise` first polls on a later microtask: the flight is recorded before anything runs.
     let p = future_to_promise(async move {
-        let r = flight.pay(&return_url, run).await;
+        let r = flight.run_op(op).await;
         flight.flight.borrow_mut().take();
         flight.answered();
         r?;
@@ -125,30 +98,25 @@ fn run_flight(inner: &Rc<Inner>, return_url: String, run: Run) -> Promise {
     p
 }
 
-/// A stored checkout made live again (`resume`, or `start` on the cart's
-/// record): the lock taken if free, the adapter mounted unless final, other
-/// tabs' writes followed. An unsettled payment is confirmed again with its
-/// token; this returns once that first answer is in (or the run ended),
-/// while re-reads of `processing` or of an unknown outcome go on in the
-/// background (the listeners hear them) and `requires_action` waits for
-/// `pay()`: nothing here waits on a person.
-async fn open(client: JsClient, c: Common, state: CheckoutState) -> JsResult<Checkout> {
-    let live = !state.is_final();
-    let inner = Inner::new(client, c, state);
+/// A checkout `start`/`resume` opened: other tabs' writes followed; an
+/// unsettled payment is confirmed again with its token ([`Operation::Finish`]);
+/// this returns once that first answer is in (or the run ended), while
+/// re-reads of `processing` or of an unknown outcome go on in the background
+/// (the listeners hear them) and `requires_action` waits for `pay()`:
+/// nothing here waits on a person.
+async fn opened(inner: Rc<Inner>, outcome: Outcome) -> JsResult<Option<Checkout>> {
+    let Outcome::Opened { finish } = outcome else { return Ok(None) };
     inner.follow();
-    if live {
-        // Taken if free; a new payment asks again (`pay`), finishing one never needs it.
-        let _ = lock::acquire(&inner.lock_name(), inner.id).await;
-        inner.mount_adapter().await?;
-    }
-    if inner.state.borrow().resume_token().is_some() {
+    let checkout = Checkout { inner };
+    if finish {
+        let inner = &checkout.inner;
         let mut resolve = None;
         let first = Promise::new(&mut |res, _| resolve = Some(res));
         *inner.first_answer.borrow_mut() = resolve;
-        let flight = run_flight(&inner, String::new(), Run::Resume);
+        let flight = run_flight(inner, inner.begin(Operation::Finish));
         JsFuture::from(Promise::race(&js_sys::Array::of2(&first, &flight))).await?;
     }
-    Ok(Checkout { inner })
+    Ok(Some(checkout))
 }
 
 /// A checkout from cart to paid order. See the module docs for the
@@ -159,12 +127,11 @@ pub struct Checkout {
 }
 
 impl Drop for Checkout {
-    /// A dropped (`free()`d) checkout lets the tab's lock go unless a payment
-    /// of it is unsettled (then it is kept until the tab closes: resume it).
+    /// A dropped (`free()`d) checkout unmounts its form and lets the tab's
+    /// lock go unless a payment of it is unsettled (then it is kept until
+    /// the tab closes: resume it) ([`Operation::Free`]).
     fn drop(&mut self) {
-        if !self.inner.state.borrow().payment_unsettled() {
-            lock::release(&self.inner.lock_name(), self.inner.id);
-        }
+        let _ = self.inner.run_now(Operation::Free);
     }
 }
 
@@ -199,31 +166,10 @@ impl Checkout {
         let client = JsClient::of(client)?;
         let c = common(&options)?;
         let (items, currency) = what_to_buy(&options)?;
-        match stored(c.storage.as_ref(), &c.key) {
-            Err(e) => return Err(keep_aside(c.storage.as_ref(), &c.key, e).into()),
-            // The cart's checkout, from this tab or another: carry it on.
-            Ok(Some(old)) if carries_on(&old, Some(&items)) => return open(client, c, old).await,
-            Ok(_) => {}
-        }
-        if items.is_empty() {
-            return Err(Error::invalid_state("the cart is empty: add an item before checkout").into());
-        }
-        // A cart in another currency than the store's is refused here, before a session (issue 27).
-        if let Some(store) = client.store_currency().await? {
-            same_currency(&currency, &store, !get(&options, "cart").is_undefined())?;
-        }
-        let inner = Inner::new(client, c, CheckoutState::Idle);
-        lock::acquire(&inner.lock_name(), inner.id).await?;
-        let checkout = Checkout { inner };
-        // From here on an error drops `checkout`, which lets the lock go.
-        let inner = &checkout.inner;
-        let body = InitiateRequest { items: items.clone(), currency };
-        let answer = inner.client.initiate(&body).await?;
-        inner.state.borrow_mut().initiated(items, answer)?;
-        inner.changed()?;
-        inner.follow();
-        inner.mount_adapter().await?;
-        Ok(checkout)
+        let from_cart = !get(&options, "cart").is_undefined();
+        let inner = Inner::new(client, c);
+        let outcome = inner.run(Operation::Start { items, currency, from_cart }).await?;
+        opened(inner, outcome).await?.ok_or_else(|| Error::invalid_state("Checkout.start opened nothing").into())
     }
 
     /// Open the cart's checkout record if it is still the cart's (see
@@ -253,12 +199,10 @@ impl Checkout {
         let client = JsClient::of(client)?;
         let c = common(&options)?;
         let items = if names_what_to_buy(&options) { Some(what_to_buy(&options)?.0) } else { None };
-        let state = match stored(c.storage.as_ref(), &c.key) {
-            Ok(Some(s)) if carries_on(&s, items.as_deref()) => s,
-            Ok(_) => return Ok(JsValue::NULL),
-            Err(e) => return Err(keep_aside(c.storage.as_ref(), &c.key, e).into()),
-        };
-        Ok(open(client, c, state).await?.into())
+        let from_cart = !get(&options, "cart").is_undefined();
+        let inner = Inner::new(client, c);
+        let outcome = inner.run(Operation::Resume { items, from_cart }).await?;
+        Ok(opened(inner, outcome).await?.map_or(JsValue::NULL, JsValue::from))
     }
 
     /// Remove the checkout record of `cart` (a `Cart`: its record), of a
@@ -298,21 +242,10 @@ impl Checkout {
     #[wasm_bindgen(js_name = shippingOptions, unchecked_return_type = "ShippingOption[]")]
     pub async fn shipping_options(&self, #[wasm_bindgen(unchecked_param_type = "CountryCode")] country: JsValue) -> JsResult<JsValue> {
         let country = super::js::string_arg(&country, "country must be a string such as \"US\"")?;
-        let inner = self.inner.clone();
-        let (ids, subtotal, currency) = inner.act(|state| {
-            let session = state.shipping_session()?;
-            let ids: Vec<String> = session.items.iter().map(|i| i.variant_id.clone()).collect();
-            Ok((ids, session.breakdown.subtotal, session.currency.clone()))
-        })?;
-        let currency = Currency::from_code(&currency)?;
-        // No `orderTotal`: the band is checked exactly on minor units below.
-        let body = ShippingRatesRequest { variant_ids: ids.clone(), country: country.clone(), order_total: None };
-        let answer = ShippingRatesResponse { variant_rates: inner.client.shipping_rates(&body).await? };
-        let id_refs: Vec<&str> = ids.iter().map(String::as_str).collect();
-        let options = usable_rates(&answer, &id_refs, subtotal, currency)?;
-        let out = to_js(&options)?;
-        *inner.options.borrow_mut() = Some((country, options));
-        Ok(out)
+        match self.inner.run(Operation::ShippingOptions { country }).await? {
+            Outcome::Options(options) => Ok(to_js(&options)?),
+            _ => Err(Error::invalid_state("shippingOptions answered no options").into()),
+        }
     }
 
     /// Choose a rate (by id, from the last `shippingOptions(country)`) and the
@@ -330,35 +263,11 @@ impl Checkout {
     ) -> JsResult<JsValue> {
         let rate_id = super::js::string_arg(&rate_id, "rateId must be a string (a ShippingOption's id)")?;
         let inner = self.inner.clone();
-        inner.idle("select shipping")?;
-        inner.act(|s| s.shipping_session().map(drop))?;
+        if inner.tab.borrow().in_flight() {
+            return Err(Error::invalid_state("cannot select shipping while a payment is in progress").into());
+        }
         let address: ShippingAddress = arg_from_js(address, "shippingAddress", Some(Root::ShippingAddress), false)?;
-        // The address's own rules first ("us" is refused as not uppercase, not as another country).
-        crate::checkout::validate_address(&address)?;
-        let rate = {
-            let options = inner.options.borrow();
-            let Some((country, list)) = options.as_ref() else {
-                return Err(Error::invalid_state("call shippingOptions(country) before selectShipping").into());
-            };
-            if *country != address.country {
-                let a = format!("{:?}", &address.country);
-                return Err(bad(&format!("shippingAddress.country {a} differs from the country of the shipping options ({country:?}); call shippingOptions({a}) first"))
-                .into());
-            }
-            let found = list.iter().find(|o| o.rate.id == rate_id).map(|o| o.rate.clone());
-            found.ok_or_else(|| bad(&format!("shipping rate {:?} is not one of the options for {country}", &rate_id)))?
-        };
-        let body = inner.state.borrow().update_request(&rate, &address)?;
-        let answer = inner.client.update(&body).await?;
-        inner.idle("select shipping")?;
-        let (amount, currency) = (answer.amount, answer.currency.clone());
-        // The record again: another tab may have paid or cancelled meanwhile.
-        inner.act(|s| s.shipping_chosen(rate, address, answer))?;
-        inner.changed()?;
-        // i64 minor units → JS number: checked to be a safe integer.
-        let amount = crate::money::check_safe(amount)?;
-        #[allow(clippy::cast_precision_loss)] // a safe integer, checked above
-        settle(inner.adapter.update_amount(amount as f64, &currency)).await?;
+        inner.run(Operation::SelectShipping { rate_id, address }).await?;
         inner.state_js()
     }
 
@@ -388,7 +297,8 @@ impl Checkout {
             Ok(url) => url,
             Err(e) => return Promise::reject(&e.into()),
         };
-        run_flight(&self.inner, return_url, Run::Pay)
+        let op = self.inner.begin(Operation::Pay { return_url });
+        run_flight(&self.inner, op)
     }
 
     /// Abandon the checkout before any payment exists (on the live record:
@@ -399,13 +309,6 @@ impl Checkout {
     /// another tab made: the message says so), after success, or when
     /// already cancelled.
     pub fn cancel(&self) -> JsResult<()> {
-        self.inner.idle("cancel")?;
-        self.inner.act(CheckoutState::cancel)?;
-        self.inner.changed()?;
-        if let Some(unmount) = get(&self.inner.adapter, "unmount").dyn_ref::<Function>() {
-            // the form is going away anyway
-            let _ = unmount.call0(&self.inner.adapter);
-        }
-        Ok(())
+        self.inner.run_now(Operation::Cancel).map(drop)
     }
 }

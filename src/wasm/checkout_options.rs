@@ -13,8 +13,8 @@ use wasm_bindgen::prelude::*;
 use super::interop::list_from_js;
 use super::js::get;
 use super::storage::Store;
+use crate::checkout::protocol::Record;
 use crate::checkout::stored::restore;
-use crate::checkout::CheckoutState;
 use crate::model::PaymentItem;
 use crate::error::{Error, Result};
 use crate::jsoncheck::Root;
@@ -27,9 +27,9 @@ fn bad(message: &str) -> Error {
     Error::invalid_argument(message)
 }
 
-/// The state kept under `key`, if any: read back by
+/// The record kept under `key`, if any: read back by
 /// [`crate::checkout::stored::restore`], which trusts nothing.
-pub(super) fn stored(storage: Option<&Store>, key: &str) -> Result<Option<CheckoutState>> {
+pub(super) fn stored(storage: Option<&Store>, key: &str) -> Result<Option<Record>> {
     let Some(s) = storage else { return Ok(None) };
     let Some(text) = s.get_item(key).ok().flatten() else { return Ok(None) };
     let value = super::js::parse_json(&text).map_err(|e| Error::invalid_argument(format!("stored checkout state is not valid: {}", super::js::error_text(&e))))?;

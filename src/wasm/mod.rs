@@ -11,9 +11,11 @@
 //!   bodies);
 //! - `cart`: the `Cart` class, its line snapshots (`cart_snapshots`) and its storage and
 //!   other tabs (`cart_persist`); `money`: the money helpers;
-//! - `checkout`: the `Checkout` class, its live state and shared record (`checkout_record`),
-//!   its payment run (`checkout_pay`), its options (`checkout_options`), its calls to the
-//!   client (`payment_api`) and the cross-tab lock (`lock`);
+//! - `checkout`: the `Checkout` class, the executor of the checkout protocol
+//!   (`crate::checkout::protocol`): its steps run and their effects performed
+//!   (`checkout_exec`), what a live checkout holds and the storage I/O of its record
+//!   (`checkout_record`), its options (`checkout_options`), its calls to the client
+//!   (`payment_api`) and the cross-tab lock (`lock`);
 //! - [`storefront`]: the storefront helpers (variants, store URLs, SEO), in both entries;
 //! - `checkout_split`: what the checkout, a wasm module of its own, shares with the
 //!   root entry's wasm (`Checkout.clearStored`, which must stay synchronous) and takes
@@ -46,7 +48,7 @@ mod checkout;
 #[cfg(feature = "checkout")]
 mod checkout_options;
 #[cfg(feature = "checkout")]
-mod checkout_pay;
+mod checkout_exec;
 #[cfg(feature = "checkout")]
 mod checkout_record;
 #[cfg(any(feature = "cart", feature = "checkout"))]

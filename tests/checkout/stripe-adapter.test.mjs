@@ -69,3 +69,28 @@ test("errors: incomplete form and token failure reject with Stripe's message; a 
   assert.equal(r.submitsBeforeToken, 2, "elements.submit() runs before every createConfirmationToken");
   await context.close();
 });
+
+test("a mount into a container that holds another adapter's form replaces that form (issue 31)", async () => {
+  const { context, page: pg, problems } = await page();
+  const calls = await pg.evaluate(async () => {
+    const session = { publishableKey: "pk_test_fake", amount: 100, currency: "USD" };
+    await window.adapter.mount(session);
+    // The next checkout of a single-page app mounts its own adapter in the same place.
+    const next = window.another();
+    window.calls.length = 0;
+    await next.mount(session);
+    window.adapter.unmount(); // the first one's late unmount leaves the new form alone
+    const out = [...window.calls];
+    next.unmount();
+    return out;
+  });
+  assert.deepEqual(calls, [
+    ["loadStripe", "pk_test_fake"],
+    ["elements", { mode: "payment", amount: 100, currency: "usd", paymentMethodCreation: "manual" }],
+    ["create", "payment", null],
+    ["destroy"],
+    ["mount", "payment"],
+  ]);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

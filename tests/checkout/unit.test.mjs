@@ -86,8 +86,9 @@ test("the in-flight state is stored before the confirm is sent; then succeeded",
   assert.deepEqual(w.calls("confirm")[0][1], { sessionId: "ps_1", confirmationTokenId: "tok_1", shippingRateId: "std", shippingAddress: ADDRESS, returnUrl: URL });
   assert.deepEqual(events, ["paying", "succeeded"]);
   assert.deepEqual(w.calls("amount"), [["amount", 1500, "USD"]]);
-  const { version, ...kept } = JSON.parse(w.data.get("cirrus.checkout"));
+  const { version, revision, ...kept } = JSON.parse(w.data.get("cirrus.checkout"));
   assert.equal(version, 1, "the stored form is versioned");
+  assert.equal(revision, 4, "each write a new revision: initiated, shipping_chosen, paying, succeeded");
   assert.deepEqual(kept, c.state, "storage holds the current state");
   assert.notEqual(c.state, c.state, "a fresh object each time");
 });
@@ -492,4 +493,110 @@ test("a country, rate id or return URL of the wrong JS type names the type expec
   await c.selectShipping("std", ADDRESS);
   await assert.rejects(c.pay({ returnUrl: 1 }), (e) => e.code === "invalid_argument" && e.message === "options.returnUrl must be a string, got the number 1");
   assert.equal(w.calls("token").length, 0, "nothing was paid");
+});
+
+/** A second tab of `w`'s origin: its own client, adapter and log, the same storage. */
+function tabOf(w, options) {
+  const t = world(options);
+  t.data = w.data;
+  t.opts.storage = w.storage;
+  return t;
+}
+
+/** A promise and the function that settles it. */
+function gate() {
+  let open;
+  const p = new Promise((r) => { open = r; });
+  return { p, open };
+}
+const tick = () => new Promise((r) => setTimeout(r, 1));
+const record = (w) => JSON.parse(w.data.get("cirrus.checkout"));
+
+test("issue 31, finding 2: a late answer for an older token never overwrites a newer attempt", async () => {
+  const w = world({ confirms: [err("network", "connection reset"), { status: "requires_payment_method", error: "Your card was declined." }] });
+  const a = await readyToPay(w);
+  // Tab A's confirm of tok_1 gets no answer: confirming, re-checked after 300 ms.
+  const paying = a.pay({ returnUrl: URL });
+  while (record(w).state !== "confirming") await tick();
+  // Tab B resumes and confirms tok_1 again; its answer is slow.
+  const b = tabOf(w);
+  const slow = gate();
+  b.client.confirmPayment = async (body) => { b.log.push(["confirm", body]); await slow.p; return { success: false, status: "requires_payment_method", clientSecret: null, paymentIntentId: "pi_1", error: "Your card was declined." }; };
+  void lib.Checkout.resume(b.client, b.opts);
+  while (b.calls("confirm").length === 0) await tick();
+  // A's re-check says declined; the buyer pays again with tok_2, whose confirm is in flight.
+  assert.equal((await paying).state, "failed");
+  const second = gate();
+  const confirm = w.client.confirmPayment;
+  w.client.confirmPayment = async (body) => { await second.p; return confirm(body); };
+  const again = a.pay({ returnUrl: URL });
+  while (record(w).attempt?.token !== "tok_2") await tick();
+  // B's late "declined" for tok_1 lands: it changes nothing.
+  slow.open();
+  for (let i = 0; i < 20; i++) await tick();
+  const now = record(w);
+  assert.deepEqual([now.state, now.attempt.token, now.attempt.confirmInFlight], ["paying", "tok_2", true], JSON.stringify(now));
+  second.open();
+  assert.equal((await again).state, "succeeded");
+  assert.equal(record(w).state, "succeeded");
+});
+
+test("issue 31, finding 3: storage that cannot be written is a typed error before any session is opened, and before any confirm", async () => {
+  const w = world();
+  const setItem = w.storage.setItem;
+  w.storage.setItem = () => { throw new Error("QuotaExceededError: the quota has been exceeded"); };
+  await assert.rejects(lib.Checkout.start(w.client, { ...w.opts, items: [{ variantId: "v1", quantity: 1 }], currency: "USD" }),
+    (e) => e instanceof lib.CirrusError && e.code === "invalid_state" && /^storage refused to write this checkout's record \(.*QuotaExceededError.*\): no payment session was opened;/.test(e.message) && !/cleared/.test(e.message));
+  assert.equal(w.calls("initiate").length, 0, "no session opened");
+  w.storage.setItem = setItem;
+  const c = await readyToPay(w);
+  w.storage.setItem = () => { throw new Error("QuotaExceededError"); };
+  await assert.rejects(c.pay({ returnUrl: URL }), (e) => e.code === "invalid_state" && /the payment was not sent/.test(e.message));
+  assert.equal(w.calls("confirm").length, 0, "no confirm without its in-flight record");
+  assert.equal(c.state.state, "shipping_chosen");
+});
+
+test("issue 31, finding 4: a confirm goes out only for the amount the payment form showed; the form is told the new amount", async () => {
+  const w = world();
+  const a = await readyToPay(w); // the form shows 15.00
+  const token = gate();
+  w.adapter.collectToken = async () => { w.log.push(["token"]); await token.p; return "tok_1"; };
+  const paying = a.pay({ returnUrl: URL });
+  while (w.calls("token").length === 0) await tick();
+  // Tab B changes the shipping rate meanwhile (no lock API here): 19.00.
+  const b = tabOf(w);
+  b.client.updatePayment = async (body) => ({ sessionId: body.sessionId, amount: 1900, currency: "USD", breakdown: { subtotal: 1000, shipping: 900, tax: 0, total: 1900 } });
+  const bc = await lib.Checkout.resume(b.client, b.opts);
+  await bc.shippingOptions("US");
+  await bc.selectShipping("express", ADDRESS);
+  token.open();
+  await assert.rejects(paying, (e) => e.code === "invalid_state" && /the amount to pay changed to 1900 USD/.test(e.message));
+  assert.equal(w.calls("confirm").length, 0, "nothing charged");
+  assert.deepEqual(w.calls("amount").at(-1), ["amount", 1900, "USD"], "the form shows the new amount");
+  assert.equal((await a.pay({ returnUrl: URL })).state, "succeeded", "paying again pays what the form shows");
+});
+
+test("issue 31, finding 6: a checkout of bare items that succeeded is shown again on reload for the same items", async () => {
+  const w = world();
+  const c = await readyToPay(w);
+  assert.equal((await c.pay({ returnUrl: URL })).state, "succeeded");
+  const reload = tabOf(w);
+  const again = await lib.Checkout.start(reload.client, { ...reload.opts, items: [{ variantId: "v1", quantity: 1 }], currency: "USD" });
+  assert.equal(again.state.state, "succeeded");
+  assert.equal(reload.calls("initiate").length, 0, "no second payment session");
+  assert.equal(reload.calls("mount").length, 0, "no payment form");
+  const resumed = await lib.Checkout.resume(reload.client, { ...reload.opts, items: [{ variantId: "v1", quantity: 1 }], currency: "USD" });
+  assert.equal(resumed.state.state, "succeeded");
+});
+
+test("issue 31: a checkout that ends or is freed unmounts its adapter's form", async () => {
+  for (const end of ["pay", "cancel", "free"]) {
+    const w = world();
+    w.adapter.unmount = () => { w.log.push(["unmount"]); };
+    const c = await readyToPay(w);
+    if (end === "pay") assert.equal((await c.pay({ returnUrl: URL })).state, "succeeded");
+    if (end === "cancel") c.cancel();
+    if (end === "free") c.free();
+    assert.equal(w.calls("unmount").length, 1, end);
+  }
 });

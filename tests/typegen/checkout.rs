@@ -101,7 +101,7 @@ pub fn generate() -> String {
 }
 
 /// The stored record's schema roots (`src/checkout/stored.rs` checks a record against them;
-/// no Rust type has these shapes): `StoredCheckout`, what any state may have (`version`, a
+/// no Rust type has these shapes): `StoredCheckout`, what any state may have (`version`, `revision`, a
 /// `state` among the states' tags, and every state's members, each optional), and per state
 /// `Stored<Payload>` (`StoredIdle` for `idle`): `version`, `state` that state's tag alone
 /// (`<Payload>Tag`), and its members as serde reads them. Returns them with the types they
@@ -111,7 +111,14 @@ pub fn stored_roots() -> (Registry, Vec<(String, String)>) {
     let (reg, states) = trace();
     let mut out = reg.clone();
     let unit = |name: String| Named { name, value: VariantFormat::Unit };
-    let head = |state: &str| vec![Named { name: "version".into(), value: Format::U32 }, Named { name: "state".into(), value: Format::TypeName(state.into()) }];
+    // `revision` (issue 31): missing in a record written before revisions (read as 0).
+    let head = |state: &str| {
+        vec![
+            Named { name: "version".into(), value: Format::U32 },
+            Named { name: "revision".into(), value: Format::Option(Box::new(Format::U64)) },
+            Named { name: "state".into(), value: Format::TypeName(state.into()) },
+        ]
+    };
     let mut any = head("CheckoutStateName");
     let mut tags = std::collections::BTreeMap::new();
     let mut roots = Vec::new();

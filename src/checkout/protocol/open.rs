@@ -100,9 +100,15 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             Err(why) => (over, refuse(unwritable(&why, "no payment session was opened"))),
             Ok(()) => (Stage::Lock { items, currency }, Effect::AcquireLock),
         },
-        (Stage::Lock { items, currency }, Input::Lock(r)) => match r {
-            Err(e) => (over, refuse(e)),
-            Ok(()) => {
+        (Stage::Lock { items, currency }, Input::Lock(r)) => match (r, stored) {
+            (Err(e), _) => (over, refuse(e)),
+            (_, Err(e)) => (over, fail(tab, q, Refusal::Error(e))),
+            // Another tab made a payment meanwhile: finish that one, never a new session beside it.
+            (Ok(()), Ok(Some(old))) if tab.kept && old.state.payment_unsettled() => {
+                tab.lock = true;
+                open(tab, old, q)
+            }
+            (Ok(()), Ok(_)) => {
                 tab.lock = true;
                 let body = InitiateRequest { items: items.clone(), currency };
                 (Stage::Initiate { items }, Effect::Initiate(body))

@@ -40,8 +40,7 @@ pub(super) struct Runner {
     actions: usize,
     polls: usize,
     rechecks: usize,
-    /// After the first confirm: another tab may settle the payment meanwhile.
-    again: bool,
+    /// The first answer was recorded (`start`/`resume` were told).
     answered: bool,
 }
 
@@ -98,7 +97,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
     let record = record.as_ref();
     Ok(match (stage, input) {
         (Stage::Begin { run, return_url }, _) => {
-            let new = |token: String, collected_at| Runner { run, return_url: return_url.clone(), token, collected_at, actions: 0, polls: 0, rechecks: 0, again: false, answered: false };
+            let new = |token: String, collected_at| Runner { run, return_url: return_url.clone(), token, collected_at, actions: 0, polls: 0, rechecks: 0, answered: false };
             match run {
                 Run::Resume => match tab.act(record, q, |s| Ok(s.resume_token().map(str::to_owned)))?.1 {
                     Some(t) => confirm(tab, record, q, new(t, None))?,
@@ -212,11 +211,7 @@ fn confirm(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: 
 }
 
 /// An answer for `r.token` landed: apply it to the record as it is now.
-fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, mut r: Runner, answer: Result<ConfirmResponse>) -> Result<(Stage, Effect)> {
-    if !r.answered {
-        r.answered = true;
-        q.push_back(Effect::FirstAnswer);
-    }
+fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: Runner, answer: Result<ConfirmResponse>) -> Result<(Stage, Effect)> {
     // The state the answer applies to: this tab's in-flight copy, or the
     // record another tab wrote since, while it still waits on this token.
     let mut base = tab.state.clone();
@@ -235,6 +230,7 @@ fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect
             // checkout: this late answer changes nothing (finding 2).
             _ => {
                 let _ = tab.sync(record, q);
+                q.push_back(Effect::FirstAnswer);
                 return Ok(state_done());
             }
         }
@@ -262,6 +258,10 @@ fn same_session(a: &CheckoutState, b: &CheckoutState) -> bool {
 /// After an answer was recorded: wait and confirm again, run the next
 /// action, or end the run.
 fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, mut r: Runner, after: AfterConfirm) -> Result<(Stage, Effect)> {
+    // The answer is this tab's state now: `start`/`resume` may return.
+    if !std::mem::replace(&mut r.answered, true) {
+        q.push_back(Effect::FirstAnswer);
+    }
     let round = match after {
         AfterConfirm::Processing => &mut r.polls,
         AfterConfirm::Unknown => &mut r.rechecks,
@@ -269,7 +269,6 @@ fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, mut r
     };
     if let Some(ms) = after.delay_ms(*round) {
         *round += 1;
-        r.again = true;
         return Ok((Stage::Wait(r), Effect::Sleep(ms)));
     }
     let AfterConfirm::NextAction(secret) = &after else { return Ok(state_done()) };

@@ -2,9 +2,11 @@
 //! form ([`stored`]). Shared fixtures here.
 
 mod machine;
+mod protocol;
 mod record;
 mod sim;
 mod stored;
+mod world;
 
 use super::*;
 use crate::error::{ErrorCode, Result};

@@ -172,3 +172,15 @@ fn every_refusal_names_the_step_that_comes_next() {
         assert!(["pay(", "Checkout.start", "Checkout.resume", "selectShipping"].iter().any(|m| hint.contains(m)), "{}: {hint}", s.name());
     }
 }
+
+#[test]
+fn a_paid_checkout_of_bare_items_is_shown_again_for_the_same_items() {
+    // Finding 6 (issue 31): bare `items` are never emptied by the SDK, so the
+    // same items after a reload are that order, not a new payment form.
+    let done = succeeded();
+    assert!(carries_on(&done, Some(&items()), false), "the same items: the order");
+    let mut reversed = items();
+    reversed.reverse();
+    assert!(carries_on(&done, Some(&reversed), false), "in any order");
+    assert!(!carries_on(&done, Some(&other_items()), false), "other items: the next order");
+}

@@ -6,11 +6,11 @@ use crate::checkout::stored::{restore, Stored};
 use serde_json::{json, Value};
 
 fn stored(s: &CheckoutState) -> Value {
-    serde_json::to_value(Stored::of(s)).unwrap()
+    serde_json::to_value(Stored::of(s, 7)).unwrap()
 }
 
 fn read(v: &Value) -> Result<CheckoutState> {
-    restore(|| v.clone(), &v.to_string())
+    restore(|| v.clone(), &v.to_string()).map(|r| r.state)
 }
 
 #[test]
@@ -24,10 +24,12 @@ fn stored_states_round_trip() {
 }
 
 #[test]
-fn the_stored_form_is_the_state_plus_its_version() {
+fn the_stored_form_is_the_state_plus_its_version_and_revision() {
     for s in samples() {
         let mut v = stored(&s);
+        assert_eq!(restore(|| v.clone(), &v.to_string()).unwrap().revision, 7);
         v.as_object_mut().unwrap().remove("version");
+        v.as_object_mut().unwrap().remove("revision");
         assert_eq!(v, serde_json::to_value(&s).unwrap());
     }
     let v = stored(&paying("tok_1"));
@@ -46,6 +48,17 @@ fn patch(base: &Value, path: &[&str], value: Option<Value>) -> Result<CheckoutSt
         }
     }
     read(&v)
+}
+
+#[test]
+fn a_record_written_before_revisions_reads_as_revision_0() {
+    let mut v = stored(&paying("tok_1"));
+    v.as_object_mut().unwrap().remove("revision");
+    let r = restore(|| v.clone(), &v.to_string()).unwrap();
+    assert_eq!((r.revision, r.state), (0, paying("tok_1")));
+    let mut v = stored(&chosen());
+    v["revision"] = json!("3");
+    assert!(read(&v).unwrap_err().message.contains("revision"), "a revision that is not a number is refused, naming it");
 }
 
 #[test]
@@ -138,7 +151,7 @@ fn tampered_or_stale_stored_states_are_refused() {
         for key in full.as_object().unwrap().keys() {
             let mut v = full.clone();
             v.as_object_mut().unwrap().remove(key);
-            let nullable = full[key].is_null() || matches!(key.as_str(), "pending" | "sessionId");
+            let nullable = full[key].is_null() || matches!(key.as_str(), "pending" | "sessionId" | "revision");
             let nullable = nullable || (key == "errorCode" && full["state"] == "failed");
             let nullable = nullable || (key == "paymentIntentId" && full["state"] == "failed");
             assert_eq!(read(&v).is_ok(), nullable, "{key} removed from {full}");
