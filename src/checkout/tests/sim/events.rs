@@ -304,6 +304,9 @@ impl World {
 
     /// What the buyer does next on page `p` for the state it shows.
     fn next_action(&mut self, p: usize) {
+        if self.opening(p) {
+            return; // waiting for start/resume
+        }
         let Some(tab) = self.current(p).filter(|_| !self.pages[p].refused) else { return self.open_checkout(p) };
         let state = tab.state().clone();
         match state {
@@ -335,6 +338,9 @@ impl World {
 
     /// The buyer, during the chaos phase.
     fn buyer(&mut self, p: usize) {
+        if self.opening(p) && self.rng.percent(90) {
+            return; // waiting for start/resume (or, now and then, clicking again)
+        }
         if self.rng.percent(65) {
             return self.next_action(p);
         }

@@ -101,8 +101,12 @@ pub struct Checkout {
     pub tab: Tab,
     /// The amount its adapter's form shows (this world's own view of it).
     pub form: Option<i64>,
-    /// The page let it go (`free()`): it follows nothing any more.
+    /// The page let it go (`free()`), or it never came to be (`start`
+    /// failed, `resume` gave `null`): it follows nothing any more.
     pub freed: bool,
+    /// `start`/`resume` gave it to the page: before that the page has no
+    /// object to call methods on.
+    pub opened: bool,
 }
 
 /// One page (a reload is a new page in the same tab).
@@ -298,13 +302,18 @@ impl World {
             self.begin(p, Operation::Free, "free", Then::Nothing);
         }
         let kept = self.pages[p].kept;
-        self.pages[p].checkouts.push(Checkout { tab: Tab::new(kept, !self.cfg.bare), form: None, freed: false });
+        self.pages[p].checkouts.push(Checkout { tab: Tab::new(kept, !self.cfg.bare), form: None, freed: false, opened: false });
     }
 
     /// The page's current checkout, once it opened one (not after `free()`:
     /// a freed object has no methods any more).
     pub fn current(&self, p: usize) -> Option<&Tab> {
-        self.pages[p].checkouts.last().filter(|c| !c.freed).map(|c| &c.tab)
+        self.pages[p].checkouts.last().filter(|c| !c.freed && c.opened).map(|c| &c.tab)
+    }
+
+    /// The page waits for `start`/`resume` to give it its checkout.
+    pub fn opening(&self, p: usize) -> bool {
+        self.pages[p].checkouts.last().is_some_and(|c| !c.freed && !c.opened)
     }
 
     /// What page `p` shows: its current checkout's state (`checkout.state`).
@@ -363,8 +372,18 @@ impl World {
                     if running.name != "follow" && running.c + 1 == self.pages[p].checkouts.len() {
                         self.pages[p].refused = result.as_ref().is_err_and(|r| r.error().code == ErrorCode::InvalidState);
                     }
+                    if matches!(running.name, "start" | "resume") {
+                        let checkout = &mut self.pages[p].checkouts[running.c];
+                        match &result {
+                            Ok(Outcome::Opened { .. }) => checkout.opened = true,
+                            _ => checkout.freed = true,
+                        }
+                    }
                     if !self.pages[p].checkouts[running.c].freed {
                         self.then(p, running.c, running.then, &result);
+                    } else if running.then == Then::StartIfNothing && matches!(result, Ok(Outcome::Nothing)) && running.c + 1 == self.pages[p].checkouts.len() {
+                        // `resume` gave `null`: `start`.
+                        self.start(p);
                     }
                     return;
                 }
@@ -388,13 +407,6 @@ impl World {
     fn then(&mut self, p: usize, c: usize, then: Then, result: &Result<Outcome, crate::checkout::protocol::Refusal>) {
         match (then, result) {
             (_, Ok(Outcome::Opened { finish: true })) => self.begin_on(p, c, Operation::Finish, "finish", Then::Nothing),
-            (Then::StartIfNothing, Ok(Outcome::Nothing)) => {
-                // `resume` gave `null`: no object was made.
-                self.pages[p].checkouts[c].freed = true;
-                if c + 1 == self.pages[p].checkouts.len() {
-                    self.start(p);
-                }
-            }
             (Then::Select { rate, address }, Ok(Outcome::Options(options))) => {
                 if let Some(o) = options.get(rate % options.len().max(1)) {
                     let rate_id = o.rate.id.clone();
