@@ -56,6 +56,9 @@ pub fn simulate(n: u64, threads: u64) -> (u64, u64, Vec<(u64, String)>) {
                         if let Some(v) = run.violation {
                             bad.push((seed, v));
                         }
+                        if seed % PROGRESS < threads {
+                            eprintln!("checkout simulation: seed {seed} of {n} ({} violations on thread {t})", bad.len());
+                        }
                         seed += threads;
                     }
                     (steps, bad)
@@ -74,6 +77,9 @@ fn env_u64(name: &str) -> Option<u64> {
     let v = std::env::var(name).ok()?;
     Some(v.trim().parse().unwrap_or_else(|_| panic!("{name} must be a whole number, got {v:?}")))
 }
+
+/// A long run says how far it is every this many seeds (on stderr).
+const PROGRESS: u64 = 500_000;
 
 /// How many seeds of a failing run print their steps.
 const TRACED: usize = 3;
