@@ -81,6 +81,9 @@ fn env_u64(name: &str) -> Option<u64> {
 /// A long run says how far it is every this many seeds (on stderr).
 const PROGRESS: u64 = 500_000;
 
+/// How many violations a failing run lists (seed and what broke).
+const LISTED: usize = 50;
+
 /// How many seeds of a failing run print their steps.
 const TRACED: usize = 3;
 
@@ -99,6 +102,9 @@ fn checkout_simulation() {
     let (n, steps, bad) = simulate(n, threads);
     println!("checkout simulation: {n} schedules, {steps} steps, {} violations", bad.len());
     eprintln!("({:.1} s on {threads} threads)", started.elapsed().as_secs_f64());
+    for (seed, v) in bad.iter().take(LISTED) {
+        println!("violation: seed {seed}: {v}");
+    }
     for (seed, v) in bad.iter().take(TRACED) {
         let run = schedule(*seed, true);
         println!("\nseed {seed} (replay: CIRRUS_SIM_SEED={seed}): {v}\n{}", run.trace.unwrap_or_default().join("\n"));
