@@ -7,7 +7,9 @@
 //!
 //! `cargo test checkout_simulation` runs [`DEFAULT_SCHEDULES`] schedules
 //! (seeds 1..=N); `CIRRUS_SIM_SCHEDULES=N` runs N; `CIRRUS_SIM_SEED=S`
-//! replays seed S and prints its steps. The test prints one line:
+//! replays seed S and prints its steps; `CIRRUS_SIM_THREADS` (default: the
+//! cores) and `CIRRUS_SIM_SECONDS` (stop beginning schedules after this
+//! long; the line says how many ran) size a long run. The test prints one line:
 //! `checkout simulation: N schedules, M steps, K violations`.
 
 mod check;
@@ -41,36 +43,49 @@ pub fn schedule(seed: u64, traced: bool) -> Run {
     Run { steps: w.step, violation: w.violation, trace: w.trace }
 }
 
-/// Seeds `1..=n` on `threads` threads: (schedules, steps, the failing seeds
-/// with their violation, first ones first).
-pub fn simulate(n: u64, threads: u64) -> (u64, u64, Vec<(u64, String)>) {
-    let results: Vec<(u64, Vec<(u64, String)>)> = std::thread::scope(|s| {
+/// Seeds `1..=n` on `threads` threads, each taking the next seed, until
+/// `budget` has passed (then the seeds begun are finished and no more are
+/// begun): (schedules run, steps, the failing seeds with their violation,
+/// first ones first).
+pub fn simulate(n: u64, threads: u64, budget: Option<std::time::Duration>) -> (u64, u64, Vec<(u64, String)>) {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let next = AtomicU64::new(1);
+    let started = std::time::Instant::now();
+    let results: Vec<(u64, u64, Vec<(u64, String)>)> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
+                let next = &next;
                 s.spawn(move || {
-                    let (mut steps, mut bad) = (0, Vec::new());
-                    let mut seed = 1 + t;
-                    while seed <= n {
+                    let (mut runs, mut steps, mut bad) = (0, 0, Vec::new());
+                    loop {
+                        if budget.is_some_and(|b| started.elapsed() >= b) {
+                            break;
+                        }
+                        let seed = next.fetch_add(1, Ordering::Relaxed);
+                        if seed > n {
+                            break;
+                        }
                         let run = schedule(seed, false);
+                        runs += 1;
                         steps += run.steps;
                         if let Some(v) = run.violation {
                             bad.push((seed, v));
                         }
-                        if seed % PROGRESS < threads {
-                            eprintln!("checkout simulation: seed {seed} of {n} ({} violations on thread {t})", bad.len());
+                        if seed % PROGRESS == 0 {
+                            eprintln!("checkout simulation: seed {seed} of {n} after {:.0} s ({} violations on thread {t})", started.elapsed().as_secs_f64(), bad.len());
                         }
-                        seed += threads;
                     }
-                    (steps, bad)
+                    (runs, steps, bad)
                 })
             })
             .collect();
         workers.into_iter().map(|w| w.join().expect("a simulation thread panicked")).collect()
     });
-    let steps = results.iter().map(|r| r.0).sum();
-    let mut bad: Vec<(u64, String)> = results.into_iter().flat_map(|r| r.1).collect();
+    let runs = results.iter().map(|r| r.0).sum();
+    let steps = results.iter().map(|r| r.1).sum();
+    let mut bad: Vec<(u64, String)> = results.into_iter().flat_map(|r| r.2).collect();
     bad.sort_by_key(|b| b.0);
-    (n, steps, bad)
+    (runs, steps, bad)
 }
 
 fn env_u64(name: &str) -> Option<u64> {
@@ -97,9 +112,10 @@ fn checkout_simulation() {
         return;
     }
     let n = env_u64("CIRRUS_SIM_SCHEDULES").unwrap_or(DEFAULT_SCHEDULES);
-    let threads = std::thread::available_parallelism().map_or(2, |t| t.get() as u64).clamp(1, 8);
+    let threads = env_u64("CIRRUS_SIM_THREADS").unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |t| t.get() as u64)).clamp(1, 64);
+    let budget = env_u64("CIRRUS_SIM_SECONDS").map(std::time::Duration::from_secs);
     let started = std::time::Instant::now();
-    let (n, steps, bad) = simulate(n, threads);
+    let (n, steps, bad) = simulate(n, threads, budget);
     println!("checkout simulation: {n} schedules, {steps} steps, {} violations", bad.len());
     eprintln!("({:.1} s on {threads} threads)", started.elapsed().as_secs_f64());
     for (seed, v) in bad.iter().take(LISTED) {
