@@ -4,6 +4,7 @@
 mod machine;
 mod protocol;
 mod record;
+mod sim;
 mod stored;
 mod world;
 

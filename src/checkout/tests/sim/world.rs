@@ -1,0 +1,596 @@
+//! The simulated world of one schedule: one origin's tabs (pages) sharing a
+//! storage, a lock and a cart, the network, the server and its processor,
+//! the buyer's cards; and the executor that drives each tab's real
+//! [`Tab`]/[`Op`] over them. Every await of an operation (a request, the
+//! lock, the adapter, a sleep) parks it; the schedule ([`super::events`])
+//! decides what happens next. Storage is synchronous, as in a browser: a
+//! write is performed in the step that asked for it.
+
+/// A line of the readable trace (formatted only when replaying a seed).
+macro_rules! trace {
+    ($w:expr, $($arg:tt)*) => {
+        if $w.trace.is_some() {
+            let line = format!($($arg)*);
+            $w.push_trace(line);
+        }
+    };
+}
+pub(super) use trace;
+
+use super::lock::{Lock, LockKind};
+use super::net::{Answer, Kind, Leg, Message, Request};
+use super::rng::Rng;
+use super::server::{Card, Server};
+use super::storage::{Fault, Storage};
+use crate::checkout::protocol::{Effect, Input, Op, Operation, Outcome, Record, Stored, Tab};
+use crate::checkout::state::CheckoutState;
+use crate::error::{Error, ErrorCode};
+use crate::model::{PaymentItem, ShippingAddress};
+
+/// What one seed decides before the first step.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub lock: LockKind,
+    /// `localStorage` throws: every page keeps its checkout (and cart) in memory.
+    pub absent: bool,
+    /// The page passes bare `items` (no cart), the same on every load.
+    pub bare: bool,
+    /// Steps with faults and the buyer's random actions; then calm.
+    pub chaos_steps: u64,
+}
+
+/// The buyer's cart (shared by the pages, or one per page without storage).
+#[derive(Debug, Clone)]
+pub struct Cart {
+    pub lines: Vec<PaymentItem>,
+    /// The label of what it holds now: a new one on every change.
+    pub content: u64,
+}
+
+/// A card the buyer entered in a page's payment form.
+#[derive(Debug, Clone)]
+pub struct Token {
+    pub card: Card,
+    /// The amount the form showed when the token was collected.
+    pub shown: Option<i64>,
+    pub page: u32,
+}
+
+/// What a parked operation waits for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Wait {
+    /// Nothing outside: goes on with this input when scheduled (`client.store()`).
+    Ready(Input),
+    Net(u64),
+    /// Until this time (ms).
+    Sleep(u64),
+    Lock,
+    /// A form mounted or told its amount (the form shows it from the call on).
+    Form,
+    Collect,
+    Action(String),
+}
+
+/// What the page does when an operation ends (the README's page code).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Then {
+    Nothing,
+    /// `Checkout.resume(...) ?? Checkout.start(...)`.
+    StartIfNothing,
+    /// `shippingOptions(country)` then `selectShipping(rate, address)`.
+    Select { rate: usize, address: ShippingAddress },
+}
+
+#[derive(Debug, Clone)]
+pub struct Running {
+    pub serial: u64,
+    pub op: Op,
+    pub name: &'static str,
+    pub wait: Wait,
+    pub then: Then,
+    /// Which of the page's checkouts it runs on.
+    pub c: usize,
+    /// The content of the page's cart when the page called the method (the
+    /// label of a session it opens).
+    pub content: u64,
+}
+
+/// One `Checkout` object of a page (`Checkout.start`/`resume` make one each).
+#[derive(Debug, Clone)]
+pub struct Checkout {
+    pub tab: Tab,
+    /// The amount its adapter's form shows (this world's own view of it).
+    pub form: Option<i64>,
+    /// The page let it go (`free()`), or it never came to be (`start`
+    /// failed, `resume` gave `null`): it follows nothing any more.
+    pub freed: bool,
+    /// `start`/`resume` gave it to the page: before that the page has no
+    /// object to call methods on.
+    pub opened: bool,
+}
+
+/// One page (a reload is a new page in the same tab).
+#[derive(Debug, Clone)]
+pub struct Page {
+    pub id: u32,
+    /// Its checkouts, the current one last.
+    pub checkouts: Vec<Checkout>,
+    pub ops: Vec<Running>,
+    /// The last method of the current checkout failed with `invalid_state`
+    /// (the page does what the message says: open the checkout again).
+    pub refused: bool,
+    /// `storage` events not delivered yet (labels of the writes).
+    pub events: Vec<u64>,
+    /// Not scheduled before this step (its timers frozen).
+    pub frozen_until: u64,
+    pub cart: usize,
+    /// The checkout is kept in storage (else in this page's memory).
+    pub kept: bool,
+}
+
+pub struct World {
+    pub rng: Rng,
+    pub cfg: Config,
+    pub server: Server,
+    pub storage: Storage<Record>,
+    pub lock: Lock,
+    pub pages: Vec<Page>,
+    pub net: Vec<Message>,
+    pub carts: Vec<Cart>,
+    /// The cart each content label belongs to.
+    pub contents: Vec<usize>,
+    pub tokens: Vec<Token>,
+    /// The page's bare items (`cfg.bare`).
+    pub items: Vec<PaymentItem>,
+    pub clock: u64,
+    pub step: u64,
+    pub calm: bool,
+    next: u64,
+    next_page: u32,
+    /// The readable steps, when replaying a seed.
+    pub trace: Option<Vec<String>>,
+    pub violation: Option<String>,
+}
+
+/// At most this many effects in one turn of one operation (a loop that never
+/// awaits is a violation, not a hang).
+const TURN: usize = 500;
+
+impl World {
+    pub fn new(seed: u64, traced: bool) -> Self {
+        let mut rng = Rng::new(seed);
+        let cfg = Config {
+            lock: if rng.percent(50) { LockKind::WebLocks } else { LockKind::Lease },
+            absent: rng.percent(4),
+            bare: rng.percent(20),
+            chaos_steps: rng.between(5, 160),
+        };
+        let stock = [rng.between(2, 6) as u32, rng.between(1, 4) as u32, 9];
+        let items = vec![PaymentItem { variant_id: "var_a".into(), quantity: 1 }];
+        let mut w = Self {
+            rng,
+            storage: Storage::new(cfg.absent),
+            lock: Lock::new(cfg.lock),
+            cfg,
+            server: Server::new(stock),
+            pages: Vec::new(),
+            net: Vec::new(),
+            carts: Vec::new(),
+            contents: Vec::new(),
+            tokens: Vec::new(),
+            items,
+            clock: 0,
+            step: 0,
+            calm: false,
+            next: 1,
+            next_page: 1,
+            trace: traced.then(Vec::new),
+            violation: None,
+        };
+        trace!(w, "config {:?}, stock {stock:?}", w.cfg);
+        if !w.cfg.absent {
+            w.new_cart(vec![]);
+        }
+        let tabs = 1 + w.rng.below(3);
+        for _ in 0..tabs {
+            w.open_page();
+        }
+        w
+    }
+
+    pub fn push_trace(&mut self, line: String) {
+        let (step, clock) = (self.step, self.clock);
+        if let Some(t) = &mut self.trace {
+            t.push(format!("{step:>5} {clock:>7}ms  {line}"));
+        }
+    }
+
+    pub fn violate(&mut self, what: String) {
+        if self.violation.is_none() {
+            trace!(self, "VIOLATION: {what}");
+            self.violation = Some(what);
+        }
+    }
+
+    pub fn fresh(&mut self) -> u64 {
+        self.next += 1;
+        self.next
+    }
+
+    fn new_cart(&mut self, lines: Vec<PaymentItem>) -> usize {
+        let content = self.contents.len() as u64;
+        self.contents.push(self.carts.len());
+        self.carts.push(Cart { lines, content });
+        self.carts.len() - 1
+    }
+
+    /// The cart changed: it holds new content.
+    pub fn cart_changed(&mut self, cart: usize) {
+        let content = self.contents.len() as u64;
+        self.contents.push(cart);
+        self.carts[cart].content = content;
+    }
+
+    /// A new page (a new tab, or a reload): it opens the checkout as the
+    /// README's page does.
+    pub fn open_page(&mut self) -> u32 {
+        let id = self.next_page;
+        self.next_page += 1;
+        let cart = if self.cfg.absent {
+            // No storage: the cart lives in this page only.
+            let lines = if self.cfg.bare { vec![] } else { self.items.clone() };
+            self.new_cart(lines)
+        } else {
+            0
+        };
+        if !self.cfg.bare && self.carts[cart].lines.is_empty() && self.step == 0 {
+            self.carts[cart].lines = self.items.clone();
+            self.cart_changed(cart);
+        }
+        self.pages.push(Page {
+            id,
+            checkouts: Vec::new(),
+            ops: Vec::new(),
+            refused: false,
+            events: Vec::new(),
+            frozen_until: 0,
+            cart,
+            kept: !self.cfg.absent,
+        });
+        trace!(self, "page {id} opens");
+        let p = self.pages.len() - 1;
+        self.open_checkout(p);
+        id
+    }
+
+    /// The page goes away (closed, or reloaded: `orderly` when `pagehide` ran).
+    pub fn close_page(&mut self, p: usize, orderly: bool) {
+        let page = self.pages.remove(p);
+        self.lock.tab_gone(page.id, orderly);
+        trace!(self, "page {} goes away{} with {} operation(s) under way", page.id, if orderly { "" } else { " (killed)" }, page.ops.len());
+    }
+
+    /// The items the page would check out now.
+    pub fn page_items(&self, p: usize) -> Vec<PaymentItem> {
+        if self.cfg.bare {
+            self.items.clone()
+        } else {
+            self.carts[self.pages[p].cart].lines.clone()
+        }
+    }
+
+    /// `Checkout.resume(client, { cart | items }) ?? Checkout.start(...)`:
+    /// a new `Checkout` object; the page lets the one it had go (`free()`).
+    pub fn open_checkout(&mut self, p: usize) {
+        self.new_checkout(p);
+        let items = self.page_items(p);
+        self.begin(p, Operation::Resume { items: Some(items), from_cart: !self.cfg.bare }, "resume", Then::StartIfNothing);
+    }
+
+    /// `Checkout.start(client, { cart | items })`: a new `Checkout` object.
+    pub fn start(&mut self, p: usize) {
+        let items = self.page_items(p);
+        if !items.is_empty() {
+            self.new_checkout(p);
+            self.begin(p, Operation::Start { items, currency: "USD".into(), from_cart: !self.cfg.bare }, "start", Then::Nothing);
+        }
+    }
+
+    fn new_checkout(&mut self, p: usize) {
+        self.pages[p].refused = false;
+        if self.pages[p].checkouts.last().is_some_and(|c| !c.freed) {
+            self.begin(p, Operation::Free, "free", Then::Nothing);
+        }
+        let kept = self.pages[p].kept;
+        self.pages[p].checkouts.push(Checkout { tab: Tab::new(kept, !self.cfg.bare), form: None, freed: false, opened: false });
+    }
+
+    /// The page's current checkout, once it opened one (not after `free()`:
+    /// a freed object has no methods any more).
+    pub fn current(&self, p: usize) -> Option<&Tab> {
+        self.pages[p].checkouts.last().filter(|c| !c.freed && c.opened).map(|c| &c.tab)
+    }
+
+    /// The page waits for `start`/`resume` to give it its checkout.
+    pub fn opening(&self, p: usize) -> bool {
+        self.pages[p].checkouts.last().is_some_and(|c| !c.freed && !c.opened)
+    }
+
+    /// What page `p` shows: its current checkout's state (`checkout.state`).
+    pub fn showing(&self, p: usize) -> &CheckoutState {
+        self.current(p).map_or(&CheckoutState::Idle, Tab::state)
+    }
+
+    pub fn find(&self, page: u32, serial: u64) -> Option<(usize, usize)> {
+        let p = self.pages.iter().position(|x| x.id == page)?;
+        let o = self.pages[p].ops.iter().position(|r| r.serial == serial)?;
+        Some((p, o))
+    }
+
+    /// The page calls a method of its current checkout: the operation runs
+    /// until its first await.
+    pub fn begin(&mut self, p: usize, operation: Operation, name: &'static str, then: Then) {
+        let c = self.pages[p].checkouts.len() - 1;
+        self.begin_on(p, c, operation, name, then);
+    }
+
+    /// An operation of checkout `c` of page `p`.
+    pub fn begin_on(&mut self, p: usize, c: usize, operation: Operation, name: &'static str, then: Then) {
+        let serial = self.fresh();
+        let content = self.carts[self.pages[p].cart].content;
+        let page = &mut self.pages[p];
+        let id = page.id;
+        if matches!(operation, Operation::Free) {
+            page.checkouts[c].freed = true;
+        }
+        let op = page.checkouts[c].tab.begin(operation);
+        page.ops.push(Running { serial, op, name, wait: Wait::Ready(Input::None), then, c, content });
+        trace!(self, "page {id}: {name}() #{serial} (checkout {c})");
+        self.drive(id, serial, Input::None);
+    }
+
+    /// The stored record as page `p` reads it right before a step.
+    fn stored(&self, p: usize) -> Stored {
+        if !self.pages[p].kept {
+            return Ok(None);
+        }
+        self.storage.read().map_err(|_| Error::new(ErrorCode::InvalidState, "localStorage is not available"))
+    }
+
+    /// Run operation `serial` of page `page` with `input` until it awaits or ends.
+    pub fn drive(&mut self, page: u32, serial: u64, mut input: Input) {
+        for _ in 0..TURN {
+            let Some((p, o)) = self.find(page, serial) else { return };
+            let stored = self.stored(p);
+            let pg = &mut self.pages[p];
+            let running = &mut pg.ops[o];
+            let effect = running.op.step(&mut pg.checkouts[running.c].tab, stored, input);
+            let wait = match effect {
+                Effect::Done(result) => {
+                    let running = self.pages[p].ops.remove(o);
+                    trace!(self, "page {page}: {} #{serial} -> {result:?}", running.name);
+                    if running.name != "follow" && running.c + 1 == self.pages[p].checkouts.len() {
+                        self.pages[p].refused = result.as_ref().is_err_and(|r| r.error().code == ErrorCode::InvalidState);
+                    }
+                    if matches!(running.name, "start" | "resume") {
+                        let checkout = &mut self.pages[p].checkouts[running.c];
+                        match &result {
+                            Ok(Outcome::Opened { .. }) => checkout.opened = true,
+                            _ => checkout.freed = true,
+                        }
+                    }
+                    if !self.pages[p].checkouts[running.c].freed {
+                        self.then(p, running.c, running.then, &result);
+                    } else if running.then == Then::StartIfNothing && matches!(result, Ok(Outcome::Nothing)) && running.c + 1 == self.pages[p].checkouts.len() {
+                        // `resume` gave `null`: `start`.
+                        self.start(p);
+                    }
+                    return;
+                }
+                e => match self.perform(p, o, e) {
+                    Ok(next) => {
+                        input = next;
+                        continue;
+                    }
+                    Err(wait) => wait,
+                },
+            };
+            if let Some((p, o)) = self.find(page, serial) {
+                self.pages[p].ops[o].wait = wait;
+            }
+            return;
+        }
+        self.violate(format!("page {page}: operation #{serial} ran {TURN} effects without awaiting"));
+    }
+
+    /// What the page does once an operation ended.
+    fn then(&mut self, p: usize, c: usize, then: Then, result: &Result<Outcome, crate::checkout::protocol::Refusal>) {
+        match (then, result) {
+            (_, Ok(Outcome::Opened { finish: true })) => self.begin_on(p, c, Operation::Finish, "finish", Then::Nothing),
+            (Then::Select { rate, address }, Ok(Outcome::Options(options))) => {
+                if let Some(o) = options.get(rate % options.len().max(1)) {
+                    let rate_id = o.rate.id.clone();
+                    self.begin_on(p, c, Operation::SelectShipping { rate_id, address }, "selectShipping", Then::Nothing);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Perform an effect: `Ok(input)` when done at once (storage, the
+    /// listeners, the cart), `Err(wait)` when the operation awaits.
+    fn perform(&mut self, p: usize, o: usize, effect: Effect) -> Result<Input, Wait> {
+        let id = self.pages[p].id;
+        let c = self.pages[p].ops[o].c;
+        trace!(self, "page {id}:   {}", short(&format!("{effect:?}")));
+        match effect {
+            Effect::Probe => Ok(Input::Probed(self.probe())),
+            Effect::Write { record, expect } => Ok(Input::Wrote(self.write(p, record, expect))),
+            Effect::ReleaseLock => {
+                self.lock.release(id);
+                Ok(Input::None)
+            }
+            Effect::Unmount => {
+                self.pages[p].checkouts[c].form = None;
+                Ok(Input::None)
+            }
+            Effect::EmptyCart { paid } => {
+                self.empty_cart(p, &paid);
+                Ok(Input::None)
+            }
+            Effect::Emit(_) => Ok(Input::None),
+            Effect::FirstAnswer => Ok(Input::None),
+            Effect::StoreCurrency => Err(Wait::Ready(Input::StoreCurrency(Ok(Some("USD".into()))))),
+            Effect::AcquireLock => Err(Wait::Lock),
+            Effect::Mount(session) => {
+                self.pages[p].checkouts[c].form = Some(session.amount);
+                Err(Wait::Form)
+            }
+            Effect::UpdateAmount { amount, .. } => {
+                self.pages[p].checkouts[c].form = Some(amount);
+                Err(Wait::Form)
+            }
+            Effect::CollectToken => Err(Wait::Collect),
+            Effect::NextAction(secret) => Err(Wait::Action(secret)),
+            Effect::Sleep(ms) => Err(Wait::Sleep(self.clock + u64::from(ms))),
+            Effect::Initiate(req) => {
+                self.no_session_while_unsettled(self.pages[p].cart);
+                let content = self.pages[p].ops[o].content;
+                Err(self.send(p, Request::Initiate { items: req.items, content }))
+            }
+            Effect::Rates(req) => Err(self.send(p, Request::Rates(req.variant_ids))),
+            Effect::Update(req) => Err(self.send(p, Request::Update(req))),
+            Effect::Confirm(req) => {
+                self.confirm_after_record(p, &req);
+                Err(self.send(p, Request::Confirm(req)))
+            }
+            Effect::Done(_) => unreachable!("handled by drive"),
+        }
+    }
+
+    fn send(&mut self, p: usize, request: Request) -> Wait {
+        let id = self.fresh();
+        let kind = request.kind();
+        self.net.push(Message { id, tab: self.pages[p].id, leg: Leg::Out(request), kind });
+        Wait::Net(id)
+    }
+
+    fn probe(&self) -> Result<(), String> {
+        if self.cfg.absent {
+            return Err("SecurityError: localStorage is not available".into());
+        }
+        if self.storage.full {
+            return Err("QuotaExceededError: the quota has been exceeded".into());
+        }
+        Ok(())
+    }
+
+    /// A conditional write: applied only if the stored revision is `expect`.
+    fn write(&mut self, p: usize, record: Record, expect: Option<u64>) -> Result<bool, String> {
+        let stored = self.storage.read().map_err(|_| "SecurityError: localStorage is not available".to_string())?;
+        if stored.map(|r| r.revision) != expect {
+            trace!(self, "    not applied: stored revision {:?}, expected {expect:?}", self.storage.peek().map(|r| r.revision));
+            return Ok(false);
+        }
+        self.storage.write(record).map_err(|f| match f {
+            Fault::Full => "QuotaExceededError: the quota has been exceeded".to_string(),
+            Fault::Absent => "SecurityError: localStorage is not available".to_string(),
+        })?;
+        let label = self.storage.writes;
+        let me = self.pages[p].id;
+        for page in &mut self.pages {
+            if page.id != me {
+                page.events.push(label);
+            }
+        }
+        Ok(true)
+    }
+
+    /// `after_paying` on the page's cart.
+    fn empty_cart(&mut self, p: usize, paid: &[PaymentItem]) {
+        let c = self.pages[p].cart;
+        if self.cfg.bare {
+            return;
+        }
+        let left = crate::checkout::record::after_paying(&self.carts[c].lines, paid);
+        let cart = &mut self.carts[c];
+        for (variant, quantity) in left {
+            if let Some(i) = cart.lines.iter().position(|l| l.variant_id == variant) {
+                if quantity == 0 {
+                    cart.lines.remove(i);
+                } else {
+                    cart.lines[i].quantity = quantity;
+                }
+            }
+        }
+        self.cart_changed(c);
+    }
+
+    /// The answer to a parked operation's await, and the operation goes on.
+    pub fn resume(&mut self, p: usize, o: usize, input: Input) {
+        let (page, serial) = (self.pages[p].id, self.pages[p].ops[o].serial);
+        self.pages[p].ops[o].wait = Wait::Ready(Input::None);
+        self.drive(page, serial, input);
+    }
+
+    /// The server acts on message `m` (on its way out).
+    pub fn deliver(&mut self, m: usize) {
+        let Leg::Out(request) = self.net[m].leg.clone() else { return };
+        let answer = match &request {
+            Request::Initiate { items, content, .. } => Answer::Initiated(self.server.initiate(items, *content).map_err(refused)),
+            Request::Rates(ids) => Answer::Rates(self.server.rates(ids).map_err(refused)),
+            Request::Update(req) => Answer::Updated(self.server.update(req).map_err(refused)),
+            Request::Confirm(req) => {
+                let card = token_index(&req.confirmation_token_id).and_then(|i| self.tokens.get(i)).map(|t| t.card);
+                match card {
+                    Some(card) => Answer::Confirmed(self.server.confirm(req, card).map_err(refused)),
+                    None => Answer::Confirmed(Err(Error::new(ErrorCode::InvalidRequest, "unknown token").with_status(400))),
+                }
+            }
+        };
+        trace!(self, "server: {} -> {}", short(&format!("{request:?}")), short(&format!("{answer:?}")));
+        self.net[m].leg = Leg::Back(answer);
+    }
+
+    /// The answer of message `m` reaches its page (if it still waits for it).
+    pub fn answer(&mut self, m: usize) {
+        let msg = self.net.remove(m);
+        let Leg::Back(answer) = msg.leg else { return };
+        let Some(p) = self.pages.iter().position(|x| x.id == msg.tab) else { return };
+        let Some(o) = self.pages[p].ops.iter().position(|r| r.wait == Wait::Net(msg.id)) else { return };
+        self.resume(p, o, input_of(answer));
+    }
+
+    pub fn kind_of(&self, id: u64) -> Kind {
+        self.net.iter().find(|m| m.id == id).map_or(Kind::Rates, |m| m.kind)
+    }
+}
+
+pub fn input_of(answer: Answer) -> Input {
+    match answer {
+        Answer::Initiated(r) => Input::Initiated(r),
+        Answer::Rates(r) => Input::Rates(r),
+        Answer::Updated(r) => Input::Updated(r),
+        Answer::Confirmed(r) => Input::Confirmed(r),
+    }
+}
+
+fn refused(r: super::server::Refusal) -> Error {
+    Error::new(ErrorCode::from(r.code), r.message).with_status(r.code.status())
+}
+
+pub fn token_index(token: &str) -> Option<usize> {
+    token.strip_prefix("tok_")?.parse().ok()
+}
+
+/// A debug form cut to a readable length.
+pub fn short(s: &str) -> String {
+    if s.len() <= 220 {
+        return s.to_string();
+    }
+    let mut end = 220;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &s[..end])
+}
