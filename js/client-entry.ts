@@ -81,6 +81,8 @@ export type {
 } from "./cirrus_storefront.js";
 export { CirrusError, type CirrusErrorFields, type ErrorCode } from "./error.js";
 export { isReady } from "./ready.js";
+/** SEO metadata in Next.js's `Metadata` shape (plain JS, usable before `init()`). */
+export { toNextMetadata, type NextMetadata } from "./next-metadata.js";
 export { init } from "./load.js";
 /** Cache strategy presets (plain values, usable before `init()`). */
 export { CacheCustom, CacheLong, CacheNone, CacheShort } from "./cache.js";

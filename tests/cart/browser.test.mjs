@@ -432,6 +432,60 @@ describe('persistence in localStorage', () => {
   });
 });
 
+describe('cart-summary (cirrus-storefront/cart-summary: plain JS, no wasm)', () => {
+  test('reads the summary the Rust cart wrote, follows this tab and another, and says "unknown" for anything odd', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const a = await openSdkPage(context, server.origin, '/');
+    const b = await openSdkPage(context, server.origin, '/other');
+    // Tab B reads the summary without the SDK's wasm being used there: only the summary module.
+    await b.page.evaluate(async () => {
+      const m = await import('/pkg/cart-summary.js');
+      window.summary = m;
+      window.seen = [];
+      window.stop = m.subscribeCartSummary((s) => window.seen.push(s), { key: 'badge.cart' });
+    });
+    const nothing = await b.page.evaluate(() => window.summary.readCartSummary({ key: 'badge.cart' }));
+    assert.deepEqual(nothing, { currency: null, itemCount: 0, lineCount: 0, subtotal: 0 }, 'nothing saved: the empty summary');
+    // Tab A changes its cart; this tab's own reader hears it too (the cart's saved event).
+    const here = await inPage(a.page, async (sdk, tee) => {
+      const m = await import('/pkg/cart-summary.js');
+      const seen = [];
+      m.subscribeCartSummary((s) => seen.push(s.itemCount), { key: 'badge.cart' });
+      const cart = sdk.Cart.persistent('USD', { key: 'badge.cart' });
+      cart.add(tee, 'v1', 2);
+      cart.add(tee, 'v2', 1);
+      const read = m.readCartSummary({ key: 'badge.cart' });
+      return { seen, read, same: read === m.readCartSummary({ key: 'badge.cart' }), rust: cart.summary };
+    }, TEE);
+    assert.deepEqual(here.seen, [2, 3]);
+    assert.deepEqual(here.read, { currency: 'USD', itemCount: 3, lineCount: 2, subtotal: 4008 });
+    assert.deepEqual(here.read, here.rust, 'the reader gives what the Rust cart says');
+    assert.equal(here.same, true, 'the same object while the saved text is unchanged');
+    await b.page.waitForFunction(() => window.seen.length >= 2);
+    assert.deepEqual(await b.page.evaluate(() => window.seen.at(-1)), here.read);
+    // Odd data is "unknown" (null), never a guess.
+    const odd = await b.page.evaluate(() => {
+      const { readCartSummary } = window.summary;
+      const base = JSON.parse(localStorage.getItem('badge.cart'));
+      const read = (doc) => readCartSummary({ storage: { getItem: () => (typeof doc === 'string' ? doc : JSON.stringify(doc)) } });
+      return {
+        notJson: read('{'),
+        noSummary: read({ ...base, summary: undefined }),
+        version: read({ ...base, version: 2 }),
+        currency: read({ ...base, summary: { ...base.summary, currency: 'EUR' } }),
+        fraction: read({ ...base, summary: { ...base.summary, itemCount: 1.5 } }),
+        negative: read({ ...base, summary: { ...base.summary, subtotal: -1 } }),
+        string: read({ ...base, summary: { ...base.summary, itemCount: '3' } }),
+        inconsistent: read({ ...base, summary: { ...base.summary, lineCount: 4 } }),
+        throwing: readCartSummary({ storage: { getItem() { throw new Error('SecurityError'); } } }),
+      };
+    });
+    assert.deepEqual(odd, { notJson: null, noSummary: null, version: null, currency: null, fraction: null, negative: null, string: null, inconsistent: null, throwing: null });
+    assert.deepEqual([...a.errors, ...b.errors], []);
+    await context.close();
+  });
+});
+
 describe('two tabs', () => {
   test('subscribe hears every change with a new version: this tab\'s, another tab\'s, a paid checkout\'s; the saved form carries the summary', async () => {
     const context = await browser.newContext({ locale: 'en-US' });
