@@ -152,7 +152,6 @@ class CirrusStore {
   private readonly serverView: CartView;
   private generation = 0;
   private unfollow: () => void = () => {};
-  private mounted = false;
   readonly actions: CartActions;
 
   constructor(public props: CirrusProviderProps) {
@@ -215,7 +214,6 @@ class CirrusStore {
 
   /** In the browser (the provider's effect): the stored summary, followed until the cart is loaded. */
   start(): void {
-    this.mounted = true;
     const key = this.props.cartKey === undefined ? undefined : { key: this.props.cartKey };
     this.summary = readCartSummary(key);
     this.unfollow = subscribeCartSummary((s) => {
@@ -230,7 +228,8 @@ class CirrusStore {
     if (this.cart !== null) return Promise.resolve(this.cart);
     if (this.loading !== null) return this.loading;
     const generation = this.generation;
-    const live = (): boolean => generation === this.generation && this.mounted;
+    // Children's effects run before the provider's: a load may start before start().
+    const live = (): boolean => generation === this.generation;
     const gone = (): CirrusError => cirrusError("aborted", "the provider was unmounted or given another client, currency or cartKey");
     const loading = (async (): Promise<Cart> => {
       const sdk: Sdk = await loadSdk();
@@ -278,7 +277,6 @@ class CirrusStore {
 
   /** The effect's cleanup (unmount, or React's development double run): lets the cart go. */
   stop(): void {
-    this.mounted = false;
     this.generation++;
     this.unfollow();
     this.loading = null;
