@@ -18,6 +18,7 @@ async fn main() {
     let (db, hooks, stripe) = (config.db.clone(), config.test_hooks, config.stripe_api_base.clone());
     let cors = config.cors_origins.join(", ");
     let extra_hosts = config.allowed_hosts.join(", ");
+    let frontend = config.frontend_domain.clone();
     let started = match start(config).await {
         Ok(s) => s,
         Err(e) => {
@@ -42,6 +43,7 @@ async fn main() {
     let port = started.addr.port();
     let extra = if extra_hosts.is_empty() { String::new() } else { format!(", {extra_hosts}") };
     println!("  hosts    : localhost:{port}, IP addresses at port {port}{extra} (CIRRUS_ALLOWED_HOSTS; others are refused)");
+    println!("  frontend : {frontend} (CIRRUS_FRONTEND_DOMAIN: the store's frontendDomain, for canonical URLs and JSON-LD)");
     println!("  database : {db}");
     println!("  images   : {origin}/static/");
     println!("  processor: {stripe}");
