@@ -11,6 +11,7 @@ import {
   CacheLong,
   formatMoney,
   parseMoney,
+  preferredLocale,
   addMoney,
   minorUnits,
   moneyToDecimal,
@@ -167,6 +168,13 @@ export function money(cart: Cart, product: Product): string {
   const total = addMoney(cart.totals.subtotal, minor);
   const key: string | null = cart.storageKey;
   return `${formatMoney(total, cart.currency)} ${key ?? "(in memory)"}`;
+}
+
+/** The display locale: the browser's languages (a "C" locale passed over) or given candidates; a string back. */
+export function shown(total: MinorUnits, currency: CurrencyCode, accepted: readonly string[]): string[] {
+  const fromBrowser: string = preferredLocale();
+  const fromHeader: string = preferredLocale(accepted);
+  return [formatMoney(total, currency, fromBrowser), formatMoney(total, currency, preferredLocale(null)), formatMoney(total, currency, fromHeader), preferredLocale("en_US")];
 }
 
 /**
