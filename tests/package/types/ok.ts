@@ -59,10 +59,11 @@ export async function readmeExample(): Promise<string[]> {
   if (!variant) throw new Error(`${product.name} is sold out`);
   cart.add(product, variant.id, 1);
   const { subtotal, itemCount } = cart.totals;
-  out.push(`${itemCount} item(s), subtotal ${formatMoney(subtotal, "USD", "en-US")}`);
+  const locale: string = preferredLocale();
+  out.push(`${itemCount} item(s), subtotal ${formatMoney(subtotal, "USD", locale)}`);
 
   const [cheapest] = cart.shippingOptions(await client.shippingRates({ variantIds: [variant.id], country: "US" }));
-  out.push(cheapest ? `cheapest shipping: ${cheapest.rate.name}, total ${formatMoney(cheapest.estimatedTotal, "USD", "en-US")}` : "no rate ships this order to US");
+  out.push(cheapest ? `cheapest shipping: ${cheapest.rate.name}, total ${formatMoney(cheapest.estimatedTotal, "USD", locale)}` : "no rate ships this order to US");
 
   const names: string[] = [];
   for await (const p of client.allProducts({ pageSize: 100, minimal: true })) names.push(p.name);
