@@ -142,9 +142,11 @@ pub fn preferred_locale(
     } else {
         return Err(wrong_type(EXPECTED, &list));
     };
-    for v in &list {
-        let setting = string_arg(v, EXPECTED)?;
-        let Some(tag) = locale::candidate(&setting) else { continue };
+    // Every candidate must be a string (checked before any is tried: a list with a number in it
+    // is refused whichever candidate would have been picked).
+    let settings = list.iter().map(|v| string_arg(v, EXPECTED)).collect::<Result<Vec<String>>>()?;
+    for setting in &settings {
+        let Some(tag) = locale::candidate(setting) else { continue };
         if let Some(found) = supported_locales_of(&JsValue::from_str(&tag)).ok().and_then(|a| a.get(0).as_string()) {
             return Ok(found);
         }

@@ -54,7 +54,7 @@ export async function open(name, port) {
   try {
     let driver, caps, driverVersion, env = {};
     if (name === 'chromium') {
-      driverVersion = version(CHROMEDRIVER);
+      driverVersion = version(CHROMEDRIVER).replace(/\s*\(.*\)$/, '');
       driver = await startDriver({ binary: CHROMEDRIVER, args: [`--port=${port}`], port, name: 'chromedriver' });
       caps = { browserName: 'chrome', 'goog:chromeOptions': { binary: CHROMIUM, args: [...CHROMIUM_FLAGS, '--window-size=1280,900', '--lang=en-US'] } };
     } else if (name === 'firefox') {

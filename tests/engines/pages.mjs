@@ -1,8 +1,8 @@
 // The part of Playwright's browser/context/page API the SDK's own browser tests use (goto,
 // evaluate, waitForFunction, close, the `pageerror` event), over WebDriver, so those tests run
 // unchanged in Firefox and WebKit (tests/cart/harness.mjs `launch()` with CART_ENGINE set).
-// A context is a WebDriver session of its own (a fresh profile: its own storage); its pages
-// are that session's windows (they share localStorage and see each other's storage events).
+// A context's pages are one WebDriver session's windows (they share localStorage and see each
+// other's storage events); contexts take turns on that session (webdriverBrowser).
 import { open } from './engines.mjs';
 
 /** Page errors are read from the page after each call (WebDriver has no event for them). */
@@ -19,7 +19,7 @@ const CALL = `
   const problems = () => { const p = window.__problems || []; window.__problems = []; return p; };
   Promise.resolve().then(() => (FN)(arguments[0])).then(
     (v) => done(JSON.stringify({ ok: v === undefined ? null : v, undef: v === undefined, problems: problems() })),
-    (e) => done(JSON.stringify({ error: e instanceof Error ? `${e.name}: ${e.message}` : String(e), problems: problems() })));`;
+    (e) => done(JSON.stringify({ error: e instanceof Error ? e.name + ': ' + e.message : String(e), problems: problems() })));`;
 
 class Page {
   constructor(context, handle) {
@@ -42,6 +42,7 @@ class Page {
   }
 
   async goto(url) {
+    this.context.origins.add(new URL(url).origin);
     const s = await this.focus();
     await s.navigate(url);
     await s.execute(PROBE);
@@ -83,45 +84,62 @@ class Page {
 }
 
 class Context {
-  constructor(engine) {
+  constructor(engine, handle) {
     this.engine = engine;
     this.session = engine.session;
     this.pages = [];
-    this.current = null;
-    this.spare = null;
+    this.current = handle;
+    this.spare = handle;
+    /** Origins whose storage this context used (emptied when the session is reused). */
+    this.origins = new Set();
   }
 
   async newPage() {
-    let handle;
-    if (this.spare) {
-      handle = this.spare;
-      this.spare = null;
-    } else if (this.pages.length === 0) {
-      handle = await this.session.window();
-    } else {
-      handle = await this.session.newWindow();
-    }
+    const handle = this.spare ?? await this.session.newWindow();
+    this.spare = null;
     const page = new Page(this, handle);
     this.pages.push(page);
     return page;
   }
 
-  close() { return this.engine.close(); }
+  /** Back to one empty window and no stored data: the session can serve the next context. */
+  async reset() {
+    const s = this.session;
+    const [keep, ...others] = await s.windows();
+    for (const h of others) {
+      await s.switchTo(h);
+      await s.closeWindow();
+    }
+    await s.switchTo(keep);
+    for (const origin of this.origins) {
+      await s.navigate(`${origin}/`);
+      await s.execute('localStorage.clear(); sessionStorage.clear();');
+    }
+    await s.navigate('about:blank');
+    return keep;
+  }
+
+  async close() { this.closed = true; }
 }
 
-/** A Playwright-like browser of `engine` whose contexts get driver ports from `port` on. */
+/**
+ * A Playwright-like browser of `engine` (its driver on `port`). Its contexts take turns on one
+ * WebDriver session (starting a browser costs seconds): a new context gets it back with one
+ * empty window and the storage of every origin the last one opened emptied. The SDK's tests
+ * keep data in localStorage only, so that is a fresh context for them.
+ */
 export function webdriverBrowser(engine, port) {
-  const contexts = [];
-  let next = 0;
+  let opened = null;
+  let last = null;
   return {
-    label: null,
+    get label() { return opened?.label ?? engine; },
     async newContext() {
-      const e = await open(engine, port + (next++ % 20));
-      this.label ??= e.label;
-      const c = new Context(e);
-      contexts.push(c);
-      return c;
+      // One context at a time: a new one takes the session over (also from a test that failed before closing its own).
+      opened ??= await open(engine, port);
+      const handle = last ? await last.reset() : await opened.session.window();
+      last = new Context(opened, handle);
+      return last;
     },
-    async close() { for (const c of contexts) await c.engine.close(); },
+    async close() { await opened?.close(); },
   };
 }
