@@ -13,11 +13,18 @@ const PROBE = `
     window.addEventListener('unhandledrejection', (e) => window.__problems.push(e.reason && e.reason.message || String(e.reason)));
   }`;
 
-/** Run `fn` (a function or its source) with `arg` in the page; its result, JSON-cloned. */
+/**
+ * Run `fn` (a function or its source) with `arg` in the page; its result, JSON-cloned. The
+ * function is made by the page's own `eval` and `arg` by its own `JSON.parse`, as Playwright's
+ * `evaluate` does: geckodriver runs WebDriver scripts in a realm of their own (there, the
+ * page's errors are not `instanceof Error`).
+ */
 const CALL = `
   const done = arguments[arguments.length - 1];
   const problems = () => { const p = window.__problems || []; window.__problems = []; return p; };
-  Promise.resolve().then(() => (FN)(arguments[0])).then(
+  const fn = window.eval(arguments[0]);
+  const arg = window.JSON.parse(arguments[1]);
+  Promise.resolve().then(() => fn(arg)).then(
     (v) => done(JSON.stringify({ ok: v === undefined ? null : v, undef: v === undefined, problems: problems() })),
     (e) => done(JSON.stringify({ error: e instanceof Error ? e.name + ': ' + e.message : String(e), problems: problems() })));`;
 
@@ -51,7 +58,7 @@ class Page {
   async evaluate(fn, arg) {
     const s = await this.focus();
     const src = typeof fn === 'function' ? fn.toString() : `() => (${fn})`;
-    const raw = await s.executeAsync(CALL.replace('FN', src), arg === undefined ? null : arg);
+    const raw = await s.executeAsync(CALL, `(${src})`, JSON.stringify(arg ?? null));
     const r = JSON.parse(raw);
     for (const p of r.problems) for (const l of this.listeners) l(new Error(p));
     if ('error' in r) throw new Error(`page.evaluate: ${r.error}`);
