@@ -8,6 +8,7 @@ import {
   formatMoney as wasmFormatMoney,
   moneyToDecimal as wasmMoneyToDecimal,
   parseMoney as wasmParseMoney,
+  preferredLocale as wasmPreferredLocale,
 } from "./cirrus_storefront.js";
 import { setCheckoutWasm as wasmSetCheckoutWasm } from "./checkout-wasm.js";
 import { guardClass, guardFn } from "./guard.js";
@@ -61,5 +62,6 @@ export const currencyExponent = /* @__PURE__ */ guardFn(wasmCurrencyExponent);
 export const formatMoney = /* @__PURE__ */ guardFn(wasmFormatMoney);
 export const moneyToDecimal = /* @__PURE__ */ guardFn(wasmMoneyToDecimal);
 export const parseMoney = /* @__PURE__ */ guardFn(wasmParseMoney);
+export const preferredLocale = /* @__PURE__ */ guardFn(wasmPreferredLocale);
 // Plain JS, no init() needed: an integer typed as MinorUnits, checked.
 export { minorUnits } from "./money.js";

@@ -84,6 +84,24 @@ ensure_chromium() {
   export CHROMEDRIVER=/usr/bin/chromedriver CHROME_BIN=/usr/bin/chromium
 }
 
+# Firefox ESR and WebKitGTK for the engines stage (75-engines), both driven through WebDriver:
+# Debian's firefox-esr with geckodriver from crates.io, Debian's WebKitWebDriver (package
+# webkit2gtk-driver) under Xvfb (WebKitGTK has no headless mode of its own).
+GECKODRIVER_VERSION="0.37.1"
+ensure_firefox() {
+  apt_install firefox-esr
+  if [ "$(geckodriver --version 2>/dev/null | awk 'NR == 1 { print $2 }')" != "$GECKODRIVER_VERSION" ]; then
+    log "cargo install geckodriver $GECKODRIVER_VERSION (about 2 minutes, once)"
+    cargo install geckodriver --version "$GECKODRIVER_VERSION" --locked --force
+  fi
+  export GECKODRIVER="$HOME/.cargo/bin/geckodriver" FIREFOX_BIN=/usr/bin/firefox-esr
+}
+
+ensure_webkit() {
+  apt_install webkit2gtk-driver xvfb xauth
+  export WEBKIT_DRIVER=/usr/bin/WebKitWebDriver
+}
+
 ensure_localstripe() { # localstripe (offline Stripe) alone, in $ROOT/.venv: what scripts/api.sh needs
   [ -x "$ROOT/.venv/bin/python" ] || { log "python3 -m venv .venv"; python3 -m venv "$ROOT/.venv"; }
   if ! "$ROOT/.venv/bin/python" -c "import importlib.metadata as m; assert m.version('localstripe')=='$LOCALSTRIPE_VERSION'" 2>/dev/null; then

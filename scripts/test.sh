@@ -9,6 +9,8 @@ source "$(dirname "$0")/lib.sh"
 
 ensure_wasm_toolchain
 ensure_chromium
+ensure_firefox
+ensure_webkit
 ensure_python_tools
 ensure_node_modules
 

@@ -10,7 +10,7 @@
 //! - [`model`]: wire types shared with the dev server in `server/`.
 //! - [`error`], [`options`], [`cache`], [`endpoint`], [`decode`], [`retry`]: the client core.
 //! - [`jsoncheck`]: a response body checked against the generated schemas, without allocating.
-//! - [`money`], [`cart`], [`shipping`]: exact pricing.
+//! - [`money`], [`cart`], [`shipping`]: exact pricing; [`locale`]: the locale to display in.
 //! - [`checkout`]: the checkout state machine.
 //! - [`storefront`]: variant selection, store URLs, SEO metadata.
 
@@ -22,6 +22,7 @@ pub mod decode;
 pub mod endpoint;
 pub mod error;
 pub mod jsoncheck;
+pub mod locale;
 pub mod model;
 pub mod money;
 pub mod options;

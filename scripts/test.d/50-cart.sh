@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Cart and money (issue 4), through the built package:
-# - browser tests in headless Chromium: money helpers, the Cart class,
-#   persistence in localStorage, two tabs following each other;
+# - browser tests in headless Chromium, Firefox ESR and WebKitGTK: money helpers, the Cart
+#   class, persistence in localStorage, two tabs following each other;
 # - agreement with the dev server: 1,000 seeded random carts (seed printed;
 #   CART_SEED=… replays), SDK subtotal == initiate breakdown.subtotal, and
 #   SDK subtotal + chosen rate == server subtotal + shipping after update;
@@ -12,6 +12,8 @@ source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 trap stop_services EXIT
 ensure_chromium
+ensure_firefox
+ensure_webkit
 ensure_node_modules
 : "${CIRRUS_API_KEY:=$(new_api_key)}"
 export CIRRUS_API_KEY
@@ -34,8 +36,13 @@ grep -q '"../cart-pkg/index.js"' target/cart-consumer/consumer.ts || die "consum
 node_modules/.bin/tsc --strict --noEmit --target es2022 --module nodenext --moduleResolution nodenext \
   --lib es2022,dom target/cart-consumer/consumer.ts
 
-log "cart: browser tests"
+log "cart: browser tests in Chromium"
 node --test --test-reporter=spec tests/cart/browser.test.mjs
+# The same tests in Firefox ESR and WebKitGTK, through WebDriver (tests/engines/pages.mjs).
+for engine in firefox webkit; do
+  log "cart: browser tests in $engine"
+  CART_ENGINE=$engine CART_DRIVER_PORT=$(P 18830) node --test --test-reporter=spec tests/cart/browser.test.mjs
+done
 
 log "cart: agreement with the dev server"
 build_server

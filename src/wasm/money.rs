@@ -1,7 +1,7 @@
 //! The money helpers for JavaScript (issue 11): `parseMoney`, `moneyToDecimal`,
 //! `addMoney`, `currencyExponent`, `formatMoney` (and `Cart.format`), exact on
 //! integer minor units; display through `Intl.NumberFormat`, one formatter
-//! kept per (locale, currency).
+//! kept per (locale, currency), in a locale `preferredLocale` picks.
 
 use std::cell::RefCell;
 
@@ -9,8 +9,9 @@ use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
 use super::interop::to_js;
-use super::js::{error_text, optional_string_arg, safe_integer, show, string_arg};
+use super::js::{error_text, get, optional_string_arg, safe_integer, show, string_arg, wrong_type};
 use crate::error::{Error, Result};
+use crate::locale;
 use crate::money::{self, Currency};
 
 #[wasm_bindgen]
@@ -19,6 +20,11 @@ extern "C" {
     /// turns a bad locale's `RangeError` into a `Result`.
     #[wasm_bindgen(catch, js_namespace = Intl, js_name = NumberFormat)]
     fn number_format(locales: &JsValue, options: &Object) -> core::result::Result<js_sys::Intl::NumberFormat, JsValue>;
+
+    /// `Intl.NumberFormat.supportedLocalesOf(locales)`: the ones the runtime has, canonical;
+    /// `catch` turns a malformed tag's `RangeError` into a `Result`.
+    #[wasm_bindgen(catch, js_namespace = ["Intl", "NumberFormat"], js_name = supportedLocalesOf)]
+    fn supported_locales_of(locales: &JsValue) -> core::result::Result<js_sys::Array, JsValue>;
 }
 
 /// An amount argument: a safe integer `number` (never rounded).
@@ -108,6 +114,57 @@ pub fn format_money(
     format_currency(minor, Currency::from_code(&currency_code(&currency)?)?, locale_arg(locale)?.as_deref())
 }
 
+/// The locale to display money in: the first of `candidates` that `Intl.NumberFormat`
+/// supports, else `"en-US"`. Without `candidates` (or with `null`), the browser's languages
+/// (`navigator.languages`, else `[navigator.language]`; none outside a browser). A
+/// candidate is a setting as a browser or a system reports it: `"C"`, `"POSIX"` and `""` name
+/// no language and are passed over, a POSIX name is read as the tag it means (`"de_DE.UTF-8"`
+/// as `"de-DE"`). What comes back is a canonical tag `formatMoney` takes:
+/// `formatMoney(1999, "USD", preferredLocale())` never fails for the locale, whatever the
+/// browser says (WebKitGTK under `LANG=C.UTF-8` says `navigator.language === "C"`).
+///
+/// # Errors
+/// `invalid_argument` when `candidates` is neither absent, `null`, a string nor an array of
+/// strings.
+#[wasm_bindgen(js_name = preferredLocale)]
+pub fn preferred_locale(
+    #[wasm_bindgen(unchecked_optional_param_type = "string | readonly string[] | null")] candidates: Option<JsValue>,
+) -> Result<String> {
+    const EXPECTED: &str = "candidates must be a locale string or an array of them such as [\"de-DE\", \"en-US\"]";
+    let list = match candidates {
+        Some(v) if !v.is_undefined() && !v.is_null() => v,
+        _ => browser_languages(),
+    };
+    let list: Vec<JsValue> = if list.is_string() {
+        vec![list]
+    } else if js_sys::Array::is_array(&list) {
+        js_sys::Array::from(&list).iter().collect()
+    } else {
+        return Err(wrong_type(EXPECTED, &list));
+    };
+    // Every candidate must be a string (checked before any is tried: a list with a number in it
+    // is refused whichever candidate would have been picked).
+    let settings = list.iter().map(|v| string_arg(v, EXPECTED)).collect::<Result<Vec<String>>>()?;
+    for setting in &settings {
+        let Some(tag) = locale::candidate(setting) else { continue };
+        if let Some(found) = supported_locales_of(&JsValue::from_str(&tag)).ok().and_then(|a| a.get(0).as_string()) {
+            return Ok(found);
+        }
+    }
+    Ok(locale::FALLBACK.to_owned())
+}
+
+/// `navigator.languages` (else `[navigator.language]`, else `[]`): what the browser is set to.
+fn browser_languages() -> JsValue {
+    let navigator = get(&js_sys::global(), "navigator");
+    let languages = get(&navigator, "languages");
+    if js_sys::Array::is_array(&languages) {
+        return languages;
+    }
+    let language = get(&navigator, "language");
+    if language.is_string() { js_sys::Array::of1(&language).into() } else { js_sys::Array::new().into() }
+}
+
 thread_local! {
     /// `Intl.NumberFormat#format` by (locale, currency): building a formatter
     /// costs tens of microseconds, formatting with one a fraction of that.
@@ -131,7 +188,7 @@ fn formatter(locale: Option<&str>, currency: Currency) -> Result<Function> {
     set("maximumFractionDigits", JsValue::from(currency.exponent()));
     let locales = locale.map_or(JsValue::UNDEFINED, JsValue::from_str);
     let nf = number_format(&locales, &options)
-        .map_err(|e| Error::invalid_argument(format!("locale {} is not usable: {}", show(&locales), error_text(&e))))?;
+        .map_err(|e| Error::invalid_argument(format!("locale {} is not usable: {} (preferredLocale() picks one this runtime supports)", show(&locales), error_text(&e))))?;
     let format = nf.format();
     FORMATTERS.with(|m| m.borrow_mut().push((locale.map(str::to_owned), code, format.clone())));
     Ok(format)

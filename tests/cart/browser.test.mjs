@@ -78,6 +78,21 @@ describe('money helpers', () => {
     assert.deepEqual(r, ['$1,234.56', '1.234,56\u00a0€', '￥1,500', 'KWD\u00a01.234', '$90,071,992,547,409.91', '$0.05', '-$0.05']);
   });
 
+  test('preferredLocale: the first candidate Intl supports ("C", "POSIX", "" passed over; POSIX names read as tags), else en-US', async () => {
+    const r = await inPage(t.page, (sdk) => ({
+      picks: [
+        sdk.preferredLocale(['C', 'de-DE']), sdk.preferredLocale('C'), sdk.preferredLocale(''), sdk.preferredLocale(['', 'POSIX', 'C.UTF-8']),
+        sdk.preferredLocale('en_US'), sdk.preferredLocale(['fr_CA.UTF-8', 'en-US']), sdk.preferredLocale([]), sdk.preferredLocale(['not a locale!', 'ja-jp']),
+      ],
+      browser: [sdk.preferredLocale(), sdk.preferredLocale(null), sdk.preferredLocale(navigator.languages)],
+      // What a page formats with: never a throw, whatever the browser says.
+      shown: sdk.formatMoney(3299, 'USD', sdk.preferredLocale(['C'])),
+    }));
+    assert.deepEqual(r.picks, ['de-DE', 'en-US', 'en-US', 'en-US', 'en-US', 'fr-CA', 'en-US', 'ja-JP']);
+    assert.equal(new Set(r.browser).size, 1, `without candidates, the browser's languages: ${JSON.stringify(r.browser)}`);
+    assert.equal(r.shown, '$32.99');
+  });
+
   test('bad input is a CirrusError invalid_argument naming the value', async () => {
     const cases = await inPage(t.page, (sdk) => {
       const out = [];
@@ -99,6 +114,10 @@ describe('money helpers', () => {
       attempt('string minor', () => sdk.addMoney('1', 2));
       attempt('overflowing sum', () => sdk.addMoney(9007199254740991, 1));
       attempt('bad locale', () => sdk.formatMoney(1, 'USD', 'not a locale!'));
+      attempt('C locale', () => sdk.formatMoney(1, 'USD', 'C'));
+      attempt('empty locale', () => sdk.formatMoney(1, 'USD', ''));
+      attempt('POSIX-style locale', () => sdk.formatMoney(1, 'USD', 'en_US'));
+      attempt('candidates not strings', () => sdk.preferredLocale(['en-US', 7]));
       attempt('currency not a string', () => sdk.formatMoney(1, 840));
       attempt('no currency', () => new sdk.Cart());
       attempt('currency object', () => sdk.currencyExponent({ code: 'USD' }));
@@ -109,6 +128,8 @@ describe('money helpers', () => {
       'beyond 2^53': '9007199254740992', 'unknown currency': 'ABC', 'fractional minor': '1.5',
       'unsafe minor': '9007199254740992', NaN: 'null', 'string minor': '"1"', 'overflowing sum': '9007199254740992',
       'bad locale': 'not a locale!',
+      'C locale': 'locale "C" is not usable', 'empty locale': 'locale "" is not usable', 'POSIX-style locale': 'locale "en_US" is not usable',
+      'candidates not strings': 'candidates must be a locale string or an array of them such as ["de-DE", "en-US"], got the number 7',
       'currency not a string': 'currency must be a string such as "USD", got the number 840',
       'no currency': 'currency must be a string such as "USD", got undefined',
       'currency object': 'currency must be a string such as "USD", got the object {"code":"USD"}',

@@ -60,7 +60,17 @@ export function startStatic(port = Number(process.env.CART_STATIC_PORT ?? 18802)
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-export function launch() {
+/**
+ * Headless Chromium (Playwright); with CART_ENGINE=firefox, webkit or webkit-c, that engine
+ * through WebDriver, behind the same API (tests/engines/pages.mjs), its drivers on ports from
+ * CART_DRIVER_PORT on.
+ */
+export async function launch() {
+  const engine = process.env.CART_ENGINE ?? 'chromium';
+  if (engine !== 'chromium') {
+    const { webdriverBrowser } = await import('../engines/pages.mjs');
+    return webdriverBrowser(engine, Number(process.env.CART_DRIVER_PORT ?? 18830));
+  }
   return chromium.launch({ executablePath: process.env.CHROME_BIN ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
 }
 

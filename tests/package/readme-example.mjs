@@ -1,6 +1,6 @@
 // The README's usage example, run as-is by scripts/test.d/40-pkg.sh against a dev server
 // (CIRRUS_BASE_URL and CIRRUS_API_KEY come from the environment).
-import { init, CirrusClient, CirrusError, Cart, formatMoney } from "cirrus-storefront";
+import { init, CirrusClient, CirrusError, Cart, formatMoney, preferredLocale } from "cirrus-storefront";
 
 await init(); // once, before anything else (idempotent)
 
@@ -24,11 +24,14 @@ const variant = product.variants.find((v) => v.stockQuantity > 0);
 if (!variant) throw new Error(`${product.name} is sold out`);
 cart.add(product, variant.id, 1);
 const { subtotal, itemCount } = cart.totals;
-console.log(`${itemCount} item(s), subtotal ${formatMoney(subtotal, "USD", "en-US")}`);
+// Shown in the first of the browser's languages that Intl supports, else "en-US" (a browser
+// under a C locale says navigator.language === "C", which Intl refuses).
+const locale = preferredLocale();
+console.log(`${itemCount} item(s), subtotal ${formatMoney(subtotal, "USD", locale)}`);
 
 // The rates the whole order can use, cheapest first, with the estimated total.
 const [cheapest] = cart.shippingOptions(await client.shippingRates({ variantIds: [variant.id], country: "US" }));
-console.log(cheapest ? `cheapest shipping: ${cheapest.rate.name}, total ${formatMoney(cheapest.estimatedTotal, "USD", "en-US")}` : "no rate ships this order to US");
+console.log(cheapest ? `cheapest shipping: ${cheapest.rate.name}, total ${formatMoney(cheapest.estimatedTotal, "USD", locale)}` : "no rate ships this order to US");
 
 // Every active product, fetched page by page.
 const names = [];

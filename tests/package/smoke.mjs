@@ -132,6 +132,26 @@ export async function smoke(lib, { baseUrl, apiKey, initArg, checkoutWasm }) {
     "listener must be a function, got null",
     'options.fetch must be a function, got the string "fetch"',
   ]), JSON.stringify(wrong));
+  // The display locale (issue 34): the first candidate Intl supports, else "en-US"; settings that
+  // name no language ("C", "POSIX", "") are passed over, POSIX names read as tags. A bad locale given
+  // to formatMoney itself is still invalid_argument, naming it and pointing at preferredLocale.
+  const picks = [
+    lib.preferredLocale(["C", "de-DE"]), lib.preferredLocale("C"), lib.preferredLocale(""), lib.preferredLocale(["", "POSIX", "C.UTF-8"]),
+    lib.preferredLocale("en_US"), lib.preferredLocale(["fr_CA.UTF-8", "en-US"]), lib.preferredLocale([]), lib.preferredLocale(["not a locale!", "ja-jp"]),
+    lib.preferredLocale(null),
+  ];
+  check("preferredLocale: the first usable candidate, else en-US", JSON.stringify(picks) === JSON.stringify([
+    "de-DE", "en-US", "en-US", "en-US", "en-US", "fr-CA", "en-US", "ja-JP", typeof navigator === "object" && navigator.languages?.length ? lib.preferredLocale(navigator.languages) : "en-US",
+  ]), JSON.stringify(picks));
+  check("formatMoney in the preferred locale of a C-locale browser", lib.formatMoney(lib.minorUnits(3299), "USD", lib.preferredLocale(["C"])) === "$32.99");
+  const badLocales = [
+    refusal(() => lib.formatMoney(100, "USD", "C")), refusal(() => lib.formatMoney(100, "USD", "")), refusal(() => lib.formatMoney(100, "USD", "en_US")),
+    refusal(() => lib.preferredLocale(5)), refusal(() => lib.preferredLocale(["en-US", 5])),
+  ];
+  check("a bad locale given to formatMoney is invalid_argument naming it; preferredLocale takes strings", badLocales.length === 5
+    && badLocales.slice(0, 3).every((m, i) => m.startsWith(`locale ${JSON.stringify(["C", "", "en_US"][i])} is not usable: `) && m.endsWith("(preferredLocale() picks one this runtime supports)"))
+    && badLocales[3] === 'candidates must be a locale string or an array of them such as ["de-DE", "en-US"], got the number 5'
+    && badLocales[4] === badLocales[3], JSON.stringify(badLocales));
   const slug = await rejects(client.productBySlug(42));
   check("a slug that is not a string names it", slug instanceof lib.CirrusError && slug.message === "slug must be a string, got the number 42", String(slug));
   // Checkout: a wasm module of its own, loaded on the first start/resume (js/lazy-checkout.ts);

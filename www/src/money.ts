@@ -1,10 +1,14 @@
 // Money on the page: every amount is integer minor units from the SDK's money
 // helpers (exact, no floating point); formatting goes through the SDK's
-// Intl.NumberFormat helper in the shopper's locale.
-import { parseMoney, formatMoney, minorUnits } from 'cirrus-storefront';
+// Intl.NumberFormat helper in the shopper's locale: the first of the browser's languages
+// the runtime supports (the SDK's preferredLocale: a browser under a C locale says
+// navigator.language === "C", which Intl refuses), else en-US.
+import { parseMoney, formatMoney, minorUnits, preferredLocale } from 'cirrus-storefront';
 import type { CurrencyCode, MinorUnits } from 'cirrus-storefront';
 
-const locale = (): string => navigator.language || 'en-US';
+let chosen: string | undefined;
+/** Picked once, on the first amount shown (after init()). */
+const locale = (): string => (chosen ??= preferredLocale());
 
 /** Minor units -> "$19.99" (in the browser's locale). */
 export function fmt(minor: MinorUnits, currency: CurrencyCode): string {

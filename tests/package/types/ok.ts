@@ -11,6 +11,7 @@ import {
   CacheLong,
   formatMoney,
   parseMoney,
+  preferredLocale,
   addMoney,
   minorUnits,
   moneyToDecimal,
@@ -58,10 +59,11 @@ export async function readmeExample(): Promise<string[]> {
   if (!variant) throw new Error(`${product.name} is sold out`);
   cart.add(product, variant.id, 1);
   const { subtotal, itemCount } = cart.totals;
-  out.push(`${itemCount} item(s), subtotal ${formatMoney(subtotal, "USD", "en-US")}`);
+  const locale: string = preferredLocale();
+  out.push(`${itemCount} item(s), subtotal ${formatMoney(subtotal, "USD", locale)}`);
 
   const [cheapest] = cart.shippingOptions(await client.shippingRates({ variantIds: [variant.id], country: "US" }));
-  out.push(cheapest ? `cheapest shipping: ${cheapest.rate.name}, total ${formatMoney(cheapest.estimatedTotal, "USD", "en-US")}` : "no rate ships this order to US");
+  out.push(cheapest ? `cheapest shipping: ${cheapest.rate.name}, total ${formatMoney(cheapest.estimatedTotal, "USD", locale)}` : "no rate ships this order to US");
 
   const names: string[] = [];
   for await (const p of client.allProducts({ pageSize: 100, minimal: true })) names.push(p.name);
@@ -167,6 +169,13 @@ export function money(cart: Cart, product: Product): string {
   const total = addMoney(cart.totals.subtotal, minor);
   const key: string | null = cart.storageKey;
   return `${formatMoney(total, cart.currency)} ${key ?? "(in memory)"}`;
+}
+
+/** The display locale: the browser's languages (a "C" locale passed over) or given candidates; a string back. */
+export function shown(total: MinorUnits, currency: CurrencyCode, accepted: readonly string[]): string[] {
+  const fromBrowser: string = preferredLocale();
+  const fromHeader: string = preferredLocale(accepted);
+  return [formatMoney(total, currency, fromBrowser), formatMoney(total, currency, preferredLocale(null)), formatMoney(total, currency, fromHeader), preferredLocale("en_US")];
 }
 
 /**
