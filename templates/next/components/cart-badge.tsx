@@ -7,9 +7,8 @@ import { onCartChange, storedItemCount } from "@/lib/cart-summary";
 export function CartBadge() {
   // The server and the hydration render say "Cart"; the stored count right after.
   const count = useSyncExternalStore(onCartChange, () => storedItemCount(), () => null);
-  const label = count ? `Cart, ${count} ${count === 1 ? "item" : "items"}` : "Cart";
   return (
-    <Link href="/cart" className="cart-link" aria-label={label} data-cart-count={count ?? ""}>
+    <Link href="/cart" className="cart-link" data-cart-count={count || ""}>
       Cart <span className="cart-count">{count ? `(${count})` : ""}</span>
     </Link>
   );

@@ -4,7 +4,7 @@
 // button), so the page sells before any wasm arrives. A choice asks the SDK's productOptions
 // again (the rule stays in the Rust core); "Add to cart" adds to the persistent cart.
 import { useEffect, useState } from "react";
-import type { OptionMatrix, Product } from "cirrus-storefront";
+import type { CurrencyCode, OptionMatrix, Product } from "cirrus-storefront";
 import { cartChanged } from "@/lib/cart-summary";
 import { loadSdk, persistentCart } from "@/lib/browser-sdk";
 
@@ -14,7 +14,7 @@ export interface ProductFormProps {
   matrix: OptionMatrix;
   /** Each variant's price, formatted on the server (formatMoney). */
   prices: Record<string, string>;
-  currency: string;
+  currency: CurrencyCode;
 }
 
 export function ProductForm({ product, matrix: serverMatrix, prices, currency }: ProductFormProps) {
