@@ -4,6 +4,7 @@ import { CirrusClient as WasmClient } from "./cirrus_storefront.js";
 import {
   canonicalUrl as wasmCanonicalUrl,
   collectionSeo as wasmCollectionSeo,
+  defaultSelection as wasmDefaultSelection,
   homeSeo as wasmHomeSeo,
   pageSeo as wasmPageSeo,
   productOptions as wasmProductOptions,
@@ -80,6 +81,8 @@ export type {
 } from "./cirrus_storefront.js";
 export { CirrusError, type CirrusErrorFields, type ErrorCode } from "./error.js";
 export { isReady } from "./ready.js";
+/** SEO metadata in Next.js's `Metadata` shape (plain JS, usable before `init()`). */
+export { toNextMetadata, type NextMetadata } from "./next-metadata.js";
 export { init } from "./load.js";
 /** Cache strategy presets (plain values, usable before `init()`). */
 export { CacheCustom, CacheLong, CacheNone, CacheShort } from "./cache.js";
@@ -98,6 +101,7 @@ export type CirrusClient = WasmClient;
 /** `selection` may be omitted (nothing selected). */
 export const productOptions: (product: Product, selection?: OptionSelection | null) => OptionMatrix = /* @__PURE__ */ guardFn(wasmProductOptions);
 export const variantSelection = /* @__PURE__ */ guardFn(wasmVariantSelection);
+export const defaultSelection = /* @__PURE__ */ guardFn(wasmDefaultSelection);
 export const storePath = /* @__PURE__ */ guardFn(wasmStorePath);
 export const resolveStorePath = /* @__PURE__ */ guardFn(wasmResolveStorePath);
 export const canonicalUrl = /* @__PURE__ */ guardFn(wasmCanonicalUrl);

@@ -35,3 +35,11 @@ export class CirrusError extends Error implements CirrusErrorFields {
     this.retryAfter = fields.retryAfter;
   }
 }
+
+/** `e` as a `CirrusError`: itself, or an `internal` one whose `cause` it is (a bug outside the SDK, e.g. a listener's). */
+export function asCirrusError(e: unknown): CirrusError {
+  if (e instanceof CirrusError) return e;
+  const c = cirrusError("internal", e instanceof Error ? e.message : String(e));
+  Object.defineProperty(c, "cause", { value: e });
+  return c;
+}

@@ -20,8 +20,9 @@ export * from "./client-entry.js";
 // `any` is reachable from it. The checkout's come from its own module's glue (pkg/checkout/).
 export type {
   CartChange,
+  CartEvent,
   CartLine,
-  CartStorageEvent,
+  CartSummary,
   CartTotals,
   LineRemoved,
   PersistentCartOptions,

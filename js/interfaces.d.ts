@@ -96,10 +96,15 @@ export interface PersistentCartOptions {
   key?: string;
   /** Where to keep the cart; default `localStorage`. */
   storage?: Storage;
-  /** After another tab changed the cart (`"storage"`) or a save failed/recovered (`"save"`). */
-  onChange?: (event: CartStorageEvent) => void;
+  /** After every change: this tab's (`"change"`) or another tab's (`"storage"`). */
+  onChange?: (event: CartEvent) => void;
 }
-export interface CartStorageEvent {
-  source: "storage" | "save";
+/** What `Cart.subscribe` listeners (and `onChange`) receive after every change of the cart. */
+export interface CartEvent {
+  /** `"change"`: this tab changed it (an action, or a paid checkout taking lines out); `"storage"`: another tab did. */
+  source: "change" | "storage";
+  /** The cart's problem after the change (e.g. `write_failed`: saving failed, the cart in memory is intact), else `null`. */
   problem: RestoreProblem | null;
+  /** The cart's `version` after the change. */
+  version: number;
 }

@@ -1,5 +1,6 @@
 // init() bookkeeping shared by the browser and node entries.
 import * as glue from "./cirrus_storefront.js";
+import { ENTRY } from "./entry-name.js";
 import { CirrusError, cirrusError } from "./error.js";
 
 let ready = false;
@@ -7,7 +8,8 @@ let ready = false;
 /** Throws a `CirrusError` (`invalid_state`) unless `init()` has completed. */
 export function assertReady(): void {
   if (!ready) {
-    throw cirrusError("invalid_state", "cirrus-storefront is not initialised: call `await init()` first");
+    // Each entry has its own wasm module and its own init(): name the one this export is of.
+    throw cirrusError("invalid_state", `${ENTRY} is not initialised: call \`await init()\` imported from "${ENTRY}" first (init() of another entry of the package does not initialise this one)`);
   }
 }
 

@@ -11,7 +11,8 @@
 #      browsers and bundlers fetch the .wasm file itself)
 #   4. tsc of the JS entries (js/*.ts) against the generated glue: index.js (browsers, bundlers),
 #      node.js (`node`: Node, Deno, Bun, server bundles), edge.js (`workerd`, `edge-light`),
-#      react.js (cirrus-storefront/react)
+#      react.js (cirrus-storefront/react), cart-summary.js (cirrus-storefront/cart-summary: no
+#      wasm), picker.js (cirrus-storefront/picker)
 #   5. package.json rendered from pkg-template/
 # Usage: scripts/build-pkg.sh   (idempotent; prints the sizes at the end)
 #        CIRRUS_PKG_OUT=/some/dir scripts/build-pkg.sh
@@ -104,7 +105,8 @@ cp js/*.ts "$STAGEC/" && cp js/client-entry.ts "$STAGEC/index.ts"
 cp js/node-entry.ts "$STAGEC/node.ts" && cp js/edge-entry.ts "$STAGEC/edge.ts"
 echo 'export const ENTRY = "cirrus-storefront/client";' >"$STAGEC/entry-name.ts"
 
-sed 's/, "react.ts"//' pkg-template/tsconfig.json >"$STAGEC/tsconfig.json"   # cirrus-storefront/react is the root's
+# cirrus-storefront/cart-summary, /picker and /react are the root's
+sed 's/, "cart-summary.ts", "picker.ts", "react.ts"//' pkg-template/tsconfig.json >"$STAGEC/tsconfig.json"
 "$ROOT/node_modules/.bin/tsc" -p "$STAGEC/tsconfig.json" --outDir "$OUT/client"
 
 # Processor adapters (js/adapters/, issue 5) as subpath exports (`cirrus-storefront/adapters/…`),

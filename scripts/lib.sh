@@ -113,12 +113,16 @@ ensure_chromium() {
   export CHROMEDRIVER=/usr/bin/chromedriver CHROME_BIN=/usr/bin/chromium
 }
 
-ensure_python_tools() { # localstripe (offline Stripe) and schemathesis, in $ROOT/.venv
+ensure_localstripe() { # localstripe (offline Stripe) alone, in $ROOT/.venv: what scripts/api.sh needs
   [ -x "$ROOT/.venv/bin/python" ] || { log "python3 -m venv .venv"; python3 -m venv "$ROOT/.venv"; }
   if ! "$ROOT/.venv/bin/python" -c "import importlib.metadata as m; assert m.version('localstripe')=='$LOCALSTRIPE_VERSION'" 2>/dev/null; then
     log "pip install localstripe==$LOCALSTRIPE_VERSION"
     "$ROOT/.venv/bin/pip" install -q "localstripe==$LOCALSTRIPE_VERSION"
   fi
+}
+
+ensure_python_tools() { # localstripe and schemathesis (the tests' API fuzzer), in $ROOT/.venv
+  ensure_localstripe
   if ! "$ROOT/.venv/bin/python" -c "import importlib.metadata as m; assert m.version('schemathesis')=='$SCHEMATHESIS_VERSION'" 2>/dev/null; then
     log "pip install schemathesis==$SCHEMATHESIS_VERSION"
     "$ROOT/.venv/bin/pip" install -q "schemathesis==$SCHEMATHESIS_VERSION"

@@ -14,6 +14,7 @@ export interface OptionAvailability {
   values: OptionValueAvailability[];
 }
 export interface OptionMatrix {
+  selection: Record<string, string>;
   options: OptionAvailability[];
   selectedVariant: Variant | null;
   firstAvailableVariant: Variant | null;

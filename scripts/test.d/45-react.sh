@@ -5,7 +5,9 @@
 #      lines are misuse that must not compile);
 #   2. import the entry under React Server Components' `react-server` condition (no
 #      `createContext` there): importing it must not throw;
-#   3. check that a page that does not import it bundles none of it (nor React);
+#   3. check that a page that does not import it bundles none of it (nor React); that a page
+#      with the provider and a cart badge loads none of the SDK's glue or .wasm up front (the
+#      glue is a lazy chunk); that cirrus-storefront/cart-summary is one small module;
 #   4. server-render tests/react/app.mjs (`renderToString`, tests/react/ssr.mjs), bundle
 #      tests/react/browser.mjs (`hydrateRoot`, React's development build) with esbuild, and run
 #      it in headless Chromium in two tabs (tests/react/run.mjs): no hydration warning, the
@@ -77,6 +79,46 @@ for entry in cirrus-storefront cirrus-storefront/client; do
     console.log(`${process.argv[2]}: ${inputs.length} modules, none of React or cirrus-storefront/react`);
   ' "$APP/plain-meta.json" "$entry" || die "the React entry leaks into pages that do not import it"
 done
+
+log "a page with the provider and a cart badge loads none of the SDK's glue or .wasm until the cart is used"
+cat >"$APP/badge.mjs" <<'JS'
+import { createElement as h } from "react";
+import { CirrusProvider, useCart } from "cirrus-storefront/react";
+const Badge = () => h("span", null, useCart((c) => c.summary?.itemCount ?? "Cart"));
+export const Layout = () => h(CirrusProvider, { client: { baseUrl: "https://a/api/v1", apiKey: "x" } }, h(Badge));
+JS
+(cd "$APP" && "$ROOT/node_modules/.bin/esbuild" badge.mjs --bundle --splitting --minify --format=esm --platform=browser \
+  --loader:.wasm=file --external:react --outdir=badge-dist --metafile=badge-meta.json --log-level=error)
+node -e '
+  const fs = require("fs"), zlib = require("zlib"), path = require("path");
+  const dir = process.argv[1], meta = JSON.parse(fs.readFileSync(path.join(dir, "badge-meta.json")));
+  const outs = Object.entries(meta.outputs);
+  const [entryOut, entry] = outs.find(([, o]) => o.entryPoint === "badge.mjs");
+  // What the page loads up front: the entry chunk and the chunks it imports statically.
+  const upfront = new Set([entryOut]);
+  for (const f of upfront) for (const i of meta.outputs[f].imports) if (i.kind === "import-statement") upfront.add(i.path);
+  const inputs = [...upfront].flatMap((f) => Object.keys(meta.outputs[f].inputs));
+  const bad = inputs.filter((f) => /cirrus_storefront(_bg\.wasm|\.js)$/.test(f));
+  if (bad.length) { console.error(`the badge page loads ${bad.join(", ")} up front`); process.exit(1); }
+  const lazy = outs.filter(([f]) => !upfront.has(f)).flatMap(([, o]) => Object.keys(o.inputs));
+  if (!lazy.some((f) => f.endsWith("cirrus_storefront.js"))) { console.error("no lazy chunk holds the glue: the check proves nothing"); process.exit(1); }
+  const gz = [...upfront].filter((f) => f.endsWith(".js")).reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(dir, f)), { level: 9 }).length, 0);
+  console.log(`badge page: ${[...upfront].length} chunk(s) up front, ${gz} B gzip -9 of the SDK (React external), no glue, no .wasm; the glue in a lazy chunk`);
+' "$APP" || die "a page with only a cart badge loads the SDK's wasm"
+
+log "cirrus-storefront/cart-summary: plain JS, no glue, no .wasm"
+printf 'import { readCartSummary, subscribeCartSummary } from "cirrus-storefront/cart-summary";\nsubscribeCartSummary(() => {}); console.log(readCartSummary());\n' >"$APP/summary.mjs"
+(cd "$APP" && "$ROOT/node_modules/.bin/esbuild" summary.mjs --bundle --minify --format=esm --platform=browser \
+  --outfile=summary-dist/summary.js --metafile=summary-meta.json --log-level=error)
+node -e '
+  const fs = require("fs"), zlib = require("zlib"), path = require("path");
+  const dir = process.argv[1], inputs = Object.keys(JSON.parse(fs.readFileSync(path.join(dir, "summary-meta.json"))).inputs);
+  const sdk = inputs.filter((f) => f.includes("cirrus-storefront"));
+  if (sdk.length !== 1 || !sdk[0].endsWith("cart-summary.js")) { console.error(`the summary reader bundles ${sdk.join(", ")}`); process.exit(1); }
+  const gz = zlib.gzipSync(fs.readFileSync(path.join(dir, "summary-dist/summary.js")), { level: 9 }).length;
+  if (gz > 1024) { console.error(`the summary reader is ${gz} B gzip -9, over 1 KB`); process.exit(1); }
+  console.log(`cirrus-storefront/cart-summary: ${gz} B gzip -9 (minified), one module`);
+' "$APP" || die "cirrus-storefront/cart-summary is not the small plain-JS reader it should be"
 
 start_localstripe $(P 18422)
 build_server

@@ -16,6 +16,8 @@ use crate::util::iso_from_unix_millis;
 pub const STORE_ID: &str = "store_cirrus_demo";
 /// Largest accepted `CIRRUS_SEED_PRODUCTS`.
 pub const MAX_SEED_PRODUCTS: u32 = 10_000;
+/// The store's `frontendDomain` unless CIRRUS_FRONTEND_DOMAIN names the storefront's own.
+pub const DEFAULT_FRONTEND_DOMAIN: &str = "127.0.0.1:8787";
 
 const SCHEMA: &str = r"
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -127,6 +129,16 @@ fn migrate(conn: &Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// Sets the store's `frontendDomain` (every start: the configuration decides, also for a
+/// database seeded by an earlier run).
+pub fn set_frontend_domain(conn: &Connection, domain: &str) -> rusqlite::Result<()> {
+    conn.execute(
+        "UPDATE meta SET value = json_set(value, '$.frontendDomain', ?1) WHERE key = 'store'",
+        [domain],
+    )?;
+    Ok(())
+}
+
 fn remove_xss_probe(conn: &Connection) -> rusqlite::Result<()> {
     conn.execute_batch(
         "DELETE FROM product_collections WHERE product_id = 'prod_xss_probe';
@@ -212,7 +224,7 @@ const ADJECTIVES: &[&str] = &[
 fn store_json() -> serde_json::Value {
     json!({
         "id": STORE_ID, "name": "Cirrus Outfitters", "defaultCurrency": "USD",
-        "contactEmail": "hello@cirrus-outfitters.example", "frontendDomain": "127.0.0.1:8787",
+        "contactEmail": "hello@cirrus-outfitters.example", "frontendDomain": DEFAULT_FRONTEND_DOMAIN,
         "logoUrl": "/static/brand/logo.svg", "logoHeightDesktop": 40, "logoHeightMobile": 28,
         "headerPaddingDesktop": 24, "headerPaddingMobile": 12, "faviconUrl": "/static/brand/favicon.svg",
         "emailLogoUrl": "/static/brand/email-logo.svg", "processingTimeMin": 1, "processingTimeMax": 2,

@@ -36,6 +36,9 @@ pub struct Config {
     pub db: String,
     pub api_key: Option<String>,
     pub seed_products: u32,
+    /// The storefront's own domain (`[http(s)://]host[:port]`): the store's `frontendDomain`,
+    /// which canonical URLs and JSON-LD are made on (CIRRUS_FRONTEND_DOMAIN; default the seed's).
+    pub frontend_domain: String,
     /// Allowed CORS origins (`Config::allows_origin`); `["*"]` allows any, `http://host:*` any port of host.
     pub cors_origins: Vec<String>,
     pub www_dir: Option<PathBuf>,
@@ -59,6 +62,7 @@ impl Default for Config {
             db: ".cirrus/dev.sqlite".into(),
             api_key: None,
             seed_products: 120,
+            frontend_domain: db::DEFAULT_FRONTEND_DOMAIN.into(),
             // Any loopback origin, any port: a storefront's own dev server (Vite, Next.js …) calls
             // the API cross-origin. Other origins only through CIRRUS_CORS_ORIGINS.
             cors_origins: vec!["http://127.0.0.1:*".into(), "http://localhost:*".into(), "http://[::1]:*".into()],
@@ -131,6 +135,14 @@ impl Config {
                 .ok()
                 .filter(|n| (1..=db::MAX_SEED_PRODUCTS).contains(n))
                 .ok_or_else(|| format!("CIRRUS_SEED_PRODUCTS must be an integer 1..={}, got {v:?}", db::MAX_SEED_PRODUCTS))?;
+        }
+        if let Some(v) = var("CIRRUS_FRONTEND_DOMAIN") {
+            let host = v.split_once("://").map_or(v.as_str(), |(scheme, rest)| if scheme == "http" || scheme == "https" { rest } else { "" });
+            let host = host.trim_end_matches('/');
+            if host.is_empty() || !host.chars().all(|c| c.is_ascii_alphanumeric() || "-.:[]".contains(c)) {
+                return Err(format!("CIRRUS_FRONTEND_DOMAIN must be a host[:port], optionally with http:// or https:// (e.g. localhost:3000), got {v:?}"));
+            }
+            c.frontend_domain = v;
         }
         if let Some(v) = var("CIRRUS_CORS_ORIGINS") {
             c.cors_origins = v.split(',').map(|s| s.trim().trim_end_matches('/').to_string()).filter(|s| !s.is_empty()).collect();
@@ -321,6 +333,7 @@ type Opened = (Connection, String, KeySource, Option<PathBuf>);
 fn open_db(config: &Config, addr: SocketAddr) -> Result<Opened, String> {
     let mut conn = db::open(&config.db, config.seed_products, config.test_hooks)
         .map_err(|e| format!("cannot open database {}: {e}", config.db))?;
+    db::set_frontend_domain(&conn, &config.frontend_domain).map_err(|e| format!("cannot set the store's frontendDomain in {}: {e}", config.db))?;
     let file_db = config.db != ":memory:";
     let db_key_file = file_db.then(|| PathBuf::from(format!("{}.key", config.db)));
     let (key, source) = if let Some(k) = &config.api_key {

@@ -17,6 +17,7 @@ async fn main() {
     };
     let (db, hooks, stripe) = (config.db.clone(), config.test_hooks, config.stripe_api_base.clone());
     let cors = config.cors_origins.join(", ");
+    let frontend = config.frontend_domain.clone();
     let started = match start(config).await {
         Ok(s) => s,
         Err(e) => {
@@ -38,6 +39,7 @@ async fn main() {
         println!("  key file : {} (mode 0600; the full key, your frontend's apiKey)", f.display());
     }
     println!("  CORS     : {cors} (CIRRUS_CORS_ORIGINS)");
+    println!("  frontend : {frontend} (CIRRUS_FRONTEND_DOMAIN: the store's frontendDomain, for canonical URLs and JSON-LD)");
     println!("  database : {db}");
     println!("  images   : {origin}/static/");
     println!("  processor: {stripe}");

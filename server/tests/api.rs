@@ -10,6 +10,13 @@ use reqwest::Method;
 use serde_json::{json, Value};
 
 #[tokio::test]
+async fn the_store_frontend_domain_is_the_configured_one() {
+    assert_eq!(spawn().await.get_json("/store").await["store"]["frontendDomain"], "127.0.0.1:8787", "the seed's by default");
+    let s = spawn_with(|c| c.frontend_domain = "https://shop.example:3000".into()).await;
+    assert_eq!(s.get_json("/store").await["store"]["frontendDomain"], "https://shop.example:3000");
+}
+
+#[tokio::test]
 async fn store_has_every_field_and_images_are_served() {
     let s = spawn().await;
     let v = s.get_json("/store").await;

@@ -34,7 +34,7 @@ pub(crate) mod tests;
 
 pub use lines::{CartLine, CartProduct, CartTotals, CartVariant};
 pub use refresh::{CartChange, LineRemoved, PriceChange, RefreshReport, StockChange};
-pub use storage::{Restored, RestoreProblem, RestoreProblemKind, SavedCart, SavedReader, STORAGE_VERSION};
+pub use storage::{CartSummary, Restored, RestoreProblem, RestoreProblemKind, SavedCart, SavedReader, STORAGE_VERSION};
 
 /// A cart in one currency.
 #[derive(Debug, Clone, PartialEq, Eq)]

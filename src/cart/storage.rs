@@ -1,6 +1,9 @@
 //! The saved form of a cart: versioned JSON,
-//! `{"version":1,"currency":"USD","lines":[…CartLine…]}` (the browser writes it:
-//! `src/wasm/cart_persist.rs`, `JSON.stringify` of the line snapshots).
+//! `{"version":1,"currency":"USD","lines":[…CartLine…],"summary":{…CartSummary…}}` (the
+//! browser writes it: `src/wasm/cart_persist.rs`, `JSON.stringify` of the line snapshots).
+//! The [`CartSummary`] is derived, written for readers without the wasm (a cart badge:
+//! `cirrus-storefront/cart-summary`, js/cart-summary.ts); [`Cart::restore`] ignores it and
+//! recomputes everything from the lines.
 //!
 //! [`Cart::restore`] never fails on the data: absent or empty data is an empty
 //! cart; corrupt data, an unknown version or another currency is an empty cart
@@ -62,6 +65,20 @@ pub struct Restored {
     pub problem: Option<RestoreProblem>,
 }
 
+/// What a badge or a mini-cart shows of a cart: written into the saved form by the
+/// cart itself after every change, so a page reads it without the wasm.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CartSummary {
+    /// The cart's ISO 4217 currency code (the saved form's `currency`).
+    pub currency: String,
+    /// The sum of the lines' quantities.
+    pub item_count: u64,
+    pub line_count: u32,
+    /// In minor units of `currency` (<= 2^53 − 1 by the cart's invariants).
+    pub subtotal: i64,
+}
+
 /// The saved form as read (after its version was checked).
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -84,6 +101,13 @@ pub trait SavedReader {
 }
 
 impl Cart {
+    /// The summary the saved form carries.
+    #[must_use]
+    pub fn summary(&self) -> CartSummary {
+        let t = self.totals();
+        CartSummary { currency: self.currency.code().to_owned(), item_count: t.item_count, line_count: t.line_count, subtotal: t.subtotal }
+    }
+
     /// Read a cart saved as the module documentation says, for the store
     /// currency `currency`, with the parser `R`.
     ///

@@ -134,6 +134,16 @@ fn lines_carry_catalog_data_and_exact_totals() {
 }
 
 #[test]
+fn the_summary_the_saved_form_carries_is_the_totals() {
+    let mut cart = Cart::new("JPY").unwrap();
+    assert_eq!(cart.summary(), CartSummary { currency: "JPY".into(), item_count: 0, line_count: 0, subtotal: 0 });
+    let mut jpy = tee();
+    jpy.variants[1].price = "150".into();
+    cart.add(&jpy, "v2", 3).unwrap();
+    assert_eq!(cart.summary(), CartSummary { currency: "JPY".into(), item_count: 3, line_count: 1, subtotal: 450 });
+}
+
+#[test]
 fn adding_twice_merges_and_is_capped_by_stock() {
     let mut cart = Cart::new("USD").unwrap();
     cart.add(&tee(), "v1", 2).unwrap();

@@ -24,7 +24,7 @@ mod jsonld;
 
 pub use routes::{canonical_url, resolve_path, store_path, StoreResource};
 pub use seo::{collection_seo, home_seo, page_seo, product_seo, OpenGraph, SeoMeta};
-pub use variants::{product_options, variant_selection, OptionAvailability, OptionMatrix, OptionSelection, OptionValueAvailability};
+pub use variants::{default_selection, product_options, variant_selection, OptionAvailability, OptionMatrix, OptionSelection, OptionValueAvailability};
 
 /// The members of the store (`GET /store`) the helpers read: the whole
 /// `Store` is one, and so is any object with these members.

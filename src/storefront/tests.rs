@@ -96,6 +96,25 @@ fn bad_selections_are_invalid_arguments_naming_the_problem() {
 }
 
 #[test]
+fn the_default_selection_names_the_first_variant_in_stock() {
+    let mut p = tee();
+    p.variants[0] = variant("v_s_red", &[("Size", "S"), ("Color", "Red")], 0); // sold out: v_m_blue is the first in stock
+    let m = product_options(&p, &default_selection(&p)).unwrap();
+    assert_eq!(m.selected_variant.map(|v| v.id).as_deref(), Some("v_m_blue"));
+    assert_eq!(m.selection, sel(&[("Size", "M"), ("Color", "Blue")]));
+    // Nothing in stock: the first variant; no variant: nothing selected.
+    let mut sold_out = tee();
+    for v in &mut sold_out.variants {
+        v.stock_quantity = 0;
+        v.stock_status = crate::model::StockStatus::OutOfStock;
+    }
+    assert_eq!(default_selection(&sold_out), variant_selection(&sold_out, &sold_out.variants[0].id).unwrap());
+    let mut none = tee();
+    none.variants.clear();
+    assert!(default_selection(&none).is_empty());
+}
+
+#[test]
 fn variant_selection_is_the_variants_option_values() {
     let mut p = tee();
     p.variants[2].attributes.insert("Material".into(), "Cotton".into()); // not an option: left out

@@ -48,6 +48,8 @@ pub struct OptionAvailability {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OptionMatrix {
+    /// The selection the matrix was computed for.
+    pub selection: OptionSelection,
     /// Every option of the product, in `position` order.
     pub options: Vec<OptionAvailability>,
     /// The variant the selection names (every option selected), else `None`.
@@ -132,10 +134,20 @@ pub fn product_options(product: &Product, selection: &OptionSelection) -> Result
         })
         .collect();
     Ok(OptionMatrix {
+        selection: selection.clone(),
         options,
         selected_variant: named(product, selection).cloned(),
         first_available_variant: product.variants.iter().find(|v| in_stock(v)).cloned(),
     })
+}
+
+/// The selection a product page starts with: that of the first variant in stock
+/// ([`in_stock`]), else of the first variant, else nothing selected. With it,
+/// [`product_options`] names a variant the buyer can add at once.
+#[must_use]
+pub fn default_selection(product: &Product) -> OptionSelection {
+    let first = product.variants.iter().find(|v| in_stock(v)).or_else(|| product.variants.first());
+    first.and_then(|v| variant_selection(product, &v.id).ok()).unwrap_or_default()
 }
 
 /// The selection variant `variant_id` corresponds to: its value of each of the

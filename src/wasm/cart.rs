@@ -82,11 +82,14 @@ impl Cart {
             let out = f(&mut s)?;
             (out, s.pending_write())
         };
-        let event = write.and_then(|(storage, key, text)| {
+        if let Some((storage, key, text)) = write {
             let written = storage.set_item(&key, &text);
-            self.state.borrow_mut().saved(written)
-        });
-        emit(&self.state, event);
+            self.state.borrow_mut().saved(&written);
+            if written.is_ok() {
+                cart_persist::announce_saved();
+            }
+        }
+        emit(&self.state, "change");
         Ok(out)
     }
 
@@ -131,9 +134,9 @@ impl Cart {
     /// (default `"cirrus-storefront.cart"`): restored now, saved after every
     /// change, and replaced when another tab changes it (the `storage` event).
     /// Never throws on bad saved data or unavailable storage: the cart starts
-    /// empty and `problem` says why. `options.onChange({ source, problem })` is
-    /// called after another tab's change (`source: "storage"`) and when saving
-    /// fails or recovers (`source: "save"`); `subscribe` adds more listeners.
+    /// empty and `problem` says why. `options.onChange({ source, problem, version })`
+    /// is called after every change, this tab's (`source: "change"`) or another
+    /// tab's (`source: "storage"`); `subscribe` adds more listeners.
     /// Call `free()` to stop following.
     ///
     /// # Errors
@@ -171,7 +174,7 @@ impl Cart {
                     s.replace(cart);
                     s.problem.clone_from(&problem);
                 }
-                emit(&state, Some(("storage", problem)));
+                emit(&state, "storage");
             })
         });
         Ok(Self { state, _follow: follow })
@@ -183,15 +186,17 @@ impl Cart {
         to_js(&self.state.borrow().problem)
     }
 
-    /// Call `listener` after another tab changed a persistent cart (`source:
-    /// "storage"`) and when saving fails or recovers (`source: "save"`), like
-    /// `options.onChange`. Returns the function that unsubscribes. A throwing
-    /// listener does not break the cart.
+    /// Call `listener` after every change of the cart, like `options.onChange`: this
+    /// tab's (`source: "change"`: `add`, `setQuantity`, `remove`, `clear`, `refresh`, and
+    /// the lines a paid checkout takes out through them) and, for a persistent cart,
+    /// another tab's (`source: "storage"`). The event carries the cart's `problem` (e.g.
+    /// `write_failed` when saving failed) and its new `version`. Returns the function that
+    /// unsubscribes. A throwing listener does not break the cart.
     ///
     /// # Errors
     /// `invalid_argument` when `listener` is not a function.
     #[wasm_bindgen(unchecked_return_type = "() => void")]
-    pub fn subscribe(&self, #[wasm_bindgen(unchecked_param_type = "(event: CartStorageEvent) => void")] listener: JsValue) -> Result<JsValue> {
+    pub fn subscribe(&self, #[wasm_bindgen(unchecked_param_type = "(event: CartEvent) => void")] listener: JsValue) -> Result<JsValue> {
         let f = super::js::function_arg(listener, "listener must be a function")?;
         let id = self.state.borrow_mut().listeners.add(f);
         let weak: Weak<RefCell<State>> = Rc::downgrade(&self.state);
@@ -200,6 +205,23 @@ impl Cart {
                 state.borrow_mut().listeners.remove(id);
             }
         }))
+    }
+
+    /// A number that changes with every change of the cart (this tab's or another's):
+    /// the cheap snapshot key of a store (`useSyncExternalStore`, a Svelte or Vue store).
+    #[wasm_bindgen(getter)]
+    pub fn version(&self) -> u32 {
+        self.state.borrow().version
+    }
+
+    /// `{ currency, itemCount, lineCount, subtotal }`: what the saved form carries for
+    /// readers without the wasm (`cirrus-storefront/cart-summary`).
+    ///
+    /// # Errors
+    /// None in practice (see `totals`).
+    #[wasm_bindgen(getter, unchecked_return_type = "CartSummary")]
+    pub fn summary(&self) -> Result<JsValue> {
+        to_js(&self.state.borrow().cart.summary())
     }
 
     /// The versioned JSON form (`{"version":1,…}`) for `Cart.restore`.
@@ -270,14 +292,14 @@ impl Cart {
     /// `invalid_argument` when `variantId` is not a string.
     pub fn remove(&self, #[wasm_bindgen(js_name = variantId, unchecked_param_type = "string")] variant_id: JsValue) -> Result<bool> {
         let variant_id = &variant_id_arg(&variant_id)?;
-        Ok(self.change(|s| {
-            let index = s.cart.remove(variant_id);
-            if let Some(i) = index {
-                s.lines.removed(i);
-            }
-            Ok(index.is_some())
-        })
-        .unwrap_or(false))
+        // No line: nothing changed, nothing saved or told.
+        Ok(self
+            .change(|s| {
+                let index = s.cart.remove(variant_id).ok_or_else(|| Error::invalid_argument("no such line"))?;
+                s.lines.removed(index);
+                Ok(())
+            })
+            .is_ok())
     }
 
     /// Remove every line.

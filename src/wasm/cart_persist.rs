@@ -9,13 +9,12 @@
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
-use super::interop::de_message;
+use super::interop::{de_message, to_js};
 use super::js::{self, get, safe_integer};
 use super::listeners::EventListener;
 use super::storage::{self, Store};
 use crate::cart::{self, RestoreProblem, RestoreProblemKind, SavedCart, SavedReader};
 use crate::error::Result;
-use crate::money::Currency;
 
 const DEFAULT_KEY: &str = "cirrus-storefront.cart";
 
@@ -50,16 +49,17 @@ pub(super) fn load(data: Option<&str>, currency: &str) -> Result<(cart::Cart, Op
     Ok((r.cart, r.problem))
 }
 
-/// The versioned JSON form of a cart in `currency` whose line snapshots are
-/// `lines` (the text the TypeScript cart wrote: `{"version":1,"currency":…,"lines":[…]}`).
-pub(super) fn saved_text(currency: Currency, lines: &Array) -> String {
+/// The versioned JSON form of `cart`, whose line snapshots are `lines`
+/// (`{"version":1,"currency":…,"lines":[…],"summary":{…}}`, src/cart/storage.rs).
+pub(super) fn saved_text(cart: &cart::Cart, lines: &Array) -> String {
     let doc = Object::new();
     let set = |k: &str, v: &JsValue| {
         let _ = Reflect::set(&doc, &JsValue::from_str(k), v);
     };
     set("version", &JsValue::from(cart::STORAGE_VERSION));
-    set("currency", &JsValue::from_str(currency.code()));
+    set("currency", &JsValue::from_str(cart.currency().code()));
     set("lines", lines);
+    set("summary", &to_js(&cart.summary()).unwrap_or(JsValue::NULL));
     js_sys::JSON::stringify(&doc).ok().and_then(|s| s.as_string()).unwrap_or_default()
 }
 
@@ -99,6 +99,18 @@ pub(super) fn read(storage: &Store, key: &str) -> core::result::Result<Option<St
     storage.get_item(key).map_err(|e| {
         RestoreProblem::new(RestoreProblemKind::StorageUnavailable, format!("reading the saved cart failed: {}", js::error_text(&e)))
     })
+}
+
+/// The event a persistent cart dispatches on the window after it saved itself, so a
+/// reader of the saved summary in this tab (js/cart-summary.ts, which must match) hears
+/// what the `storage` event tells the other tabs.
+pub(super) const SAVED_EVENT: &str = "cirrus-storefront:cart";
+
+/// Dispatches [`SAVED_EVENT`] (nothing without a window).
+pub(super) fn announce_saved() {
+    if let (Some(w), Ok(e)) = (web_sys::window(), web_sys::Event::new(SAVED_EVENT)) {
+        let _ = w.dispatch_event(&e);
+    }
 }
 
 /// The problem a failed write of the saved form is.

@@ -15,11 +15,12 @@ use super::interop::to_js;
 use super::listeners::Listeners;
 use crate::cart::{self, RestoreProblem, RestoreProblemKind};
 
-/// What listeners receive (`CartStorageEvent`).
+/// What listeners receive (`CartEvent`).
 #[derive(Serialize)]
 struct CartEvent<'a> {
     source: &'a str,
     problem: Option<&'a RestoreProblem>,
+    version: u32,
 }
 
 /// Everything of a cart: the core cart, the line snapshots handed to JS, the
@@ -31,15 +32,17 @@ pub(super) struct State {
     pub(super) persistence: Option<Persistence>,
     pub(super) problem: Option<RestoreProblem>,
     pub(super) listeners: Listeners,
+    /// Counts the changes (this tab's and the ones read from other tabs): a snapshot key.
+    pub(super) version: u32,
 }
 
-/// An event for the listeners: `(source, problem)`.
-pub(super) type Event = (&'static str, Option<RestoreProblem>);
+/// Where a change came from: this tab (`"change"`) or another one (`"storage"`).
+pub(super) type Source = &'static str;
 
 impl State {
     pub(super) fn new(cart: cart::Cart) -> Self {
         let lines = Snapshots::new(cart.lines().len());
-        Self { cart, lines, persistence: None, problem: None, listeners: Listeners::default() }
+        Self { cart, lines, persistence: None, problem: None, listeners: Listeners::default(), version: 0 }
     }
 
     /// Replace the whole cart (restore, another tab, refresh): snapshots of
@@ -67,7 +70,7 @@ impl State {
     /// The versioned JSON form.
     pub(super) fn serialize(&mut self) -> String {
         let lines = self.lines();
-        cart_persist::saved_text(self.cart.currency(), &lines)
+        cart_persist::saved_text(&self.cart, &lines)
     }
 
     /// After a change of a persistent cart: what to write (storage, key,
@@ -79,31 +82,30 @@ impl State {
         Some((storage, key, self.serialize()))
     }
 
-    /// The outcome of that write: the event to report, if any.
-    pub(super) fn saved(&mut self, written: core::result::Result<(), JsValue>) -> Option<Event> {
+    /// The outcome of that write: a failure is the cart's problem until a write succeeds.
+    pub(super) fn saved(&mut self, written: &core::result::Result<(), JsValue>) {
         match written {
-            Ok(()) if self.problem.as_ref().is_some_and(|p| p.kind == RestoreProblemKind::WriteFailed) => {
-                self.problem = None;
-                Some(("save", None))
-            }
-            Ok(()) => None,
-            Err(e) => {
-                let p = cart_persist::write_failed(&e);
-                self.problem = Some(p.clone());
-                Some(("save", Some(p)))
-            }
+            Ok(()) if self.problem.as_ref().is_some_and(|p| p.kind == RestoreProblemKind::WriteFailed) => self.problem = None,
+            Ok(()) => {}
+            Err(e) => self.problem = Some(cart_persist::write_failed(e)),
         }
     }
 }
 
-/// Tell the listeners about `event` (none borrowed while they run; a
-/// throwing listener does not break the cart or the other listeners).
-pub(super) fn emit(state: &Rc<RefCell<State>>, event: Option<Event>) {
-    let Some((source, problem)) = event else { return };
-    let listeners = state.borrow().listeners.snapshot();
-    if listeners.is_empty() {
-        return;
+/// The cart changed (`source`): count it and tell the listeners, with the cart's problem
+/// and the new version (none borrowed while they run; a throwing listener does not break
+/// the cart or the other listeners).
+pub(super) fn emit(state: &Rc<RefCell<State>>, source: Source) {
+    let (listeners, event) = {
+        let mut s = state.borrow_mut();
+        s.version = s.version.wrapping_add(1);
+        let listeners = s.listeners.snapshot();
+        if listeners.is_empty() {
+            return;
+        }
+        (listeners, to_js(&CartEvent { source, problem: s.problem.as_ref(), version: s.version }))
+    };
+    if let Ok(event) = event {
+        super::listeners::emit(listeners, &event);
     }
-    let Ok(event) = to_js(&CartEvent { source, problem: problem.as_ref() }) else { return };
-    super::listeners::emit(listeners, &event);
 }

@@ -41,6 +41,18 @@ pub fn product_options(
     to_js(&storefront::product_options(&product, &selection)?)
 }
 
+/// The selection a product page starts with: the first variant in stock's option
+/// values (else the first variant's, else nothing selected). `productOptions(product,
+/// defaultSelection(product))` on the server gives the picker's first render.
+///
+/// # Errors
+/// `invalid_argument` for a product that is not one.
+#[wasm_bindgen(js_name = defaultSelection, unchecked_return_type = "OptionSelection")]
+pub fn default_selection(#[wasm_bindgen(unchecked_param_type = "Product")] product: JsValue) -> Result<JsValue> {
+    let product: Product = required_arg(product, "product", Some(Root::Product))?;
+    to_js(&storefront::default_selection(&product))
+}
+
 /// The selection (option name → value) variant `variantId` corresponds to.
 ///
 /// # Errors

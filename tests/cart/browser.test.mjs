@@ -366,12 +366,12 @@ describe('persistence in localStorage', () => {
       cart.add(tee, 'v1', 1);
       return { first, after: cart.problem.kind, events, subtotal: cart.subtotal };
     }, TEE);
-    assert.deepEqual(r, { first: 'storage_unavailable', after: 'write_failed', events: [['save', 'write_failed']], subtotal: 1999 });
+    assert.deepEqual(r, { first: 'storage_unavailable', after: 'write_failed', events: [['change', 'write_failed']], subtotal: 1999 });
     assert.deepEqual(errors, []);
     await context.close();
   });
 
-  test('subscribe: listeners hear a failed save, a throwing one breaks nothing, unsubscribe stops one', async () => {
+  test('subscribe: listeners hear a change whose save failed, a throwing one breaks nothing, unsubscribe stops one', async () => {
     const { context, page, errors } = await fresh();
     const r = await inPage(page, (sdk, tee) => {
       const full = { getItem() { return null; }, setItem() { throw new Error('QuotaExceededError'); } };
@@ -386,7 +386,7 @@ describe('persistence in localStorage', () => {
       try { cart.subscribe(1); } catch (e) { bad = e.code; }
       return { seen, lines: cart.lines.length, problem: cart.problem.kind, bad };
     }, TEE);
-    assert.deepEqual(r, { seen: [['save', 'write_failed', 1]], lines: 2, problem: 'write_failed', bad: 'invalid_argument' });
+    assert.deepEqual(r, { seen: [['change', 'write_failed', 1]], lines: 2, problem: 'write_failed', bad: 'invalid_argument' });
     assert.deepEqual(errors, []);
     await context.close();
   });
@@ -432,7 +432,105 @@ describe('persistence in localStorage', () => {
   });
 });
 
+describe('cart-summary (cirrus-storefront/cart-summary: plain JS, no wasm)', () => {
+  test('reads the summary the Rust cart wrote, follows this tab and another, and says "unknown" for anything odd', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const a = await openSdkPage(context, server.origin, '/');
+    const b = await openSdkPage(context, server.origin, '/other');
+    // Tab B reads the summary without the SDK's wasm being used there: only the summary module.
+    await b.page.evaluate(async () => {
+      const m = await import('/pkg/cart-summary.js');
+      window.summary = m;
+      window.seen = [];
+      window.stop = m.subscribeCartSummary((s) => window.seen.push(s), { key: 'badge.cart' });
+    });
+    const nothing = await b.page.evaluate(() => window.summary.readCartSummary({ key: 'badge.cart' }));
+    assert.deepEqual(nothing, { currency: null, itemCount: 0, lineCount: 0, subtotal: 0 }, 'nothing saved: the empty summary');
+    // Tab A changes its cart; this tab's own reader hears it too (the cart's saved event).
+    const here = await inPage(a.page, async (sdk, tee) => {
+      const m = await import('/pkg/cart-summary.js');
+      const seen = [];
+      m.subscribeCartSummary((s) => seen.push(s.itemCount), { key: 'badge.cart' });
+      const cart = sdk.Cart.persistent('USD', { key: 'badge.cart' });
+      cart.add(tee, 'v1', 2);
+      cart.add(tee, 'v2', 1);
+      const read = m.readCartSummary({ key: 'badge.cart' });
+      return { seen, read, same: read === m.readCartSummary({ key: 'badge.cart' }), rust: cart.summary };
+    }, TEE);
+    assert.deepEqual(here.seen, [2, 3]);
+    assert.deepEqual(here.read, { currency: 'USD', itemCount: 3, lineCount: 2, subtotal: 4008 });
+    assert.deepEqual(here.read, here.rust, 'the reader gives what the Rust cart says');
+    assert.equal(here.same, true, 'the same object while the saved text is unchanged');
+    await b.page.waitForFunction(() => window.seen.length >= 2);
+    assert.deepEqual(await b.page.evaluate(() => window.seen.at(-1)), here.read);
+    // Odd data is "unknown" (null), never a guess.
+    const odd = await b.page.evaluate(() => {
+      const { readCartSummary } = window.summary;
+      const base = JSON.parse(localStorage.getItem('badge.cart'));
+      const read = (doc) => readCartSummary({ storage: { getItem: () => (typeof doc === 'string' ? doc : JSON.stringify(doc)) } });
+      return {
+        notJson: read('{'),
+        noSummary: read({ ...base, summary: undefined }),
+        version: read({ ...base, version: 2 }),
+        currency: read({ ...base, summary: { ...base.summary, currency: 'EUR' } }),
+        fraction: read({ ...base, summary: { ...base.summary, itemCount: 1.5 } }),
+        negative: read({ ...base, summary: { ...base.summary, subtotal: -1 } }),
+        string: read({ ...base, summary: { ...base.summary, itemCount: '3' } }),
+        inconsistent: read({ ...base, summary: { ...base.summary, lineCount: 4 } }),
+        throwing: readCartSummary({ storage: { getItem() { throw new Error('SecurityError'); } } }),
+      };
+    });
+    assert.deepEqual(odd, { notJson: null, noSummary: null, version: null, currency: null, fraction: null, negative: null, string: null, inconsistent: null, throwing: null });
+    assert.deepEqual([...a.errors, ...b.errors], []);
+    await context.close();
+  });
+});
+
 describe('two tabs', () => {
+  test('subscribe hears every change with a new version: this tab\'s, another tab\'s, a paid checkout\'s; the saved form carries the summary', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const a = await openSdkPage(context, server.origin, '/');
+    const b = await openSdkPage(context, server.origin, '/other');
+    const setup = () => {
+      window.heard = [];
+      window.cart = window.sdk.Cart.persistent('USD', { key: 'sub.cart' });
+      window.cart.subscribe((e) => window.heard.push([e.source, e.version === window.cart.version, window.cart.summary.itemCount]));
+      return window.cart.version;
+    };
+    const v0 = await a.page.evaluate(setup);
+    await b.page.evaluate(setup);
+    // This tab's change; a remove of a line that is not there changes nothing and is not heard.
+    const here = await inPage(a.page, (sdk, tee) => {
+      window.cart.add(tee, 'v1', 2);
+      window.cart.remove('nope');
+      return { heard: window.heard, version: window.cart.version, saved: JSON.parse(localStorage.getItem('sub.cart')).summary };
+    }, TEE);
+    assert.deepEqual(here, { heard: [['change', true, 2]], version: v0 + 1, saved: { currency: 'USD', itemCount: 2, lineCount: 1, subtotal: 3998 } });
+    // Another tab's change.
+    await b.page.waitForFunction(() => window.heard.length === 1);
+    assert.deepEqual(await b.page.evaluate(() => window.heard), [['storage', true, 2]]);
+    // A paid checkout (a fake client and adapter) takes the paid lines out: heard here and there.
+    const paid = await inPage(a.page, async () => {
+      const client = {
+        initiatePayment: async () => ({ processor: 'stripe', sessionId: 'ps_1', publishableKey: 'pk_test', amount: 3998, currency: 'USD', breakdown: { subtotal: 3998, shipping: 0, tax: 0, total: 3998 } }),
+        shippingRates: async () => [{ variantId: 'v1', profileId: 'p', rates: [{ id: 'std', name: 'std', price: '5.00', deliveryDescription: '', deliveryTimeframeMin: 1, deliveryTimeframeMax: 2, minOrderPrice: null, maxOrderPrice: null }] }],
+        updatePayment: async () => ({ sessionId: 'ps_1', amount: 4498, currency: 'USD', breakdown: { subtotal: 3998, shipping: 500, tax: 0, total: 4498 } }),
+        confirmPayment: async () => ({ success: true, status: 'succeeded', clientSecret: null, paymentIntentId: 'pi_1', error: null }),
+      };
+      const adapter = { mount: async () => {}, updateAmount: async () => {}, collectToken: async () => 'tok_1', handleNextAction: async () => {} };
+      const c = await window.sdk.Checkout.start(client, { adapter, cart: window.cart });
+      await c.shippingOptions('US');
+      await c.selectShipping('std', { email: 'a@b.c', firstName: 'A', lastName: 'B', address1: '1', city: 'C', postalCode: '1', country: 'US' });
+      const state = (await c.pay({ returnUrl: location.href })).state;
+      return { state, heard: window.heard.slice(1), empty: window.cart.isEmpty };
+    });
+    assert.deepEqual(paid, { state: 'succeeded', heard: [['change', true, 0]], empty: true });
+    await b.page.waitForFunction(() => window.heard.length === 2);
+    assert.deepEqual(await b.page.evaluate(() => window.heard[1]), ['storage', true, 0]);
+    assert.deepEqual([...a.errors, ...b.errors], []);
+    await context.close();
+  });
+
   test('a change in one tab shows in the other; corrupt data there is reported, not thrown', async () => {
     const context = await browser.newContext({ locale: 'en-US' });
     const a = await openSdkPage(context, server.origin, '/');
@@ -451,7 +549,7 @@ describe('two tabs', () => {
     assert.deepEqual(inB, { lines: [['v1', 2]], events: [{ source: 'storage', problem: null, lines: 1 }] });
 
     await inPage(b.page, (sdk, tee) => { window.cart.add(tee, 'v2', 3); window.cart.setQuantity('v1', 1); }, TEE);
-    await a.page.waitForFunction(() => window.events.length >= 2);
+    await a.page.waitForFunction(() => window.events.filter((e) => e.source === 'storage').length >= 2);
     const inA = await a.page.evaluate(() => window.cart.lines.map((l) => [l.variantId, l.quantity]));
     assert.deepEqual(inA, [['v1', 1], ['v2', 3]]);
 

@@ -4,23 +4,24 @@
 // storage was read, other tabs' changes), a product's options, and the cart's checkout.
 // Plain `createElement`, so node runs it without a JSX step.
 import { createElement as h, useMemo, useState } from "react";
-import { CirrusProvider, useCart, useCheckout, useProductOptions, useStore } from "cirrus-storefront/react";
+import { CirrusProvider, useCart, useCheckout, useLoadCart, useProductOptions, useStore } from "cirrus-storefront/react";
 
 function Header() {
   const store = useStore();
-  const count = useCart((c) => c.totals?.itemCount ?? 0);
+  // The stored summary after hydration (no wasm); the cart's own totals once it is loaded.
+  const count = useCart((c) => c.summary?.itemCount ?? null);
   const ready = useCart((c) => c.ready);
   return h("header", null,
     h("h1", { id: "store" }, store ? store.name : "no store"),
-    h("p", { id: "cart", "data-ready": String(ready) }, ready ? `${count} item(s)` : "cart: not ready"));
+    h("p", { id: "cart", "data-ready": String(ready) }, count === null ? "cart: not ready" : `${count} item(s)`));
 }
 
-function ProductForm({ product }) {
+function ProductForm({ product, options }) {
   const { add } = useCart();
-  const { selection, select, matrix, selectedVariant } = useProductOptions(product);
+  // The server's productOptions result: the server and the first client render show it.
+  const { selection, select, matrix, selectedVariant } = useProductOptions(product, options);
   return h("section", { id: "product" },
     h("h2", null, product.name),
-    // Before ready the matrix is null: the server and the first client render show the names only.
     product.options.map((o) =>
       h("div", { key: o.name, className: "option" }, o.name, ": ",
         (matrix?.options.find((m) => m.name === o.name)?.values ?? []).map((v) =>
@@ -31,6 +32,7 @@ function ProductForm({ product }) {
 }
 
 function Lines() {
+  useLoadCart(); // the lines are the SDK's: load the cart when this mounts
   const { lines, remove, clear } = useCart();
   return h("ul", { id: "lines" },
     lines.map((l) => h("li", { key: l.variantId, "data-variant": l.variantId }, `${l.productName} × ${l.quantity}`,
@@ -50,7 +52,7 @@ function CheckoutPanel() {
     h("p", { id: "checkout-state" }, error ? `error: ${error.code ?? error}` : state ? state.state : "closed"));
 }
 
-export function App({ baseUrl, apiKey, store, product }) {
+export function App({ baseUrl, apiKey, store, product, options }) {
   return h(CirrusProvider, { client: { baseUrl, apiKey }, store },
-    h(Header), h(ProductForm, { product }), h(Lines), h(CheckoutPanel));
+    h(Header), h(ProductForm, { product, options }), h(Lines), h(CheckoutPanel));
 }

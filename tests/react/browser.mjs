@@ -1,12 +1,15 @@
 // The browser side of stage 45-react (bundled by esbuild, React's development build so that a
 // hydration mismatch is reported): hydrates the server's HTML (ssr.mjs) with the same props.
-// `init()` is started, not awaited, before hydrating: the provider waits for it.
+// `init()` is started, not awaited, before hydrating: the provider waits for it when the cart is
+// first needed (esbuild emits no `new URL(…, import.meta.url)` asset, so the page gives the URL;
+// a Vite, webpack or Next.js page leaves it to the provider, which fetches nothing until then).
 import { createElement as h } from "react";
-import { hydrateRoot } from "react-dom/client";
+import { createRoot, hydrateRoot } from "react-dom/client";
 import { init, setCheckoutWasm } from "cirrus-storefront";
 import wasm from "cirrus-storefront/cirrus_storefront_bg.wasm";
 import checkoutWasm from "cirrus-storefront/checkout/cirrus_storefront_bg.wasm";
 import { App } from "./app.mjs";
+import { Fixes } from "./fixes.mjs";
 import { Shop } from "./readme-example.mjs";
 
 window.__errors = [];
@@ -21,3 +24,5 @@ const onRecoverableError = (e) => window.__errors.push(`recoverable: ${e}`);
 hydrateRoot(document.getElementById("root"), h(App, window.__PROPS__), { onRecoverableError });
 // The README's example, a provider of its own on the same cart (one localStorage key).
 hydrateRoot(document.getElementById("readme"), h(Shop, window.__PROPS__), { onRecoverableError });
+// The bindings' fixes (fixes.mjs), rendered in the browser only.
+createRoot(document.getElementById("fixes")).render(h(Fixes, window.__PROPS__));

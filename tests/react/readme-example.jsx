@@ -3,28 +3,32 @@
 "use client";
 import { CirrusProvider, useCart, useCheckout, useProductOptions } from "cirrus-storefront/react";
 
-// The store settings and the product come from the server (a server component, a loader);
-// the cart lives in the browser's localStorage and is read after hydration.
-export function Shop({ baseUrl, apiKey, store, product }) {
+// From the server (a server component, a loader): the store settings, the product and its
+// picker, `productOptions(product, defaultSelection(product))`. The cart lives in the
+// browser's localStorage: its summary shows after hydration; the SDK's wasm loads when the
+// buyer acts (or once the product page is idle).
+export function Shop({ baseUrl, apiKey, store, product, options }) {
   return (
     <CirrusProvider client={{ baseUrl, apiKey }} store={store}>
       <CartBadge />
-      <ProductForm product={product} />
+      <ProductForm product={product} options={options} />
     </CirrusProvider>
   );
 }
 
 function CartBadge() {
-  // The server and the first client render say "Cart"; the count once storage was read.
-  const count = useCart((cart) => (cart.ready ? cart.totals.itemCount : null));
+  // "Cart" on the server and in the first client render; the stored count after hydration.
+  const count = useCart((cart) => cart.summary?.itemCount ?? null);
   return <span className="badge">{count === null ? "Cart" : `Cart (${count})`}</span>;
 }
 
-function ProductForm({ product }) {
+function ProductForm({ product, options }) {
   const add = useCart((cart) => cart.add);
-  const { matrix, select, selectedVariant } = useProductOptions(product);
+  const error = useCart((cart) => cart.error);
+  // The server's options, selected variant and enabled button are the first render.
+  const { matrix, select, selectedVariant } = useProductOptions(product, options);
   return (
-    <form onSubmit={(e) => (e.preventDefault(), add(product, selectedVariant.id, 1))}>
+    <form onSubmit={(e) => (e.preventDefault(), add(product, selectedVariant.id, 1).catch(() => {}))}>
       {matrix?.options.map((option) => (
         <fieldset key={option.name}>
           <legend>{option.name}</legend>
@@ -36,6 +40,7 @@ function ProductForm({ product }) {
         </fieldset>
       ))}
       <button disabled={!selectedVariant}>Add to cart</button>
+      {error && <p role="alert">{error.message}</p>}
     </form>
   );
 }

@@ -4,7 +4,8 @@
 //  - the cart is "not ready" in the server's HTML and shows once storage was read;
 //  - the options of a product select a variant (useProductOptions), which is added (useCart);
 //  - a change in one tab shows up in the other (add, clear), and a reload keeps the cart;
-//  - the cart's checkout opens (useCheckout: Checkout.resume ?? Checkout.start) to `initiated`.
+//  - the cart's checkout opens (useCheckout: Checkout.resume ?? Checkout.start) to `initiated`;
+//  - the bindings' fixes (fixes.mjs).
 // Usage: node run.mjs DIST   (exit 1 on failure)
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
@@ -66,7 +67,7 @@ try {
   await step("hydration: the server's HTML, then the cart once storage was read", async () => {
     a = await open("tab A");
     await text(a, "#cart", "0 item(s)");
-    if ((await a.getAttribute("#cart", "data-ready")) !== "true") throw new Error("not ready");
+    await a.waitForSelector('#cart[data-ready="true"]', { timeout: TIMEOUT });
   });
   await step("useProductOptions selects a variant; useCart adds it", async () => {
     await a.waitForSelector('button[data-available="true"]', { timeout: TIMEOUT });
@@ -105,6 +106,26 @@ try {
   await step("useCheckout opens the cart's checkout", async () => {
     await a.click("#open-checkout");
     await text(a, "#checkout-state", "initiated");
+  });
+  // fixes.mjs: each failed with the bindings before issue 32's fixes.
+  await step("fixes: a provider given another cartKey reads that cart", async () => {
+    await text(a, "#fix-count", "itemCount:0");
+    const shared = (await a.textContent("#cart")).split(" ")[0];
+    await a.click("#fix-key");
+    await text(a, "#fix-count", `itemCount:${shared}`);
+  });
+  await step("fixes: a selector that changes is used at once", async () => {
+    const lines = (await a.$$("#lines li[data-variant]")).length;
+    await a.click("#fix-lines");
+    await text(a, "#fix-count", `lineCount:${lines}`);
+  });
+  await step("fixes: useProductOptions given another product in place starts over from its selection", async () => {
+    const { a: first, b: second } = await a.evaluate(() => ({ a: window.__PROPS__.fixes.a.slug, b: window.__PROPS__.fixes.b.slug }));
+    await a.waitForFunction((s) => /: (?!none)/.test(document.querySelector("#fix-product")?.textContent ?? "") && document.querySelector("#fix-product").textContent.startsWith(s), `${first}: `, { timeout: TIMEOUT });
+    await a.click("#fix-switch");
+    await a.waitForFunction((s) => document.querySelector("#fix-threw") || (document.querySelector("#fix-product")?.textContent.startsWith(s) && !document.querySelector("#fix-product").textContent.endsWith(": none")), `${second}: `, { timeout: TIMEOUT });
+    const threw = await a.$("#fix-threw");
+    if (threw) throw new Error(await threw.textContent());
   });
   await step("no hydration warning, no error in either tab", async () => {
     const errors = [...problems];

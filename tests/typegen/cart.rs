@@ -2,13 +2,13 @@
 //! (included in the wasm-bindgen `.d.ts` by `src/wasm/cart.rs`), from the Rust
 //! types in `src/cart/` and `src/shipping.rs`. Wire types (`Image`,
 //! `ShippingRate`, …) are declared by `sdk.rs`; the JS-only shapes
-//! (`PersistentCartOptions`, `CartStorageEvent`) are hand-written in
+//! (`PersistentCartOptions`, `CartEvent`) are hand-written in
 //! `js/interfaces.d.ts`.
 
 use std::fmt::Write as _;
 
 use cirrus_storefront::cart::{
-    CartChange, CartLine, CartTotals, LineRemoved, PriceChange, RestoreProblem, RestoreProblemKind, StockChange,
+    CartChange, CartLine, CartSummary, CartTotals, LineRemoved, PriceChange, RestoreProblem, RestoreProblemKind, StockChange,
 };
 use cirrus_storefront::shipping::ShippingOption;
 use serde_reflection::{Registry, Tracer, TracerConfig};
@@ -50,6 +50,7 @@ pub fn generate(wire: &Registry) -> String {
     for trace in [
         |t: &mut Tracer| drop(t.trace_simple_type::<CartLine>().unwrap()),
         |t: &mut Tracer| drop(t.trace_simple_type::<CartTotals>().unwrap()),
+        |t: &mut Tracer| drop(t.trace_simple_type::<CartSummary>().unwrap()),
         |t: &mut Tracer| drop(t.trace_simple_type::<RestoreProblem>().unwrap()),
         |t: &mut Tracer| drop(t.trace_simple_type::<ShippingOption>().unwrap()),
         |t: &mut Tracer| drop(t.trace_simple_type::<PriceChange>().unwrap()),
@@ -64,7 +65,7 @@ pub fn generate(wire: &Registry) -> String {
          // Do not edit: run `CIRRUS_BLESS=1 cargo test --test typegen`.\n\
          // Amounts are integer minor units of the cart's currency (<= 2^53 - 1).\n",
     );
-    ts::use_interfaces(&mut out, &["CartStorageEvent", "PersistentCartOptions"]);
+    ts::use_interfaces(&mut out, &["CartEvent", "PersistentCartOptions"]);
     for (name, c) in &registry {
         if !wire.contains_key(name) {
             ts::declare(&mut out, name, c, &ts::required);

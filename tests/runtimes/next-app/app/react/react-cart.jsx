@@ -1,10 +1,12 @@
 "use client";
 // `cirrus-storefront/react` in a client component: rendered on the server with the provider's
-// not-ready snapshot ("loading"), hydrated, then the persistent cart is read and one line added.
+// not-ready snapshot ("loading"), hydrated, then the persistent cart is loaded (useLoadCart) and one
+// line added.
 import { useEffect } from "react";
-import { CirrusProvider, useCart, useClient } from "cirrus-storefront/react";
+import { CirrusProvider, useCart, useClient, useLoadCart } from "cirrus-storefront/react";
 
 function Lines() {
+  useLoadCart(); // the lines are the SDK's: load the cart (and its wasm) when this mounts
   const cart = useCart();
   const client = useClient();
   useEffect(() => {

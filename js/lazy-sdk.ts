@@ -1,0 +1,44 @@
+// The root entry (`cirrus-storefront`: its glue and its .wasm), imported and initialised on
+// first use: a dynamic import, which bundlers split into a chunk the page fetches only then.
+// Used by the parts of the package that render without the wasm until the buyer acts
+// (js/react.ts, js/picker.ts). A page that calls `init(…)` itself first gets that same
+// module (init() is idempotent).
+import type * as Root from "./index.js";
+
+/** The root entry's module. */
+export type Sdk = typeof Root;
+
+let loading: Promise<Sdk> | undefined;
+let loaded: Sdk | undefined;
+
+/** The root entry, initialised (again after a failed try). */
+export function loadSdk(): Promise<Sdk> {
+  loading ??= import("./index.js")
+    .then(async (m) => {
+      await m.init();
+      loaded = m;
+      return m;
+    })
+    .catch((e: unknown) => {
+      loading = undefined;
+      throw e;
+    });
+  return loading;
+}
+
+/** The root entry if it is loaded and initialised, else `undefined`. */
+export function sdkIfLoaded(): Sdk | undefined {
+  return loaded;
+}
+
+/** Starts `loadSdk()` once the page is idle (`requestIdleCallback`, else a timeout); returns the cancel. */
+export function loadSdkWhenIdle(): () => void {
+  const g = globalThis as { requestIdleCallback?: (f: () => void) => number; cancelIdleCallback?: (id: number) => void };
+  const start = (): void => void loadSdk().catch(() => {}); // the action that needs it reports the error
+  if (g.requestIdleCallback && g.cancelIdleCallback) {
+    const id = g.requestIdleCallback(start);
+    return () => g.cancelIdleCallback?.(id);
+  }
+  const id = setTimeout(start, 200);
+  return () => clearTimeout(id);
+}
