@@ -42,7 +42,7 @@ key=$(new_api_key)
 export CIRRUS_API_KEY="$key"
 start_localstripe "$(P 18470)"
 build_server
-start_server "$(P 18797)" CIRRUS_API_KEY="$key"
+start_server "$(P 18797)" CIRRUS_API_KEY="$key" CIRRUS_FRONTEND_DOMAIN="127.0.0.1:$(P 3406)"
 start_template "$W/app" "$(P 3406)"
 site=${NEXT_SITE%/}
 api() { curl -sf -H "Authorization: Bearer $key" "$CIRRUS_BASE_URL$1"; }

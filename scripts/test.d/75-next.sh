@@ -27,7 +27,7 @@ build_template "$W/app" "$tarball"
 trap 'stop_template; stop_services' EXIT
 start_localstripe "$(P 18469)"
 build_server
-start_server "$(P 18796)" CIRRUS_API_KEY="$CIRRUS_API_KEY" CIRRUS_TEST_HOOKS=1
+start_server "$(P 18796)" CIRRUS_API_KEY="$CIRRUS_API_KEY" CIRRUS_TEST_HOOKS=1 CIRRUS_FRONTEND_DOMAIN="127.0.0.1:$(P 3405)"
 export E2E_SITE="${CIRRUS_BASE_URL%/api/v1}/" E2E_ARTIFACTS="$ROOT/artifacts/e2e"
 start_template "$W/app" "$(P 3405)"
 t0=$SECONDS

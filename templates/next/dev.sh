@@ -2,7 +2,8 @@
 # The template in one command: the package built from this repository (scripts/build-pkg.sh,
 # once; CIRRUS_REBUILD=1 builds it again), the dev API (scripts/api.sh: localstripe with its
 # webhook + the dev server with a persistent, seeded database) and `next dev` on
-# http://127.0.0.1:3000 (NEXT_PORT=… moves it). Ctrl-C stops everything.
+# http://127.0.0.1:3000 (NEXT_PORT=… moves it; the store's frontendDomain, on which canonical
+# URLs and JSON-LD are made, is set to it). Ctrl-C stops everything.
 # With real Stripe test keys: STRIPE_API_BASE=https://api.stripe.com STRIPE_SECRET_KEY=sk_test_…
 # STRIPE_PUBLISHABLE_KEY=pk_test_… ./dev.sh (the checkout then uses StripeAdapter).
 set -euo pipefail
@@ -22,7 +23,7 @@ fi
 
 api_port="${CIRRUS_API_PORT:-8787}" ls_port="${CIRRUS_LOCALSTRIPE_PORT:-8420}" next_port="${NEXT_PORT:-3000}"
 api_log="$RUN_DIR/template-api.log"
-(CIRRUS_API_PORT="$api_port" CIRRUS_LOCALSTRIPE_PORT="$ls_port" exec setsid bash "$ROOT/scripts/api.sh" >"$api_log" 2>&1) &
+(CIRRUS_API_PORT="$api_port" CIRRUS_LOCALSTRIPE_PORT="$ls_port" CIRRUS_FRONTEND_DOMAIN="127.0.0.1:$next_port" exec setsid bash "$ROOT/scripts/api.sh" >"$api_log" 2>&1) &
 api_pid=$!
 trap 'kill -- "-$api_pid" 2>/dev/null || true' EXIT
 log "starting the dev API (log: ${api_log#"$ROOT"/})"

@@ -2,14 +2,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Suspense } from "react";
-import { homeSeo } from "cirrus-storefront";
+import { homeSeo, toNextMetadata } from "cirrus-storefront";
 import { JsonLd } from "@/components/json-ld";
 import { ProductGrid } from "@/components/product-card";
 import { cirrus, priceFormat, store } from "@/lib/cirrus";
-import { toMetadata } from "@/lib/metadata";
 
 export async function generateMetadata(): Promise<Metadata> {
-  return toMetadata(homeSeo(await store()));
+  return toNextMetadata(homeSeo(await store()));
 }
 
 export default async function Home() {

@@ -3,14 +3,13 @@
 // integer minor units, formatted by formatMoney).
 import Link from "next/link";
 import { formatMoney } from "cirrus-storefront";
-import { useCart } from "cirrus-storefront/react";
-import { describe } from "./shop";
+import { useCart, useLoadCart } from "cirrus-storefront/react";
 
 export function CartView() {
+  useLoadCart();
   const cart = useCart();
-  if (cart.error) return <p role="alert">The cart could not be opened: {describe(cart.error)}</p>;
-  if (!cart.ready) return <p role="status">Loading the cart…</p>;
-  const currency = cart.currency!;
+  if (!cart.ready) return cart.error ? <p role="alert">The cart could not be opened: {cart.error.message}</p> : <p role="status">Loading the cart…</p>;
+  const currency = cart.currency;
   if (cart.isEmpty)
     return (
       <p>
@@ -30,19 +29,20 @@ export function CartView() {
               </div>
               <p className="field">
                 <label htmlFor={id}>Quantity of {line.productName}</label>
-                <input id={id} type="number" min={1} max={line.stockQuantity} value={line.quantity} onChange={(e) => cart.setQuantity(line.variantId, Math.max(1, Number(e.target.value) || 1))} />
+                <input id={id} type="number" min={1} max={line.stockQuantity} value={line.quantity} onChange={(e) => void cart.setQuantity(line.variantId, Math.max(1, Number(e.target.value) || 1)).catch(() => {})} />
               </p>
               <p className="line-total">{formatMoney(line.lineTotal, currency, "en-US")}</p>
-              <button type="button" className="link-button" onClick={() => cart.remove(line.variantId)}>
+              <button type="button" className="link-button" onClick={() => void cart.remove(line.variantId)}>
                 Remove {line.productName}
               </button>
             </li>
           );
         })}
       </ul>
+      {cart.error ? <p role="alert">{cart.error.message}</p> : null}
       <dl className="totals">
         <dt>Subtotal</dt>
-        <dd data-subtotal>{formatMoney(cart.totals!.subtotal, currency, "en-US")}</dd>
+        <dd data-subtotal>{formatMoney(cart.totals.subtotal, currency, "en-US")}</dd>
       </dl>
       <p>
         <Link className="btn btn-primary" href="/checkout">

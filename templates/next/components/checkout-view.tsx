@@ -6,7 +6,6 @@ import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { formatMoney, type CheckoutState, type CountryCode, type ProcessorAdapter, type ShippingOption } from "cirrus-storefront";
 import { useCart, useCheckout } from "cirrus-storefront/react";
-import { describe } from "./shop";
 
 const COUNTRIES: [CountryCode, string][] = [
   ["US", "United States"], ["CA", "Canada"], ["GB", "United Kingdom"], ["DE", "Germany"], ["FR", "France"],
@@ -79,7 +78,7 @@ export function CheckoutView({ localstripeUrl }: { localstripeUrl: string | null
   };
 
   let body: React.ReactNode = null;
-  if (cart.error) body = <p role="alert">The cart could not be opened: {describe(cart.error)}</p>;
+  if (cart.error && !cart.ready) body = <p role="alert">The cart could not be opened: {cart.error.message}</p>;
   else if (!cart.ready || (state === null && !error && !cart.isEmpty)) body = <p role="status">Opening the checkout…</p>;
   else if (state === null && cart.isEmpty)
     body = (
@@ -94,7 +93,7 @@ export function CheckoutView({ localstripeUrl }: { localstripeUrl: string | null
   return (
     <>
       {body}
-      {error && state?.state !== "succeeded" ? <p role="alert" className="notice notice-error">{describe(error)}</p> : null}
+      {error && state?.state !== "succeeded" ? <p role="alert" className="notice notice-error">{error.message}</p> : null}
       <div className="checkout" hidden={body !== null}>
         <form id="address-form" onSubmit={submitAddress}>
           <fieldset>

@@ -1,18 +1,17 @@
 // A collection: its breadcrumb, description and products.
 import type { Metadata } from "next";
 import Link from "next/link";
-import { collectionSeo } from "cirrus-storefront";
+import { collectionSeo, toNextMetadata } from "cirrus-storefront";
 import { JsonLd } from "@/components/json-ld";
 import { ProductGrid } from "@/components/product-card";
 import { cirrus, orNotFound, priceFormat, store } from "@/lib/cirrus";
-import { toMetadata } from "@/lib/metadata";
 
 type Props = { params: Promise<{ slug: string }> };
 const collection = async (slug: string) => orNotFound(async () => (await cirrus()).collectionBySlug(slug));
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const [s, c] = await Promise.all([store(), collection((await params).slug)]);
-  return toMetadata(collectionSeo(s, c));
+  return toNextMetadata(collectionSeo(s, c));
 }
 
 export default async function CollectionPage({ params }: Props) {

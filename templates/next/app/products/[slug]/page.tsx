@@ -2,25 +2,24 @@
 // whose first render is the server's productOptions() (in the HTML: options, price, button).
 import type { Metadata } from "next";
 import Link from "next/link";
-import { productOptions, productSeo, variantSelection } from "cirrus-storefront";
+import { defaultSelection, productOptions, productSeo, toNextMetadata } from "cirrus-storefront";
 import { JsonLd } from "@/components/json-ld";
 import { ProductForm } from "@/components/product-form";
-import { assetUrl, cirrus, orNotFound, priceFormat, store } from "@/lib/cirrus";
-import { toMetadata } from "@/lib/metadata";
+import { Shop } from "@/components/shop";
+import { assetUrl, browserSettings, cirrus, orNotFound, priceFormat, store } from "@/lib/cirrus";
 
 type Props = { params: Promise<{ slug: string }> };
 const product = async (slug: string) => orNotFound(async () => (await cirrus()).productBySlug(slug));
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const [s, p] = await Promise.all([store(), product((await params).slug)]);
-  return toMetadata(productSeo(s, p));
+  return toNextMetadata(productSeo(s, p));
 }
 
 export default async function ProductPage({ params }: Props) {
   const [s, p, price] = await Promise.all([store(), product((await params).slug), priceFormat()]);
-  // Preselect the first variant in stock (else the first), as the SDK's matrix names it.
-  const first = productOptions(p, {}).firstAvailableVariant ?? p.variants[0];
-  const matrix = productOptions(p, first ? variantSelection(p, first.id) : {});
+  // The picker's first render: the first variant in stock preselected (else the first variant).
+  const options = productOptions(p, defaultSelection(p));
   const prices = Object.fromEntries(p.variants.map((v) => [v.id, price(v.price)]));
   const image = p.images[0];
   const crumb = p.collections[0];
@@ -46,7 +45,9 @@ export default async function ProductPage({ params }: Props) {
         {image ? <img className="product-image" src={assetUrl(image.url)} alt={image.alt} width={600} height={600} fetchPriority="high" /> : null}
         <div>
           <h1>{p.name}</h1>
-          <ProductForm product={p} matrix={matrix} prices={prices} currency={s.defaultCurrency} />
+          <Shop settings={browserSettings()} store={s}>
+            <ProductForm product={p} options={options} prices={prices} />
+          </Shop>
           <div className="description">{p.description}</div>
         </div>
       </div>
