@@ -24,7 +24,6 @@ source "$(dirname "$0")/lib.sh"
 trap stop_services EXIT
 cd "$ROOT"
 
-LIGHTHOUSE_VERSION="13.5.0"
 RUNS=${BENCH_RUNS:-3}
 PRESETS=${BENCH_PRESETS:-mobile desktop}
 PAGES=${BENCH_PAGES:-home collection product cms checkout}
@@ -36,13 +35,7 @@ OUT="$ROOT/artifacts/lighthouse/$LABEL"
 ensure_chromium
 ensure_python_tools
 ensure_node_modules
-LH_DIR="$RUN_DIR/lighthouse-$LIGHTHOUSE_VERSION"
-LH="$LH_DIR/node_modules/.bin/lighthouse"
-if [ "$(node -p "require('$LH_DIR/node_modules/lighthouse/package.json').version" 2>/dev/null)" != "$LIGHTHOUSE_VERSION" ]; then
-  log "installing lighthouse@$LIGHTHOUSE_VERSION from the npm registry into ${LH_DIR#"$ROOT"/}"
-  mkdir -p "$LH_DIR"
-  npm install --prefix "$LH_DIR" --no-save --no-package-lock --no-audit --no-fund --loglevel=error "lighthouse@$LIGHTHOUSE_VERSION" >/dev/null
-fi
+ensure_lighthouse
 
 key=$(new_api_key)
 if [ -n "${BENCH_WWW_DIR:-}" ]; then
@@ -113,44 +106,11 @@ for preset in $PRESETS; do
       fi
       report="$OUT/$preset-$page-$i.json"
       [ "${BENCH_RESUME:-0}" = 1 ] && [ -s "$report" ] && continue
-      # Chromium sometimes fails to start on a loaded machine: up to 3 attempts.
-      for attempt in 1 2 3; do
-        if CHROME_PATH=/usr/bin/chromium "$LH" "$url" --quiet "${flags[@]}" \
-          --only-categories=performance,accessibility,best-practices,seo \
-          --chrome-flags="--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir=$profile" \
-          --output=json --output-path="$report" >/dev/null 2>"$OUT/$preset-$page-$i.log"; then
-          break
-        fi
-        rm -f "$report"
-        [ "$attempt" = 3 ] && { tail -5 "$OUT/$preset-$page-$i.log"; die "lighthouse failed 3 times on $url ($preset)"; }
-        log "lighthouse attempt $attempt failed on $url ($preset): $(grep -m1 -i error "$OUT/$preset-$page-$i.log" || true)"
-      done
+      run_lighthouse "$url" "$report" "$profile" "${flags[@]}"
       printf '.' >&2
     done
   done
 done
 echo >&2
 log "done (load average $(cut -d' ' -f1-3 /proc/loadavg))"
-node - "$OUT" "$RUNS" "$PRESETS" "$PAGES" <<'JS'
-const [out, runs, presets, pages] = process.argv.slice(2);
-const fs = require('fs');
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[(s.length - 1) >> 1]; };
-const rows = [];
-for (const preset of presets.split(' ').filter(Boolean)) for (const page of pages.split(' ').filter(Boolean)) {
-  const rs = [];
-  for (let i = 1; i <= Number(runs); i++) rs.push(JSON.parse(fs.readFileSync(`${out}/${preset}-${page}-${i}.json`, 'utf8')));
-  const cat = (k) => median(rs.map((r) => Math.round(r.categories[k].score * 100)));
-  const num = (k) => median(rs.map((r) => r.audits[k].numericValue));
-  const fails = new Set();
-  for (const r of rs) for (const k of ['accessibility', 'best-practices', 'seo'])
-    for (const ref of r.categories[k].auditRefs) { const a = r.audits[ref.id]; if (ref.weight > 0 && a.score !== null && a.score < 1) fails.add(ref.id); }
-  if (rs.some((r) => r.runtimeError)) fails.add(`runtimeError: ${rs.find((r) => r.runtimeError).runtimeError.code}`);
-  rows.push([preset, page, cat('performance'), cat('accessibility'), cat('best-practices'), cat('seo'),
-    `${(num('largest-contentful-paint') / 1000).toFixed(2)} s`, num('cumulative-layout-shift').toFixed(3),
-    `${Math.round(num('total-blocking-time'))} ms`, `${(num('total-byte-weight') / 1024).toFixed(1)} KB`, [...fails].join(', ') || '-']);
-}
-const head = ['preset', 'page', 'perf', 'a11y', 'best pr.', 'SEO', 'LCP', 'CLS', 'TBT', 'bytes', 'failing audits'];
-console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
-for (const r of rows) console.log(`| ${r.join(' | ')} |`);
-console.log(`\nmedian of ${runs} run(s) each; reports in ${out.replace(process.cwd() + '/', '')}/`);
-JS
+node scripts/lighthouse-table.mjs "$OUT" "$RUNS" "$PRESETS" "$PAGES"

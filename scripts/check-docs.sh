@@ -3,7 +3,7 @@
 # describe the house as it is (README.md, docs/ARCHITECTURE.md, BENCHMARKS.md,
 # server/README.md, pkg-template/README.md). A path is a token starting with one of the
 # repository's top-level directories (src/, js/, tests/, scripts/, server/, docs/, www/,
-# pkg-template/, vendor/); `{a,b}` is expanded, `*` globbed, `:line` and `#anchor` dropped.
+# pkg-template/, vendor/, templates/); `{a,b}` is expanded, `*` globbed, `:line` and `#anchor` dropped.
 # docs/history.md is exempt: it records earlier states; paths outside the repository
 # (../shared/design/) are not checked (CI's copy of shared/ is not everywhere). Run by stage 10-core.
 # It also checks what the docs state of the build against the files that decide it:
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 node - README.md docs/ARCHITECTURE.md BENCHMARKS.md server/README.md pkg-template/README.md <<'JS'
 const fs = require("fs");
 const path = require("path");
-const TOP = /^(?:\.\.\/)*(src|js|tests|scripts|server|docs|www|pkg-template|vendor)\//;
+const TOP = /^(?:\.\.\/)*(src|js|tests|scripts|server|docs|www|pkg-template|vendor|templates)\//;
 const expand = (p) => {
   const m = p.match(/^(.*?)\{([^{}]*)\}(.*)$/);
   return m ? m[2].split(",").flatMap((x) => expand(m[1] + x + m[3])) : [p];

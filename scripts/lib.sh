@@ -79,6 +79,35 @@ ensure_wasm_toolchain() {
   # Debian's binaryen 108 breaks the externref table for node 20 (BENCHMARKS.md, SDK).
 }
 
+LIGHTHOUSE_VERSION="13.5.0"
+ensure_lighthouse() { # Lighthouse from the npm registry, pinned exactly, installed once under .cirrus/; sets LH
+  local dir="$RUN_DIR/lighthouse-$LIGHTHOUSE_VERSION"
+  LH="$dir/node_modules/.bin/lighthouse"
+  if [ "$(node -p "require('$dir/node_modules/lighthouse/package.json').version" 2>/dev/null)" != "$LIGHTHOUSE_VERSION" ]; then
+    log "installing lighthouse@$LIGHTHOUSE_VERSION from the npm registry into ${dir#"$ROOT"/}"
+    mkdir -p "$dir"
+    npm install --prefix "$dir" --no-save --no-package-lock --no-audit --no-fund --loglevel=error "lighthouse@$LIGHTHOUSE_VERSION" >/dev/null
+  fi
+}
+
+# run_lighthouse URL REPORT.json PROFILE_DIR [FLAG...]: one Lighthouse run (performance,
+# accessibility, best practices, SEO) in headless /usr/bin/chromium with that profile; its log
+# is REPORT's name with .log. Chromium sometimes fails to start on a loaded machine: up to 3 attempts.
+run_lighthouse() {
+  local url=$1 report=$2 profile=$3 attempt; shift 3
+  for attempt in 1 2 3; do
+    if CHROME_PATH=/usr/bin/chromium "$LH" "$url" --quiet "$@" \
+      --only-categories=performance,accessibility,best-practices,seo \
+      --chrome-flags="--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir=$profile" \
+      --output=json --output-path="$report" >/dev/null 2>"${report%.json}.log"; then
+      return 0
+    fi
+    rm -f "$report"
+    [ "$attempt" = 3 ] && { tail -5 "${report%.json}.log" >&2; die "lighthouse failed 3 times on $url"; }
+    log "lighthouse attempt $attempt failed on $url: $(grep -m1 -i error "${report%.json}.log" || true)"
+  done
+}
+
 ensure_chromium() {
   apt_install chromium chromium-driver
   export CHROMEDRIVER=/usr/bin/chromedriver CHROME_BIN=/usr/bin/chromium

@@ -1,0 +1,9 @@
+import type { NextConfig } from "next";
+
+// Nothing here for the SDK: its package exports give Next the right entry on the server
+// (node, the .wasm embedded) and in the browser (the .wasm a file of its own, streamed).
+// The roots keep Next inside this folder when the template sits in a larger repository.
+const root = import.meta.dirname;
+// NEXT_SOURCE_MAPS=1 (scripts/bench-next.sh) ships the browser's source maps, to tell the SDK's share of each chunk.
+const config: NextConfig = { outputFileTracingRoot: root, turbopack: { root }, poweredByHeader: false, productionBrowserSourceMaps: process.env.NEXT_SOURCE_MAPS === "1" };
+export default config;

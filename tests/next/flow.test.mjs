@@ -1,0 +1,223 @@
+// The Next.js template (templates/next/, issue 32), production build (`next build` +
+// `next start`), driven in headless Chromium as a buyer drives it: browse, pick options, add,
+// the cart in two tabs, checkout, a second order with a reload mid-checkout and 3-D Secure.
+// Every page of every test must log no hydration warning and no console error. At the end the
+// charges are counted in localstripe and the orders in /__test/orders (stage 75-next starts a
+// fresh localstripe and dev server, so every PaymentIntent and order is this run's).
+// Run by scripts/test.d/75-next.sh: NEXT_SITE is the storefront, E2E_SITE the dev server.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { allPaymentIntents, launch, pickProduct, shot, testHook } from '../e2e/harness.mjs';
+
+const SITE = process.env.NEXT_SITE?.replace(/\/?$/, '/');
+if (!SITE) throw new Error('NEXT_SITE is not set (run through scripts/test.d/75-next.sh)');
+const url = (path) => new URL(path.replace(/^\//, ''), SITE).href;
+const CHECKOUT_KEY = 'cirrus-storefront.cart:checkout'; // the cart's key + ":checkout" (README)
+const THANKS = 'Thank you for your order';
+
+let browser;
+let context;
+const problems = []; // console errors and warnings, page errors, of every page
+const requests = []; // every URL every page requested
+before(async () => {
+  browser = await launch();
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', timezoneId: 'UTC' });
+  context.on('page', watch);
+});
+after(async () => browser?.close());
+
+function watch(page) {
+  page.setDefaultTimeout(20_000);
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()} on ${page.url()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror on ${page.url()}: ${e.message}`));
+  page.on('request', (r) => requests.push({ page, url: r.url() }));
+}
+
+const badge = (page) => page.locator('header .cart-link');
+async function badgeSays(page, count) {
+  await page.waitForFunction((n) => document.querySelector('header .cart-link')?.getAttribute('data-cart-count') === n, String(count ?? ''));
+}
+const wasmRequested = (page) => requests.filter((r) => r.page === page && /\.wasm(\?|$)/.test(r.url)).map((r) => r.url);
+
+/** The server's HTML of a path (no JavaScript run). */
+async function serverHtml(path) {
+  const res = await fetch(url(path));
+  assert.equal(res.status, 200, `GET ${path}`);
+  return res.text();
+}
+
+/** On a product page: choose the variant's value of every option. */
+async function choose(page, product, variant) {
+  for (const o of [...product.options].sort((a, b) => a.position - b.position)) {
+    const radio = page.getByRole('group', { name: o.name }).getByRole('radio', { name: variant.attributes[o.name], exact: true });
+    await radio.check();
+    await page.waitForFunction(([n, v]) => document.querySelector(`input[type=radio][name="${CSS.escape(n)}"][value="${CSS.escape(v)}"]`)?.checked, [o.name, variant.attributes[o.name]]);
+  }
+}
+
+async function fillAddress(page) {
+  await page.getByLabel('Email').fill('buyer@example.com');
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('Last name').fill('Lovelace');
+  await page.getByLabel('Address', { exact: true }).fill('1 Analytical Way');
+  await page.getByLabel('City').fill('Springfield');
+  await page.getByLabel('Postal code').fill('12345');
+  await page.locator('#shipping-rates input[type=radio]').first().waitFor();
+}
+
+async function fillCard(page, number) {
+  const pe = page.locator('#payment-element');
+  await pe.getByPlaceholder('number').fill(number);
+  await pe.getByPlaceholder('exp_month').fill('12');
+  await pe.getByPlaceholder('exp_year').fill('34');
+  await pe.getByPlaceholder('cvc').fill('123');
+  await pe.getByPlaceholder('postal_code').fill('12345');
+}
+
+/** The order the page thanks for (its PaymentIntent id). */
+async function thanks(page) {
+  await page.getByRole('heading', { name: THANKS }).waitFor({ timeout: 30_000 });
+  return (await page.locator('[data-order]').textContent()).trim();
+}
+
+const sessions = new Set(); // every checkout session the tabs opened
+async function noteSession(page) {
+  const id = await page.evaluate((k) => JSON.parse(localStorage.getItem(k) ?? 'null')?.session?.sessionId ?? null, CHECKOUT_KEY);
+  if (id) sessions.add(id);
+}
+
+let first, second; // { product, variant }
+const paid = [];
+
+test('browse: home, collections, a collection, a product, all in the server HTML', async () => {
+  first = await pickProduct({ minStock: 5 });
+  second = await pickProduct({ minStock: 5, skip: 1 });
+  const home = await serverHtml('/');
+  assert.match(home, /<h2[^>]*>New in<\/h2>/);
+  assert.match(home, /href="\/products\//, 'the home page lists products in its HTML');
+  assert.match(home, /application\/ld\+json/, 'JSON-LD in the head');
+  const page = await context.newPage();
+  await page.goto(url('/'));
+  await badgeSays(page, null);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Collections' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Collections' }).waitFor();
+  const link = page.locator('main ul.collections > li > a').first();
+  const name = (await link.textContent()).trim();
+  await link.click();
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+  await page.waitForLoadState('networkidle');
+  assert.deepEqual(wasmRequested(page), [], 'home, collections and a collection request no .wasm');
+  await page.locator('main .grid .card a').first().click();
+  await page.waitForURL(/\/products\//);
+  await page.locator('main form button', { hasText: 'Add to cart' }).waitFor();
+  await page.close();
+});
+
+test('product page: options, price and an enabled "Add to cart" in the server HTML', async () => {
+  const html = await serverHtml(`/products/${encodeURIComponent(first.product.slug)}`);
+  for (const o of first.product.options) assert.ok(html.includes(`<legend>${o.name}</legend>`), `the option ${o.name} is in the HTML`);
+  assert.match(html, /<p class="price" data-price="true">\$[\d,]+\.\d\d/, 'a price in the HTML');
+  const button = /<button[^>]*>Add to cart<\/button>/.exec(html);
+  assert.ok(button, '"Add to cart" is in the HTML');
+  assert.doesNotMatch(button[0], /disabled/, '"Add to cart" is enabled in the HTML');
+  assert.match(html, /"@type":"Product"/, 'the Product JSON-LD');
+  assert.match(html, /<link rel="canonical" href="[^"]+\/products\//, 'a canonical URL');
+});
+
+test('pick options, add; the cart in two tabs; the badge follows without the wasm', async () => {
+  const { product, variant } = first;
+  const a = await context.newPage();
+  await a.goto(url(`/products/${encodeURIComponent(product.slug)}`));
+  await choose(a, product, variant);
+  await a.getByLabel('Quantity').fill('2');
+  await a.getByRole('button', { name: 'Add to cart' }).click();
+  await badgeSays(a, 2);
+  await a.getByRole('status').filter({ hasText: `Added 2 × ${product.name}` }).waitFor();
+
+  // A second tab: the cart page shows the line; a change there reaches the first tab's badge.
+  const b = await context.newPage();
+  await b.goto(url('/cart'));
+  await badgeSays(b, 2);
+  const qty = b.getByLabel(`Quantity of ${product.name}`);
+  assert.equal(await qty.inputValue(), '2');
+  await qty.fill('3');
+  await badgeSays(b, 3);
+  await badgeSays(a, 3);
+
+  // A catalog page with the stored count: no .wasm requested, even once the page is idle.
+  const c = await context.newPage();
+  await c.goto(url('/'));
+  await badgeSays(c, 3);
+  await c.waitForLoadState('networkidle');
+  await c.waitForTimeout(1500);
+  assert.deepEqual(wasmRequested(c), [], 'the home page shows the count with no .wasm');
+  assert.equal((await badge(c).textContent()).trim(), 'Cart (3)');
+  await Promise.all([a.close(), b.close(), c.close()]);
+});
+
+test('checkout: the first order (a triple click on Pay is one payment)', async () => {
+  const page = await context.newPage();
+  await page.goto(url('/checkout'));
+  await fillAddress(page);
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await page.locator('#payment-element input').first().waitFor();
+  await noteSession(page);
+  await fillCard(page, '4242424242424242');
+  const pay = page.locator('#pay');
+  await pay.click({ clickCount: 3 });
+  paid.push(await thanks(page));
+  await badgeSays(page, null);
+  await shot(page, 'next-order-1280');
+  await page.close();
+});
+
+test('a second order: a reload mid-checkout, then 3-D Secure with a reload during the challenge', async () => {
+  const { product, variant } = second;
+  const page = await context.newPage();
+  await page.goto(url(`/products/${encodeURIComponent(product.slug)}`));
+  await choose(page, product, variant);
+  await page.getByRole('button', { name: 'Add to cart' }).click();
+  await badgeSays(page, 1);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Cart/ }).click();
+  await page.getByRole('link', { name: 'Check out' }).click();
+  await fillAddress(page);
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await page.locator('#payment-element input').first().waitFor();
+  await noteSession(page);
+  const total = await page.locator('[data-total]').textContent();
+
+  await page.reload(); // the same checkout comes back, shipping chosen
+  await page.locator('#payment-element input').first().waitFor();
+  assert.equal(await page.locator('[data-total]').textContent(), total, 'the same checkout after the reload');
+  await noteSession(page);
+  await fillCard(page, '4000002760003184');
+  await page.locator('#pay').click();
+  await page.getByRole('button', { name: 'Complete authentication' }).waitFor({ timeout: 30_000 });
+
+  await page.reload(); // mid-challenge: the payment waits for the bank, never a second one
+  await page.getByRole('button', { name: 'Confirm with your bank' }).click();
+  await page.getByRole('button', { name: 'Complete authentication' }).click();
+  paid.push(await thanks(page));
+  await badgeSays(page, null);
+  await page.close();
+});
+
+test('one charge per order: PaymentIntents in localstripe, orders in /__test/orders', async () => {
+  const pis = await allPaymentIntents();
+  const { orders } = await testHook('/__test/orders');
+  const charged = pis.filter((p) => p.status === 'succeeded' || p.status === 'requires_capture');
+  console.log(`figures: sessions ${sessions.size}, PaymentIntents ${pis.length}, charged ${charged.length}, orders ${orders.length}`);
+  assert.equal(sessions.size, 2, 'one checkout session per order (the reloads resumed it)');
+  assert.equal(charged.length, 2, 'two charges for two orders');
+  assert.equal(orders.length, 2, 'two orders');
+  assert.deepEqual(new Set(orders.map((o) => o.paymentIntentId)), new Set(paid), 'the orders are the ones the pages thanked for');
+  assert.deepEqual(new Set(charged.map((p) => p.id)), new Set(paid), 'the charges are those orders');
+});
+
+test('no hydration warning, no console error on any page', () => {
+  const hydration = problems.filter((p) => /hydrat|did not match|Minified React error #4(18|19|22|23|25)/i.test(p));
+  assert.deepEqual(hydration, [], 'hydration warnings');
+  assert.deepEqual(problems, [], 'console errors and warnings');
+});
