@@ -103,3 +103,19 @@ async fn the_periodic_sweep_settles_a_charge_without_its_order() {
     tokio::time::sleep(Duration::from_millis(2500)).await;
     assert_eq!((orders_of(&s, &sid).await, captured_charges(&sid).await), (1, 1));
 }
+
+#[test]
+fn the_sweep_interval_is_at_most_a_minute() {
+    for value in ["0", "61", "30s"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_cirrus-dev-server"))
+            .env_clear()
+            .env("CIRRUS_ADDR", "127.0.0.1:0")
+            .env("CIRRUS_DB", ":memory:")
+            .env("CIRRUS_RECONCILE_SECS", value)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{value}: {err}");
+        assert!(err.contains(&format!("CIRRUS_RECONCILE_SECS must be an integer 1..=60, got \"{value}\"")), "{err}");
+    }
+}
