@@ -9,7 +9,13 @@
 # It also checks what the docs state of the build against the files that decide it:
 #   - every `wasm-opt -O<level>` a doc names is the level scripts/build-pkg.sh passes;
 #   - every test stage a doc names in backticks (`10-core`) is a scripts/test.d/ file;
-#   - every Cargo feature a doc names (`--features a,b`, `feature = "a"`) is in Cargo.toml.
+#   - every Cargo feature a doc names (`--features a,b`, `feature = "a"`) is in Cargo.toml;
+# and what the README states that code or a bench script decides:
+#   - the cache bound ("keeps at most N answers") is MAX_CACHED of src/wasm/client_cache.rs, and
+#     the eviction rule after it is, word for word, the rule the doc comment of its `bound()`
+#     states next to the code;
+#   - every page weight of the README's and BENCHMARKS.md's tables is the figure of
+#     docs/page-weights.svg, which scripts/bench-size.sh writes from the same run.
 # Usage: scripts/check-docs.sh   (exit 1, listing each problem and the doc naming it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -64,6 +70,38 @@ for (const doc of process.argv.slice(2)) {
     .concat([...text.matchAll(/feature = "([a-z][a-z0-9_-]*)"/g)].map((m) => m[1]));
   for (const f of named) if (!features.has(f)) wrong.push(`${doc}: names Cargo feature \`${f}\`, not in Cargo.toml [features]`);
 }
+// What the README says of the client's cache, against the code that decides it.
+const squash = (t) => t.replace(/\s+/g, " ").trim();
+const readme = squash(fs.readFileSync("README.md", "utf8"));
+const cacheCode = fs.readFileSync("src/wasm/client_cache.rs", "utf8");
+const maxCached = (cacheCode.match(/const MAX_CACHED: usize = (\d+);/) || [])[1];
+const bound = cacheCode.match(/((?:^\/\/\/.*\n)+)fn bound\(/m);
+const rule = bound && squash(bound[1].replace(/^\/\/\/ ?/gm, "")).match(/answers: (.*?)\. \(/);
+const said = readme.match(/keeps at most (\d+) answers \(past that, (.*?);/);
+if (!maxCached || !rule) wrong.push("src/wasm/client_cache.rs: no MAX_CACHED, or no eviction rule in the doc comment of bound()");
+else if (!said) wrong.push("README.md: no \"keeps at most N answers (past that, <rule>;\" sentence for the client's cache");
+else {
+  if (said[1] !== maxCached) wrong.push(`README.md: says the cache keeps ${said[1]} answers, MAX_CACHED is ${maxCached}`);
+  if (said[2] !== rule[1]) wrong.push(`README.md: says the cache evicts "${said[2]}", bound() in src/wasm/client_cache.rs: "${rule[1]}"`);
+}
+// Page weights: the chart scripts/bench-size.sh wrote holds the run's figures.
+const svg = fs.readFileSync("docs/page-weights.svg", "utf8");
+const texts = [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+const chart = new Map();
+for (let i = 0; i + 1 < texts.length; i++) {
+  const kb = texts[i + 1].match(/^(\d+\.\d) KB$/);
+  if (kb) chart.set(texts[i].replace(/^cirrus-storefront: (\w+) page$/, "$1"), kb[1]);
+}
+if (chart.size < 3) wrong.push("docs/page-weights.svg: fewer than three page weights found");
+for (const doc of ["README.md", "BENCHMARKS.md"]) {
+  const text = fs.readFileSync(doc, "utf8");
+  const rows = text.split("\n").filter((l) => l.startsWith("| "));
+  for (const [name, kb] of chart) {
+    const row = rows.find((l) => { const c = l.split("|")[1].trim(); return c === name || c === `peer: ${name}` || c === `peer ${name}`; });
+    if (!row) { wrong.push(`${doc}: no page-weight row for ${name} (docs/page-weights.svg has ${kb} KB)`); continue; }
+    if (!new RegExp(`\\| \\*{0,2}${kb.replace(".", "\\.")} KB\\*{0,2} \\|`).test(row)) wrong.push(`${doc}: the ${name} row does not say ${kb} KB, the figure of docs/page-weights.svg (scripts/bench-size.sh)`);
+  }
+}
 if (missing.length) {
   console.error(`docs name files that do not exist:\n  ${[...new Set(missing)].join("\n  ")}`);
 }
@@ -71,5 +109,5 @@ if (wrong.length) {
   console.error(`docs say what the build does not do:\n  ${[...new Set(wrong)].join("\n  ")}`);
 }
 if (missing.length || wrong.length) process.exit(1);
-console.log("docs: every named file exists; wasm-opt level, stages and features match the build");
+console.log(`docs: every named file exists; wasm-opt level, stages and features match the build; the cache bound and eviction rule match the code; ${chart.size} page weights match docs/page-weights.svg`);
 JS

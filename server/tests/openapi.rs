@@ -1,6 +1,10 @@
-//! `server/openapi.yaml` checked against live responses: every documented
-//! (path, method, status) is produced by a real request and its body matches
-//! the documented schema; every observed response is documented.
+//! `server/openapi.yaml` checked against live requests and responses: every
+//! documented (path, method, status) is produced by a real request and its body
+//! matches the documented schema; every observed response is documented; every
+//! request the server answered as well-formed (2xx, 404, 409, 502) matches the
+//! document's parameters and request body, read closed (a member or query parameter
+//! the document does not name is a mismatch), and so do the SDK's own request
+//! types, serialized by serde.
 
 mod common;
 
@@ -30,6 +34,13 @@ fn resolve<'a>(doc: &'a Value, mut v: &'a Value) -> &'a Value {
 
 /// A small validator for the OpenAPI 3.0 schema subset the document uses.
 fn validate(doc: &Value, schema: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
+    validate_as(doc, schema, v, at, errs, false);
+}
+
+/// [`validate`]; with `closed`, an object member the schema does not name is an error
+/// even where the schema leaves `additionalProperties` open (requests: the server
+/// ignores unknown members, so a renamed field would otherwise pass unseen).
+fn validate_as(doc: &Value, schema: &Value, v: &Value, at: &str, errs: &mut Vec<String>, closed: bool) {
     let s = resolve(doc, schema);
     if v.is_null() {
         if s["nullable"] == true {
@@ -41,13 +52,13 @@ fn validate(doc: &Value, schema: &Value, v: &Value, at: &str, errs: &mut Vec<Str
     }
     if let Some(all) = s["allOf"].as_array() {
         for sub in all {
-            validate(doc, sub, v, at, errs);
+            validate_as(doc, sub, v, at, errs, closed);
         }
     }
     if let Some(any) = s["anyOf"].as_array() {
         let ok = any.iter().any(|sub| {
             let mut e = Vec::new();
-            validate(doc, sub, v, at, &mut e);
+            validate_as(doc, sub, v, at, &mut e, closed);
             e.is_empty()
         });
         if !ok {
@@ -57,7 +68,7 @@ fn validate(doc: &Value, schema: &Value, v: &Value, at: &str, errs: &mut Vec<Str
     if let Some(one) = s["oneOf"].as_array() {
         let ok = one.iter().filter(|sub| {
             let mut e = Vec::new();
-            validate(doc, sub, v, at, &mut e);
+            validate_as(doc, sub, v, at, &mut e, closed);
             e.is_empty()
         });
         let n = ok.count();
@@ -100,15 +111,26 @@ fn validate(doc: &Value, schema: &Value, v: &Value, at: &str, errs: &mut Vec<Str
             errs.push(format!("{at}: {x} > maximum {max}"));
         }
     }
+    if let Some(x) = v.as_str() {
+        let n = x.chars().count() as u64;
+        if s["minLength"].as_u64().is_some_and(|min| n < min) || s["maxLength"].as_u64().is_some_and(|max| n > max) {
+            errs.push(format!("{at}: {x:?} is outside the documented length"));
+        }
+    }
     if let Some(a) = v.as_array() {
         if let Some(min) = s["minItems"].as_u64() {
             if (a.len() as u64) < min {
                 errs.push(format!("{at}: fewer than {min} items"));
             }
         }
+        if let Some(max) = s["maxItems"].as_u64() {
+            if (a.len() as u64) > max {
+                errs.push(format!("{at}: more than {max} items"));
+            }
+        }
         if let Some(items) = s.get("items") {
             for (i, x) in a.iter().enumerate() {
-                validate(doc, items, x, &format!("{at}[{i}]"), errs);
+                validate_as(doc, items, x, &format!("{at}[{i}]"), errs, closed);
             }
         }
     }
@@ -121,10 +143,11 @@ fn validate(doc: &Value, schema: &Value, v: &Value, at: &str, errs: &mut Vec<Str
         let props = s["properties"].as_object();
         for (k, x) in o {
             match props.and_then(|p| p.get(k)) {
-                Some(ps) => validate(doc, ps, x, &format!("{at}.{k}"), errs),
+                Some(ps) => validate_as(doc, ps, x, &format!("{at}.{k}"), errs, closed),
                 None => match s.get("additionalProperties") {
                     Some(Value::Bool(false)) => errs.push(format!("{at}: undocumented property {k}")),
-                    Some(ap @ Value::Object(_)) => validate(doc, ap, x, &format!("{at}.{k}"), errs),
+                    Some(ap @ Value::Object(_)) => validate_as(doc, ap, x, &format!("{at}.{k}"), errs, closed),
+                    _ if closed && props.is_some() => errs.push(format!("{at}: undocumented property {k}")),
                     _ => {}
                 },
             }
@@ -132,10 +155,73 @@ fn validate(doc: &Value, schema: &Value, v: &Value, at: &str, errs: &mut Vec<Str
     }
 }
 
+/// What in a request the document does not allow, read closed: its query parameters
+/// against the operation's `parameters`, its required headers, its body against the
+/// `requestBody` schema.
+fn request_mismatches(doc: &Value, op: &Value, path: &str, body: &Body) -> Vec<String> {
+    let mut errs = Vec::new();
+    let params: Vec<&Value> = op["parameters"].as_array().into_iter().flatten().map(|p| resolve(doc, p)).collect();
+    let query = path.split_once('?').map_or("", |(_, q)| q);
+    for (k, v) in form_urlencoded::parse(query.as_bytes()) {
+        let Some(p) = params.iter().find(|p| p["in"] == "query" && p["name"] == *k) else {
+            errs.push(format!("query: undocumented parameter {k}"));
+            continue;
+        };
+        // A query value is text: read as the schema's type (text that is not one stays text).
+        let value = match p["schema"]["type"].as_str() {
+            Some("integer") => v.parse::<i64>().map_or_else(|_| Value::from(v.as_ref()), Value::from),
+            Some("number") => v.parse::<f64>().map_or_else(|_| Value::from(v.as_ref()), Value::from),
+            Some("boolean") => v.parse::<bool>().map_or_else(|_| Value::from(v.as_ref()), Value::from),
+            _ => Value::from(v.as_ref()),
+        };
+        validate_as(doc, &p["schema"], &value, &format!("query.{k}"), &mut errs, true);
+    }
+    let sent_headers: &[&str] = if matches!(body, Body::Signed(..)) { &["stripe-signature"] } else { &[] };
+    for p in &params {
+        let name = p["name"].as_str().unwrap_or_default();
+        let missing = match p["in"].as_str() {
+            Some("query") => !form_urlencoded::parse(query.as_bytes()).any(|(k, _)| k == name),
+            Some("header") => !sent_headers.contains(&name.to_lowercase().as_str()),
+            _ => false,
+        };
+        if p["required"] == true && missing {
+            errs.push(format!("{}: required parameter {name} not sent", p["in"].as_str().unwrap_or("?")));
+        }
+    }
+    let documented = resolve(doc, &op["requestBody"]);
+    let sent = match body {
+        Body::None => None,
+        Body::Json(v) => Some(v.clone()),
+        Body::Raw(ct, b) => {
+            if !ct.starts_with("application/json") {
+                errs.push(format!("body: content type {ct}"));
+            }
+            Some(serde_json::from_str(b).unwrap_or_else(|_| Value::String(b.clone())))
+        }
+        Body::Signed(b, _) => Some(serde_json::from_str(b).unwrap_or_else(|_| Value::String(b.clone()))),
+    };
+    match sent {
+        None if documented["required"] == true => errs.push("body: required, none sent".into()),
+        Some(_) if !documented.is_object() => errs.push("body: the operation takes none".into()),
+        Some(v) => validate_as(doc, &documented["content"]["application/json"]["schema"], &v, "body", &mut errs, true),
+        None => {}
+    }
+    errs
+}
+
+/// Statuses that answer a request the server read as well-formed: its request must match
+/// the document. (400, 413, 415 answer a request refused for its shape; 401, 429 and 500
+/// come before or beside reading it.)
+fn answers_a_well_formed_request(status: &str) -> bool {
+    status.starts_with('2') || matches!(status, "404" | "409" | "502")
+}
+
 struct Checker {
     doc: Value,
     covered: BTreeSet<(String, String, String)>,
     checked: usize,
+    /// Requests checked against the document (answered as well-formed).
+    requests_checked: usize,
 }
 
 impl Checker {
@@ -148,6 +234,10 @@ impl Checker {
     // The request and its expectation, one argument each, as `check` takes them.
     #[allow(clippy::too_many_arguments)]
     async fn check_from(&mut self, s: &Server, method: Method, template: &str, path: &str, body: Body, auth: bool, host: Option<&str>) -> Value {
+        let m = method.as_str().to_lowercase();
+        let op = self.doc["paths"][template][&m].clone();
+        assert!(op.is_object(), "{} {template} is not documented", method);
+        let request_errs = request_mismatches(&self.doc, &op, path, &body);
         let mut req = s.http.request(method.clone(), format!("{}{path}", s.base));
         if let Some(h) = host {
             req = req.header("host", h);
@@ -167,9 +257,14 @@ impl Checker {
         let retry_after = r.headers().contains_key("retry-after");
         let ct = r.headers().get("content-type").map(|v| v.to_str().unwrap().to_string()).unwrap_or_default();
         let bytes = r.bytes().await.unwrap();
-        let m = method.as_str().to_lowercase();
-        let op = &self.doc["paths"][template][&m];
-        assert!(op.is_object(), "{} {template} is not documented", method);
+        if answers_a_well_formed_request(&status) {
+            assert!(
+                request_errs.is_empty(),
+                "{method} {path} was answered {status}, but the request does not match the document:\n{}",
+                request_errs.join("\n")
+            );
+            self.requests_checked += 1;
+        }
         let resp = op["responses"].get(&status).unwrap_or_else(|| {
             panic!("{method} {path} answered {status}, undocumented: {}", String::from_utf8_lossy(&bytes))
         });
@@ -226,7 +321,7 @@ async fn openapi_document_matches_live_responses() {
         c.stripe_webhook_secret = Some(secret.clone());
     })
     .await;
-    let mut k = Checker { doc: load_doc(), covered: BTreeSet::new(), checked: 0 };
+    let mut k = Checker { doc: load_doc(), covered: BTreeSet::new(), checked: 0, requests_checked: 0 };
     let g = Method::GET;
     let p = Method::POST;
 
@@ -370,6 +465,46 @@ async fn openapi_document_matches_live_responses() {
     }
     assert!(missing.is_empty(), "documented but never observed: {missing:?}");
     assert!(k.checked >= 96, "{} responses checked", k.checked);
+    assert!(k.requests_checked >= 30, "{} requests checked", k.requests_checked);
+}
+
+/// The SDK's request bodies and `GET /products` queries, as the core builds them, match
+/// the document (closed: a member the document does not name fails).
+#[test]
+fn sdk_requests_match_the_document() {
+    use cirrus_storefront::endpoint::{Call, ProductsQuery};
+    use cirrus_storefront::model::{ConfirmRequest, InitiateRequest, ShippingRatesRequest, UpdateRequest};
+    let doc = load_doc();
+    // Each body read into the core's type and written back by serde: what the SDK sends
+    // (built from JSON so a field added to a type with a default does not break the test).
+    fn sdk<T: serde::de::DeserializeOwned + serde::Serialize>(v: Value) -> Value {
+        serde_json::to_value(serde_json::from_value::<T>(v).unwrap()).unwrap()
+    }
+    let bodies: Vec<(&str, Value)> = vec![
+        ("/shipping-rates", sdk::<ShippingRatesRequest>(json!({ "variantIds": ["v"], "country": "US", "orderTotal": 12.5 }))),
+        ("/shipping-rates", sdk::<ShippingRatesRequest>(json!({ "variantIds": ["v"], "country": "US" }))),
+        ("/payments/initiate", sdk::<InitiateRequest>(json!({ "items": [{ "variantId": "v", "quantity": 2 }], "currency": "USD" }))),
+        ("/payments/update", sdk::<UpdateRequest>(json!({ "sessionId": "cs_1", "shippingRateId": "rate_us_standard", "shippingAddress": address() }))),
+        (
+            "/payments/confirm",
+            sdk::<ConfirmRequest>(json!({ "sessionId": "cs_1", "confirmationTokenId": "ctoken_1", "shippingRateId": "rate_us_standard",
+                                          "shippingAddress": address(), "returnUrl": "https://shop.example/done" })),
+        ),
+    ];
+    for (path, body) in bodies {
+        let errs = request_mismatches(&doc, &doc["paths"][path]["post"], path, &Body::Json(body.clone()));
+        assert!(errs.is_empty(), "POST {path} {body}:\n{}", errs.join("\n"));
+    }
+    let q = ProductsQuery { limit: Some(500), offset: Some(100), include_pagination: true, minimal: true };
+    let call = Call::products(&q).unwrap();
+    let errs = request_mismatches(&doc, &doc["paths"]["/products"]["get"], &call.path, &Body::None);
+    assert!(errs.is_empty(), "GET {}:\n{}", call.path, errs.join("\n"));
+    // The check can fail: a member or a parameter the document does not name, a bad value.
+    let op = &doc["paths"]["/shipping-rates"]["post"];
+    let renamed = json!({ "variantIds": ["v"], "country": "US", "order_total": 3 });
+    assert_eq!(request_mismatches(&doc, op, "/shipping-rates", &Body::Json(renamed)), ["body: undocumented property order_total"]);
+    let errs = request_mismatches(&doc, &doc["paths"]["/products"]["get"], "/products?limit=501&pageSize=3", &Body::None);
+    assert_eq!(errs, ["query.limit: 501 > maximum 500", "query: undocumented parameter pageSize"]);
 }
 
 #[test]

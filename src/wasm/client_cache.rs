@@ -267,8 +267,9 @@ impl Inner {
     }
 }
 
-/// Keeps the cache within [`MAX_CACHED`] answers: the ones past use go
-/// first, then the ones closest to it.
+/// Keeps the cache within [`MAX_CACHED`] answers: answers past all their windows go first,
+/// then the answer whose last window ends soonest, whatever its age. (README.md states this
+/// rule in these words; scripts/check-docs.sh compares the two.)
 fn bound(entries: &mut Entries) {
     if entries.cached() <= MAX_CACHED {
         return;

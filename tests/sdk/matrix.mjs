@@ -779,6 +779,20 @@ export const CASES = [
     eq(cc.cacheSize, 0, "clearCache() empties it");
   }],
 
+  ["past 256 answers the one whose last window ends soonest goes, not the oldest", async ({ client }) => {
+    const f = async (...a) => (f.calls.push(a), new Response('{"products":[]}', { status: 200 }));
+    f.calls = [];
+    const cc = client({ fetch: f });
+    const page = (offset, maxAgeMs) => cc.products({ limit: 1, offset, minimal: true }, { cache: { maxAgeMs } });
+    await page(0, 3_600_000); // the oldest answer, kept for an hour
+    for (let offset = 1; offset <= 256; offset++) await page(offset, 60_000);
+    eq(cc.cacheSize, 256, "one answer went");
+    await page(0, 3_600_000);
+    eq(f.calls.length, 257, "the oldest answer (its window ends last) is still cached");
+    await page(1, 60_000);
+    eq(f.calls.length, 258, "the answer whose window ends soonest went and is fetched again");
+  }],
+
   ["one caller aborting leaves the shared request to the others; all leaving aborts it", async ({ client, arm, disarm, fails }) => {
     const f = counting();
     const cc = client({ fetch: f });
