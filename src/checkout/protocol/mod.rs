@@ -281,13 +281,10 @@ impl Op {
             queue = now;
         }
         self.queue = queue;
-        if let Effect::Done(r) = &main {
-            let r = r.clone();
+        if matches!(main, Effect::Done(_)) {
             self.stage = Stage::Over;
-            self.queue.push_back(Effect::Done(r));
-        } else {
-            self.queue.push_back(main);
         }
+        self.queue.push_back(main);
         self.queue.pop_front().unwrap_or(Effect::Done(Ok(Outcome::Unit)))
     }
 
