@@ -12,7 +12,8 @@
 
 use super::net::{Leg, Request};
 use super::server::{PiStatus, Server};
-use super::world::{token_index, trace, World};
+use super::exec::token_index;
+use super::world::{trace, World};
 use crate::checkout::state::{CheckoutState, Confirming, Failed, Paying, RequiresAction};
 use crate::model::ConfirmRequest;
 

@@ -170,7 +170,7 @@ impl World {
                 let Wait::Net(id) = self.pages[p].ops[o].wait else { return };
                 let kind = self.kind_of(id);
                 trace!(self, "page {}: gives up waiting for message {id} (timeout)", self.pages[p].id);
-                self.resume(p, o, super::world::input_of(Answer::lost(kind, ErrorCode::Timeout)));
+                self.resume(p, o, super::exec::input_of(Answer::lost(kind, ErrorCode::Timeout)));
             }
             Ev::Deliver(m) => self.deliver(m),
             Ev::LoseOut(m) | Ev::LoseBack(m) => {

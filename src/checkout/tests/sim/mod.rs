@@ -1,8 +1,9 @@
 //! The deterministic simulation of the checkout protocol (issue 31): the
-//! real [`crate::checkout::protocol`] code of one to four tabs driven over a
-//! simulated world ([`world`]: storage, lock, network, server and processor,
-//! the buyer) with faults at every step ([`events`]), and the invariants
-//! checked after every step ([`check`]). One seed decides everything; a
+//! real [`crate::checkout::protocol`] code of one to four tabs driven
+//! ([`exec`]) over a simulated world ([`world`]: pages, cart, [`storage`],
+//! [`lock`], [`net`]work, [`server`] and processor) with faults and the
+//! buyer's actions at every step ([`events`]), and the invariants checked
+//! after every step ([`check`]). One seed decides everything; a
 //! failing seed replays exactly, with its steps printed.
 //!
 //! `cargo test checkout_simulation` runs [`DEFAULT_SCHEDULES`] schedules
@@ -14,6 +15,7 @@
 
 mod check;
 mod events;
+mod exec;
 mod lock;
 mod net;
 mod rng;
