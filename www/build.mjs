@@ -60,16 +60,19 @@ function installPackage(pkgDir) {
   return tarball;
 }
 
-/** The CSP of the page: same-origin everything, wasm compilation, and the processor's origins. */
+/**
+ * The CSP of the page: same-origin everything, wasm compilation, and the processor's origins
+ * (the README's "Content-Security-Policy" table: localstripe uses no iframe).
+ */
 function csp(o) {
   const proc = o.processor === 'stripe'
-    ? { script: ['https://js.stripe.com'], frame: ['https://js.stripe.com', 'https://hooks.stripe.com'], connect: ['https://api.stripe.com'] }
-    : { script: [o.localstripeOrigin], frame: [o.localstripeOrigin], connect: [o.localstripeOrigin] };
+    ? { script: ['https://js.stripe.com', 'https://*.js.stripe.com'], frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'], connect: ['https://api.stripe.com'] }
+    : { script: [o.localstripeOrigin], frame: [], connect: [o.localstripeOrigin] };
   return [
     "default-src 'none'",
     `script-src 'self' 'wasm-unsafe-eval' ${proc.script.join(' ')}`,
     `connect-src 'self' ${proc.connect.join(' ')}`,
-    `frame-src ${proc.frame.join(' ')}`,
+    ...(proc.frame.length ? [`frame-src ${proc.frame.join(' ')}`] : []),
     "img-src 'self' data: https:",
     // Stripe.js (real and fake) styles its elements from script (CSSOM), which CSP allows;
     // no inline <style> or style="" is needed by the page itself.

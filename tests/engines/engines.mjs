@@ -90,7 +90,8 @@ export async function open(name, port) {
     if (name !== 'chromium') await session.setWindowSize(1280, 900).catch(() => {});
     const c = session.capabilities;
     const locale = env.LANG ? `, LANG=${env.LANG}` : '';
-    return { name, session, label: `${c.browserName} ${c.browserVersion} (${driverVersion}${locale})`, close };
+    const browser = { chrome: 'Chromium', firefox: 'Firefox ESR', MiniBrowser: 'WebKitGTK (MiniBrowser)' }[c.browserName] ?? c.browserName;
+    return { name, session, label: `${browser} ${c.browserVersion} (${driverVersion}${locale})`, close };
   } catch (e) {
     await close();
     throw e;
