@@ -44,7 +44,7 @@ export class ProductPicker {
    */
   constructor(product: Product, initial?: PickerInitial) {
     this.product = product;
-    const selection = isMatrix(initial) ? initial.selection : { ...(initial ?? {}) };
+    const selection = isMatrix(initial) ? { ...(initial.selection ?? {}) } : { ...(initial ?? {}) };
     this.current = { selection, matrix: isMatrix(initial) ? initial : null, selectedVariant: isMatrix(initial) ? initial.selectedVariant : null, pending: false, error: null };
     this.valid = isMatrix(initial) ? this.current : { ...this.current, selection: {} };
     const sdk = sdkIfLoaded();

@@ -486,6 +486,44 @@ describe('cart-summary (cirrus-storefront/cart-summary: plain JS, no wasm)', () 
   });
 });
 
+describe('picker (cirrus-storefront/picker: the server\'s productOptions first, the SDK\'s after)', () => {
+  test('starts from the server result as is, selects through the SDK, and a refused selection is an error, not a throw', async () => {
+    const { context, page, errors } = await fresh();
+    const r = await inPage(page, async (sdk, base) => {
+      const value = (v, i) => ({ id: `ov_${v}`, value: v, position: i });
+      const tee = {
+        ...base,
+        options: [{ id: 'o1', name: 'Size', displayStyle: 'dropdown', position: 1, values: ['S', 'M'].map(value) }],
+        variants: [
+          { id: 'vs', price: '10.00', compareAtPrice: null, stockQuantity: 0, stockStatus: 'OUT_OF_STOCK', image: null, attributes: { Size: 'S' } },
+          { id: 'vm', price: '12.00', compareAtPrice: null, stockQuantity: 3, stockStatus: 'IN_STOCK', image: null, attributes: { Size: 'M' } },
+        ],
+      };
+      // What a server computes with the same SDK.
+      const server = sdk.productOptions(tee, sdk.defaultSelection(tee));
+      const { ProductPicker } = await import('/pkg/picker.js');
+      const picker = new ProductPicker(tee, server);
+      const first = { same: picker.state.matrix === server, variant: picker.state.selectedVariant?.id, pending: picker.state.pending };
+      let heard = 0;
+      picker.subscribe(() => heard++);
+      const choosing = picker.select('Size', 'S');
+      const during = { pending: picker.state.pending, selection: picker.state.selection };
+      await choosing;
+      const chosen = { selection: picker.state.selection, variant: picker.state.selectedVariant?.id, available: picker.state.matrix.options[0].values.map((v) => v.available), error: picker.state.error };
+      await picker.select('Size', 'XL');
+      const refused = { code: picker.state.error?.code, isError: picker.state.error instanceof sdk.CirrusError, selection: picker.state.selection };
+      return { first, during, chosen, refused, heard };
+    }, TEE);
+    assert.deepEqual(r.first, { same: true, variant: 'vm', pending: false });
+    assert.deepEqual(r.during, { pending: true, selection: { Size: 'S' } }, 'the choice shows at once, the matrix once the SDK is loaded');
+    assert.deepEqual(r.chosen, { selection: { Size: 'S' }, variant: 'vs', available: [false, true], error: null });
+    assert.deepEqual(r.refused, { code: 'invalid_argument', isError: true, selection: { Size: 'S' } });
+    assert.ok(r.heard >= 2, `listeners heard ${r.heard} changes`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
+
 describe('two tabs', () => {
   test('subscribe hears every change with a new version: this tab\'s, another tab\'s, a paid checkout\'s; the saved form carries the summary', async () => {
     const context = await browser.newContext({ locale: 'en-US' });

@@ -2,7 +2,7 @@
 // compiled with `tsc --strict --noEmit` against the built package (stage
 // 50-cart). The `@ts-expect-error` lines must NOT compile.
 import { Cart, addMoney, formatMoney, minorUnits, moneyToDecimal, parseMoney } from "../../pkg/index.js";
-import type { CartChange, CartLine, CartTotals, RefreshReport, RestoreProblem, ShippingOption, ShippingRatesResponse } from "../../pkg/index.js";
+import type { CartChange, CartLine, CartSummary, CartTotals, MinorUnits, RefreshReport, RestoreProblem, ShippingOption, ShippingRatesResponse } from "../../pkg/index.js";
 
 declare const product: Parameters<Cart["add"]>[0];
 declare const answer: ShippingRatesResponse;
@@ -58,13 +58,21 @@ const problem: RestoreProblem | null = restored.problem;
 const persistent = Cart.persistent("USD", {
   key: "shop.cart",
   onChange: (event) => {
-    const source: "storage" | "save" = event.source;
+    const source: "change" | "storage" = event.source;
     const why: string | undefined = event.problem?.message;
+    const version: number = event.version;
+    // @ts-expect-error a save is not a source of its own: a failed one is a "change" with a problem
+    const saved: typeof event.source = "save";
+    void [source, why, version, saved];
   },
 });
+const version: number = persistent.version;
+const summary: CartSummary = persistent.summary;
+const summaryItems: number = summary.itemCount;
+const summarySubtotal: MinorUnits = summary.subtotal;
 // @ts-expect-error unknown option
 Cart.persistent("USD", { keys: "x" });
 const saved: string = persistent.serialize();
 persistent.free();
 
-export { removed, subtotal, totals, compareAt, notNull, url, kind, total, rateId, items, text, exact, restoredCart, problem, saved };
+export { removed, subtotal, totals, compareAt, notNull, url, kind, total, rateId, items, text, exact, restoredCart, problem, saved, version, summaryItems, summarySubtotal };

@@ -28,7 +28,7 @@ export async function smoke(lib, { baseUrl, apiKey, initArg, checkoutWasm }) {
     return false;
   };
   for (const [name, value] of Object.entries(lib)) {
-    if (typeof value !== "function" || ["init", "initSync", "isReady", "CirrusError", "CacheShort", "CacheLong", "CacheNone", "CacheCustom", "minorUnits"].includes(name)) continue;
+    if (typeof value !== "function" || ["init", "initSync", "isReady", "CirrusError", "CacheShort", "CacheLong", "CacheNone", "CacheCustom", "minorUnits", "toNextMetadata"].includes(name)) continue;
     // As a constructor, else as a function: either way a CirrusError, never a TypeError.
     tried.push(name);
     if (!guarded(() => new value(), () => value())) notGuarded.push(name);
@@ -46,6 +46,18 @@ export async function smoke(lib, { baseUrl, apiKey, initArg, checkoutWasm }) {
   try { lib.minorUnits(5.99); } catch (e) { decimal = e; }
   check("minorUnits needs no init and refuses a decimal", lib.minorUnits(1999) === 1999 && decimal instanceof lib.CirrusError
     && decimal.code === "invalid_argument" && decimal.message.includes("got 5.99"), String(decimal));
+  // toNextMetadata (js/next-metadata.ts) renames fields: plain JS, Next.js's Metadata shape (og:image as openGraph.images).
+  const og = { type: "product", title: "T", description: "D", url: "https://s.example/p", siteName: "S", image: "https://s.example/i.png", imageAlt: "I" };
+  const meta = lib.toNextMetadata({ title: "T", description: "D", canonicalUrl: "https://s.example/p", openGraph: og, jsonLd: "{}" });
+  check("toNextMetadata needs no init and gives Next's shape",
+    meta.alternates.canonical === "https://s.example/p" && meta.openGraph.images[0].url === og.image && meta.openGraph.images[0].alt === "I"
+      && !("type" in meta.openGraph) && meta.other["og:type"] === "product"
+      && lib.toNextMetadata({ title: "", description: "", canonicalUrl: "", openGraph: { ...og, type: "website", image: null, imageAlt: null }, jsonLd: "" }).openGraph.type === "website",
+    JSON.stringify(meta));
+  // The not-initialised error names the entry whose init() is missing.
+  let early;
+  try { new lib.CirrusClient({ baseUrl: "https://a/api/v1", apiKey: "ak_" + "0".repeat(48) }); } catch (e) { early = e; }
+  check("the not-initialised error names the entry", early?.code === "invalid_state" && /^cirrus-storefront(\/client)? is not initialised: call `await init\(\)` imported from "cirrus-storefront(\/client)?"/.test(early.message), String(early?.message));
 
   await lib.init(initArg);
   await lib.init(initArg); // idempotent

@@ -20,9 +20,10 @@ else if (!dir.replace(/\/+$/, "").endsWith("/client")) fail("checkout/cirrus_sto
 // as its index.d.ts). index/node/error are in every entry; guard only in the package root,
 // not in the `client/` subpath. node/edge: the `node` and `workerd`/`edge-light` entries.
 if (existsSync(join(dir, "client-entry.d.ts"))) publicFiles["client-entry.d.ts"] = read("client-entry.d.ts");
+publicFiles["next-metadata.d.ts"] = read("next-metadata.d.ts");
 for (const f of ["index.d.ts", "node.d.ts", "edge.d.ts", "host.d.ts", "error.d.ts", "init-sync.d.ts", "ready.d.ts", "load.d.ts"]) publicFiles[f] = read(f);
 // (Cart and Checkout are wasm classes now: their declarations are in the glue, checked above.)
-for (const f of ["guard.d.ts", "lazy-checkout.d.ts", "checkout-wasm.d.ts"]) if (existsSync(join(dir, f))) publicFiles[f] = read(f);
+for (const f of ["guard.d.ts", "lazy-checkout.d.ts", "checkout-wasm.d.ts", "react.d.ts", "cart-summary.d.ts", "picker.d.ts", "lazy-sdk.d.ts"]) if (existsSync(join(dir, f))) publicFiles[f] = read(f);
 else if (!dir.replace(/\/+$/, "").endsWith("/client")) fail(`${f} is missing`);
 for (const [name, text] of Object.entries(publicFiles)) {
   const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
