@@ -6,6 +6,7 @@
 # add, the cart in two tabs, the badge with no .wasm, two orders (a triple click on Pay, a
 # reload mid-checkout, 3-D Secure with a reload during the challenge), the charges counted in
 # localstripe and the orders in /__test/orders, and no hydration warning or console error.
+# CIRRUS_NEXT_TARBALL=path.tgz uses that tarball instead of building the package.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 source "$ROOT/scripts/next-template.sh"
@@ -20,7 +21,11 @@ export CIRRUS_API_KEY
 W="$ROOT/target/stage-75-next"
 rm -rf "$W" && mkdir -p "$W"
 t0=$SECONDS
-tarball=$(pack_sdk "$W")
+if [ -n "${CIRRUS_NEXT_TARBALL:-}" ]; then # an already packed package (e.g. stage 45-runtimes')
+  tarball=$CIRRUS_NEXT_TARBALL
+else
+  tarball=$(pack_sdk "$W")
+fi
 log "package packed in $((SECONDS - t0)) s: ${tarball#"$ROOT"/}"
 build_template "$W/app" "$tarball"
 

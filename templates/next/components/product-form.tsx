@@ -2,7 +2,8 @@
 // The product picker and "Add to cart". The first render is the server's productOptions()
 // (options, availability, the selected variant; its price formatted on the server), so the
 // server HTML sells before any wasm arrives; a choice and "Add to cart" go through the SDK
-// (useProductOptions, useCart), which loads right after hydration so the first click is quick.
+// (useProductOptions, useCart); the SDK is fetched right after hydration (useLoadCart), so a
+// click usually finds it loaded.
 import { useState } from "react";
 import type { OptionMatrix, Product } from "cirrus-storefront";
 import { useCart, useLoadCart, useProductOptions } from "cirrus-storefront/react";
