@@ -90,6 +90,7 @@ export { initSync } from "./init-sync.js";
 /**
  * The catalog client: the Rust `CirrusClient` class of the wasm (src/wasm/client.rs),
  * guarded so that `new CirrusClient()` before `init()` is a clear `CirrusError`.
+ * @class
  */
 export const CirrusClient = /* @__PURE__ */ guardClass(WasmClient);
 export type CirrusClient = WasmClient;
@@ -97,11 +98,19 @@ export type CirrusClient = WasmClient;
 /** Storefront helpers (docs/ARCHITECTURE.md "Storefront helpers"), guarded like the client. */
 /** `selection` may be omitted (nothing selected). */
 export const productOptions: (product: Product, selection?: OptionSelection | null) => OptionMatrix = /* @__PURE__ */ guardFn(wasmProductOptions);
+/** @function */
 export const variantSelection = /* @__PURE__ */ guardFn(wasmVariantSelection);
+/** @function */
 export const storePath = /* @__PURE__ */ guardFn(wasmStorePath);
+/** @function */
 export const resolveStorePath = /* @__PURE__ */ guardFn(wasmResolveStorePath);
+/** @function */
 export const canonicalUrl = /* @__PURE__ */ guardFn(wasmCanonicalUrl);
+/** @function */
 export const homeSeo = /* @__PURE__ */ guardFn(wasmHomeSeo);
+/** @function */
 export const productSeo = /* @__PURE__ */ guardFn(wasmProductSeo);
+/** @function */
 export const collectionSeo = /* @__PURE__ */ guardFn(wasmCollectionSeo);
+/** @function */
 export const pageSeo = /* @__PURE__ */ guardFn(wasmPageSeo);
