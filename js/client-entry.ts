@@ -93,6 +93,7 @@ export { initSync } from "./init-sync.js";
 /**
  * The catalog client: the Rust `CirrusClient` class of the wasm (src/wasm/client.rs),
  * guarded so that `new CirrusClient()` before `init()` is a clear `CirrusError`.
+ * @class
  */
 export const CirrusClient = /* @__PURE__ */ guardClass(WasmClient);
 export type CirrusClient = WasmClient;
@@ -100,12 +101,25 @@ export type CirrusClient = WasmClient;
 /** Storefront helpers (docs/ARCHITECTURE.md "Storefront helpers"), guarded like the client. */
 /** `selection` may be omitted (nothing selected). */
 export const productOptions: (product: Product, selection?: OptionSelection | null) => OptionMatrix = /* @__PURE__ */ guardFn(wasmProductOptions);
+/** @function */
 export const variantSelection = /* @__PURE__ */ guardFn(wasmVariantSelection);
+/**
+ * The selection a product page starts from: the first in-stock variant's options (else the
+ * first variant's, else none). Pass it to `productOptions` on the server.
+ * @function
+ */
 export const defaultSelection = /* @__PURE__ */ guardFn(wasmDefaultSelection);
+/** @function */
 export const storePath = /* @__PURE__ */ guardFn(wasmStorePath);
+/** @function */
 export const resolveStorePath = /* @__PURE__ */ guardFn(wasmResolveStorePath);
+/** @function */
 export const canonicalUrl = /* @__PURE__ */ guardFn(wasmCanonicalUrl);
+/** @function */
 export const homeSeo = /* @__PURE__ */ guardFn(wasmHomeSeo);
+/** @function */
 export const productSeo = /* @__PURE__ */ guardFn(wasmProductSeo);
+/** @function */
 export const collectionSeo = /* @__PURE__ */ guardFn(wasmCollectionSeo);
+/** @function */
 export const pageSeo = /* @__PURE__ */ guardFn(wasmPageSeo);

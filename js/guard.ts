@@ -34,10 +34,15 @@ export function guardClass<C extends object>(cls: C): C {
   });
 }
 
-/** `f`, checking `init()` first. */
-export function guardFn<A extends unknown[], R>(f: (...args: A) => R): (...args: A) => R {
-  return (...args: A): R => {
+/**
+ * `f`, checking `init()` first. Typed as `f` itself (`typeof f`), so the declaration of a
+ * guarded export points at the wasm function and its doc comment reaches the API reference
+ * (a `@function` tag on the export tells TypeDoc to list it as one).
+ */
+export function guardFn<F extends (...args: never[]) => unknown>(f: F): F {
+  const call = f as unknown as (...args: unknown[]) => unknown;
+  return ((...args: unknown[]): unknown => {
     assertReady();
-    return f(...args);
-  };
+    return call(...args);
+  }) as unknown as F;
 }

@@ -51,16 +51,27 @@ export type {
 
 // The other areas' exports, guarded so a call before init() is a clear CirrusError
 // (tests/package/smoke.mjs checks that every function export is guarded).
+/**
+ * A cart priced in integer minor units: the Rust `Cart` class of the wasm, guarded so that
+ * `new Cart()` or `Cart.persistent()` before `init()` is a `CirrusError`.
+ * @class
+ */
 export const Cart = /* @__PURE__ */ guardClass(WasmCart);
 export type Cart = WasmCart;
 // The checkout's module is loaded on the first Checkout.start/resume (js/lazy-checkout.ts).
 export { Checkout } from "./lazy-checkout.js";
 export type { CheckoutWasm } from "./checkout-wasm.js";
+/** @function */
 export const setCheckoutWasm = /* @__PURE__ */ guardFn(wasmSetCheckoutWasm);
+/** @function */
 export const addMoney = /* @__PURE__ */ guardFn(wasmAddMoney);
+/** @function */
 export const currencyExponent = /* @__PURE__ */ guardFn(wasmCurrencyExponent);
+/** @function */
 export const formatMoney = /* @__PURE__ */ guardFn(wasmFormatMoney);
+/** @function */
 export const moneyToDecimal = /* @__PURE__ */ guardFn(wasmMoneyToDecimal);
+/** @function */
 export const parseMoney = /* @__PURE__ */ guardFn(wasmParseMoney);
 export const preferredLocale = /* @__PURE__ */ guardFn(wasmPreferredLocale);
 // Plain JS, no init() needed: an integer typed as MinorUnits, checked.

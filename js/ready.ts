@@ -21,6 +21,11 @@ export function markReady(): void {
   ready = true;
 }
 
+/**
+ * Whether `init()` has completed, so the wasm exports can be called (before it they throw a
+ * `CirrusError` with code `invalid_state`).
+ * @example if (!isReady()) await init();
+ */
 export function isReady(): boolean {
   return ready;
 }

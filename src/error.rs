@@ -80,6 +80,50 @@ impl From<ServerErrorCode> for ErrorCode {
     }
 }
 
+/// The contract's status of each server code, both ways (CONTRACT.md "Errors"): the client
+/// reads a code from a body, the dev server answers each code with its status.
+impl ServerErrorCode {
+    /// The HTTP status the contract pairs with this code.
+    #[must_use]
+    pub const fn status(self) -> u16 {
+        match self {
+            Self::InvalidRequest => 400,
+            Self::Unauthorized => 401,
+            Self::NotFound => 404,
+            Self::Conflict => 409,
+            Self::PayloadTooLarge => 413,
+            Self::UnsupportedMediaType => 415,
+            Self::RateLimited => 429,
+            Self::ProcessorError => 502,
+            Self::Internal => 500,
+        }
+    }
+
+    /// Every code, in the contract's table order.
+    pub const ALL: [Self; 9] = [
+        Self::InvalidRequest,
+        Self::Unauthorized,
+        Self::NotFound,
+        Self::Conflict,
+        Self::PayloadTooLarge,
+        Self::UnsupportedMediaType,
+        Self::RateLimited,
+        Self::ProcessorError,
+        Self::Internal,
+    ];
+
+    /// The code of an error answered with `status`: the inverse of [`Self::status`]; 405
+    /// (a route without that method) is `not_found` like an unknown route; any status the
+    /// contract does not list is `internal`.
+    #[must_use]
+    pub fn for_status(status: u16) -> Self {
+        if status == 405 {
+            return Self::NotFound;
+        }
+        Self::ALL.into_iter().find(|c| c.status() == status).unwrap_or(Self::Internal)
+    }
+}
+
 impl fmt::Display for ErrorCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -148,6 +192,16 @@ pub type Result<T, E = Error> = core::result::Result<T, E>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn status_and_code_pair_both_ways() {
+        for code in ServerErrorCode::ALL {
+            assert_eq!(ServerErrorCode::for_status(code.status()), code, "{code:?}");
+        }
+        assert_eq!(ServerErrorCode::for_status(405), ServerErrorCode::NotFound);
+        assert_eq!(ServerErrorCode::for_status(503), ServerErrorCode::Internal);
+        assert_eq!(ServerErrorCode::for_status(418), ServerErrorCode::Internal);
+    }
 
     #[test]
     fn server_codes_keep_their_wire_spelling() {

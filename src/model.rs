@@ -429,7 +429,8 @@ pub struct ConfirmResponse {
 
 // ---------------------------------------------------------------- errors
 
-/// The `code` of a server error body (CONTRACT.md, "Errors").
+/// The `code` of a server error body (CONTRACT.md, "Errors"). Its HTTP status table (both
+/// ways) is in `crate::error`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ServerErrorCode {
@@ -442,48 +443,6 @@ pub enum ServerErrorCode {
     RateLimited,
     ProcessorError,
     Internal,
-}
-
-impl ServerErrorCode {
-    /// The HTTP status the contract pairs with this code.
-    #[must_use]
-    pub const fn status(self) -> u16 {
-        match self {
-            Self::InvalidRequest => 400,
-            Self::Unauthorized => 401,
-            Self::NotFound => 404,
-            Self::Conflict => 409,
-            Self::PayloadTooLarge => 413,
-            Self::UnsupportedMediaType => 415,
-            Self::RateLimited => 429,
-            Self::ProcessorError => 502,
-            Self::Internal => 500,
-        }
-    }
-
-    /// Every code, in the contract's table order.
-    pub const ALL: [Self; 9] = [
-        Self::InvalidRequest,
-        Self::Unauthorized,
-        Self::NotFound,
-        Self::Conflict,
-        Self::PayloadTooLarge,
-        Self::UnsupportedMediaType,
-        Self::RateLimited,
-        Self::ProcessorError,
-        Self::Internal,
-    ];
-
-    /// The code of an error answered with `status`: the inverse of [`Self::status`]; 405
-    /// (a route without that method) is `not_found` like an unknown route; any status the
-    /// contract does not list is `internal`.
-    #[must_use]
-    pub fn for_status(status: u16) -> Self {
-        if status == 405 {
-            return Self::NotFound;
-        }
-        Self::ALL.into_iter().find(|c| c.status() == status).unwrap_or(Self::Internal)
-    }
 }
 
 /// `{ "error": "<human message>", "code": "<machine code>" }` on every non-2xx.
@@ -519,11 +478,5 @@ mod tests {
         let code: ServerErrorCode = serde_json::from_str(r#""payload_too_large""#).unwrap();
         assert_eq!(code.status(), 413);
         assert_eq!(serde_json::to_string(&ServerErrorCode::RateLimited).unwrap(), r#""rate_limited""#);
-        for code in ServerErrorCode::ALL {
-            assert_eq!(ServerErrorCode::for_status(code.status()), code, "{code:?}");
-        }
-        assert_eq!(ServerErrorCode::for_status(405), ServerErrorCode::NotFound);
-        assert_eq!(ServerErrorCode::for_status(503), ServerErrorCode::Internal);
-        assert_eq!(ServerErrorCode::for_status(418), ServerErrorCode::Internal);
     }
 }

@@ -17,7 +17,9 @@
 #      fetchers × the 9 contract error codes (+ 503) injected by the dev server's fault hook,
 #      decoded and retried or not, real server errors, bad arguments, retries, sharing, cache,
 #      abort, timeout) on the installed package, in node and in headless Chromium, for the
-#      root entry and for cirrus-storefront/client: four runs.
+#      root entry and for cirrus-storefront/client: four runs;
+#   6. render the API reference from the tarball's .d.ts (scripts/build-reference.sh): every
+#      export of every entry must have a doc comment.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
@@ -88,7 +90,7 @@ project() { # project DIR [APP]: an empty ESM project, or a copy of the app in A
 log "consumer 1: tsc --strict on tests/package/consumer.ts"
 project "$WORK/node-esm"
 cp tests/package/consumer.ts tests/package/smoke.mjs tests/package/node-consumer.mjs tests/package/readme-example.mjs \
-  tests/package/storefront-checks.mjs tests/package/storefront-client.mjs tests/package/storefront-example.mjs "$WORK/node-esm/"
+  tests/package/quickstart-example.mjs tests/package/storefront-checks.mjs tests/package/storefront-client.mjs tests/package/storefront-example.mjs "$WORK/node-esm/"
 cat >"$WORK/node-esm/tsconfig.json" <<'JSON'
 { "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "module": "NodeNext",
   "moduleResolution": "NodeNext", "lib": ["ES2022", "DOM"], "types": [], "skipLibCheck": false },
@@ -106,18 +108,25 @@ export CIRRUS_BASE_URL
 
 log "consumer 2: node ESM project"
 (cd "$WORK/node-esm" && node node-consumer.mjs)
-log "README examples (tests/package/readme-example.mjs, tests/package/storefront-example.mjs)"
+log "README examples (tests/package/{quickstart,readme,storefront}-example.mjs)"
 # The README's example blocks must be these files, so what the README shows is what runs here.
 node -e '
   const fs = require("fs");
   const readme = fs.readFileSync("README.md", "utf8");
-  for (const [marker, path] of [["readme-example", "tests/package/readme-example.mjs"], ["storefront-example", "tests/package/storefront-example.mjs"]]) {
+  for (const [marker, path] of [["quickstart-example", "tests/package/quickstart-example.mjs"], ["readme-example", "tests/package/readme-example.mjs"], ["storefront-example", "tests/package/storefront-example.mjs"]]) {
     const m = readme.match(new RegExp("<!-- " + marker + ":start -->\\n```js\\n([\\s\\S]*?)```\\n<!-- " + marker + ":end -->"));
     const file = fs.readFileSync(path, "utf8").split("\n").filter((l) => !l.startsWith("// The README") && !l.startsWith("// (CIRRUS_BASE_URL")).join("\n");
     if (!m) { console.error(`README.md has no ${marker} block`); process.exit(1); }
     if (m[1].trim() !== file.trim()) { console.error(`README.md ${marker} block differs from ${path}`); process.exit(1); }
   }
 ' || die "a README example is out of date"
+quick_out=$(cd "$WORK/node-esm" && node quickstart-example.mjs) || die "the README quickstart failed"
+printf '%s\n' "$quick_out"
+# Five products, each "name: price".
+QUICK_OUT="$quick_out" node -e '
+  const lines = process.env.QUICK_OUT.trimEnd().split("\n");
+  if (lines.length !== 5 || !lines.every((l) => /^.+: \d+\.\d{2}$/.test(l))) { console.error(`README quickstart output:\n${lines.join("\n")}`); process.exit(1); }
+' || die "the README quickstart did not list five products with their prices"
 readme_out=$(cd "$WORK/node-esm" && node readme-example.mjs) || die "the README example failed"
 printf '%s\n' "$readme_out"
 # Every case the example shows must have happened, exactly as its comments say (no branch of
@@ -208,3 +217,8 @@ CIRRUS_FUZZ_CASES="${CIRRUS_FUZZ_CASES:-5000}" node tests/sdk/fuzz-base-url.mjs 
   if (!(a < b)) throw new Error(`client wasm ${a} B is not smaller than the package wasm ${b} B`);
   console.log(`cirrus-storefront/client: exports resolve, no cart/checkout, wasm ${a} B vs ${b} B`);
 ') || die "cirrus-storefront/client subpath check failed"
+
+# The API reference, from the packed package's own declarations: every export of every entry
+# has a doc comment (the script lists the ones that do not, and fails).
+log "API reference (scripts/build-reference.sh on the packed package)"
+bash scripts/build-reference.sh "$WORK/package" "$WORK/reference" || die "an export has no doc comment (docs/ARCHITECTURE.md \"Public API reference\")"
