@@ -155,8 +155,10 @@ impl Checkout {
     /// cart whose currency is not the store's (asked of `client.store()`
     /// when the client has it, before a session is initiated), or
     /// an unreadable stored checkout (kept aside under `<key>:unreadable`),
-    /// `invalid_state` for an empty cart, or while another tab holds the
-    /// checkout lock for other items, or the server's error. An adapter
+    /// `invalid_state` for an empty cart, while another tab holds the
+    /// checkout lock for other items, or when storage refuses to write the
+    /// record ("storage refused to write this checkout's record …", checked
+    /// before a session is opened), or the server's error. An adapter
     /// that fails to mount rejects with its own error.
     #[wasm_bindgen(unchecked_return_type = "Checkout")]
     pub async fn start(
@@ -253,8 +255,12 @@ impl Checkout {
     /// told the new amount. The address is checked first (required fields,
     /// e-mail shape, uppercase country matching the options' country).
     ///
+    /// Holds the cart's checkout lock (it changes what will be charged).
+    ///
     /// Rejects with `invalid_argument` naming the field, `invalid_state`
-    /// while paying or after a payment exists, or the server's error.
+    /// while paying or after a payment exists, while another tab holds the
+    /// cart's checkout lock, or when storage refuses to write the record, or
+    /// the server's error.
     #[wasm_bindgen(js_name = selectShipping, unchecked_return_type = "CheckoutState")]
     pub async fn select_shipping(
         &self,
@@ -285,7 +291,10 @@ impl Checkout {
     ///
     /// Rejects with a `CirrusError` only when paying is not allowed now
     /// (`invalid_state`, also when another tab holds this cart's checkout or
-    /// moved it on: the message says what happened) or `returnUrl` is bad
+    /// moved it on: the message says what happened; when another tab changed
+    /// the amount after this tab's form showed it: the form is told the new
+    /// amount, nothing was charged; when storage refuses to write the
+    /// payment's record: nothing was sent) or `returnUrl` is bad
     /// (`invalid_argument`). When the payment succeeds, the cart passed to
     /// `start`/`resume` is emptied of what was paid for, in every tab.
     #[wasm_bindgen(unchecked_return_type = "Promise<CheckoutState>")]

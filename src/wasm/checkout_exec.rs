@@ -106,7 +106,8 @@ impl Inner {
                     let _ = self.adapter.update_amount(amount as f64, &currency);
                     Input::Adapter(Ok(()))
                 }
-                other => Input::Adapter(Err(Error::invalid_state(format!("checkout protocol: {other:?} cannot run synchronously")))),
+                // Cancel, free and following another tab ask for nothing awaited.
+                _ => Input::Adapter(Err(Error::invalid_state("checkout protocol: an effect that must be awaited, in an operation run synchronously"))),
             };
         }
     }

@@ -333,7 +333,8 @@ test("stored state: resumed exactly as stored; tampered or unreadable ones are r
   assert.equal(state.version, 1, "the stored form is versioned");
   await page.reload();
   await page.waitForFunction(() => window.ready === true);
-  const { version, ...shown } = state;
+  const { version, revision, ...shown } = state;
+  assert.equal(typeof revision, "number", "the stored record has its revision (issue 31)");
   assert.deepEqual(ok(await page.evaluate(() => window.t.resume()), "resume"), shown, "the same state comes back");
   const tampered = [
     [(s) => { s.session.amount += 1; }, /does not match/],
@@ -450,8 +451,13 @@ for (const webLocks of [true, false]) {
     assertSucceeded(ok(await a.evaluate((u) => window.t.pay(u), RETURN_URL), "pay in tab A"), sessionId);
     await exactlyOnePayment(sessionId, amount);
     assert.equal((await paymentIntents(sessionId)).length, 1, "one PaymentIntent");
-    // Tab A's checkout is over: tab B may start the next one.
-    const next = ok(await b.evaluate(([i, c]) => window.t.start(i, c), [items, currency]), "start in tab B after A paid");
+    // Tab A's checkout is over. The same bare items show the order (issue 31, finding 6) …
+    const order = ok(await b.evaluate(([i, c]) => window.t.start(i, c), [items, currency]), "start in tab B after A paid");
+    assert.equal(order.state, "succeeded");
+    assert.equal(order.session.sessionId, sessionId, "the order, not a new payment form");
+    // … and once the page clears the paid record, tab B may start the next one.
+    ok(await b.evaluate(() => window.t.clear()), "clearStored in tab B");
+    const next = ok(await b.evaluate(([i, c]) => window.t.start(i, c), [items, currency]), "start in tab B after clearStored");
     assert.equal(next.state, "initiated");
     assert.notEqual(next.session.sessionId, sessionId);
     ok(await b.evaluate(() => window.t.cancel()), "cancel in tab B");
@@ -487,6 +493,8 @@ test("timing: start, shipping, pay (4242) over 8 checkouts", async () => {
   for (let i = 0; i < 8; i++) {
     await page.reload();
     await page.waitForFunction(() => window.ready === true);
+    // The same bare items again: the paid record would show the order (issue 31, finding 6).
+    ok(await page.evaluate(() => window.t.clear()), "clearStored");
     // Timed inside the page (performance.now()), so the figures are the SDK's, not the test driver's.
     runs.start.push(await page.evaluate(async ([v, c]) => {
       const t0 = performance.now();

@@ -50,6 +50,8 @@ window.t = {
     return true;
   },
   cancel: () => data(Promise.resolve().then(() => checkout.cancel())),
+  /** `Checkout.clearStored()`: a page buying the same bare items again after they were paid (issue 31, finding 6). */
+  clear: () => data(Promise.resolve().then(() => Checkout.clearStored())),
   state: () => (checkout ? checkout.state : null),
   stored: () => localStorage.getItem("cirrus.checkout"),
   setStored: (text) => localStorage.setItem("cirrus.checkout", text),

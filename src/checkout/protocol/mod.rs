@@ -227,6 +227,10 @@ pub struct Op {
     /// Effects to hand out before the operation goes on (their results are
     /// not needed: emits, lock releases, an amount shown).
     queue: VecDeque<Effect>,
+    /// Awaited side effects (an amount shown) held back until the effect
+    /// that must follow its step in the same turn (a write, a confirm) was
+    /// handed out and answered.
+    held: VecDeque<Effect>,
 }
 
 /// Where each operation is (each module owns its own stages).
@@ -249,7 +253,7 @@ impl Tab {
             }
             Operation::Pay { .. } | Operation::Finish => Stage::Pay(pay::Stage::begin(self, operation)),
         };
-        Op { stage, queue: VecDeque::new() }
+        Op { stage, queue: VecDeque::new(), held: VecDeque::new() }
     }
 }
 
@@ -267,13 +271,20 @@ impl Op {
             Stage::Pay(s) => s.step(tab, stored, input, &mut self.queue),
             Stage::Over => Effect::Done(Err(Refusal::Error(Error::invalid_state("this operation is over")))),
         };
-        if let Effect::Done(r) = &main {
-            let r = r.clone();
-            self.stage = Stage::Over;
-            self.queue.push_back(Effect::Done(r));
-        } else {
-            self.queue.push_back(main);
+        // What was held back goes first now, unless this step's own effect must follow it in
+        // the same turn too: a confirm right after the write of its in-flight record, a write
+        // right after the read it was decided on. Nothing awaited comes between them.
+        let mut queue: VecDeque<Effect> = self.held.drain(..).chain(self.queue.drain(..)).collect();
+        if matches!(main, Effect::Confirm(_) | Effect::Write { .. }) {
+            let (awaited, now): (VecDeque<Effect>, VecDeque<Effect>) = queue.into_iter().partition(|e| matches!(e, Effect::UpdateAmount { .. }));
+            self.held = awaited;
+            queue = now;
         }
+        self.queue = queue;
+        if matches!(main, Effect::Done(_)) {
+            self.stage = Stage::Over;
+        }
+        self.queue.push_back(main);
         self.queue.pop_front().unwrap_or(Effect::Done(Ok(Outcome::Unit)))
     }
 
@@ -288,4 +299,31 @@ impl Op {
 /// The refusal of a step (a `CirrusError`).
 fn refuse(e: Error) -> Effect {
     Effect::Done(Err(Refusal::Error(e)))
+}
+
+/// An input that does not belong to the step it was fed to (an executor's
+/// bug): the operation ends, naming the input. No `Debug` formatting here:
+/// it would pull the formatting of every type into the wasm.
+fn unexpected(input: &Input) -> Effect {
+    refuse(Error::invalid_state(format!("checkout protocol: the input {} does not belong to this step", input.name())))
+}
+
+impl Input {
+    /// The variant's name.
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Self::None => "None",
+            Self::Probed(_) => "Probed",
+            Self::Wrote(_) => "Wrote",
+            Self::StoreCurrency(_) => "StoreCurrency",
+            Self::Initiated(_) => "Initiated",
+            Self::Rates(_) => "Rates",
+            Self::Updated(_) => "Updated",
+            Self::Confirmed(_) => "Confirmed",
+            Self::Lock(_) => "Lock",
+            Self::Adapter(_) => "Adapter",
+            Self::Token(_) => "Token",
+        }
+    }
 }

@@ -12,26 +12,49 @@ use std::collections::VecDeque;
 
 use super::tab::{unwritable, Synced};
 use super::{refuse, Effect, Input, Operation, Outcome, Record, Refusal, Stored, Tab};
-use crate::checkout::record::carries_on;
+use crate::checkout::record::{carries_on, same_items};
 use crate::checkout::state::CheckoutState;
 use crate::checkout::validate::same_currency;
 use crate::error::Error;
 use crate::model::{InitiateRequest, InitiateResponse, PaymentItem};
+
+/// What a `start` that opens a new session carries from step to step.
+#[derive(Debug, Clone)]
+pub(super) struct Plan {
+    items: Vec<PaymentItem>,
+    currency: String,
+    from_cart: bool,
+    /// The revision of the record the start decided on (`None`: nothing stored).
+    seen: Option<u64>,
+}
+
+impl Plan {
+    /// Whether the record stored now must be opened instead of a new
+    /// session: a payment not settled (never a session beside it), or a
+    /// record another tab wrote since this start decided that carries on for
+    /// its items (a checkout of them, live or paid: the items this start
+    /// read may have been paid meanwhile).
+    fn defers_to(&self, stored: &Record) -> bool {
+        let changed = Some(stored.revision) != self.seen;
+        let paid_same = matches!(&stored.state, CheckoutState::Succeeded(s) if same_items(&s.session.items, &self.items));
+        stored.state.payment_unsettled() || (changed && (paid_same || carries_on(&stored.state, Some(&self.items), self.from_cart)))
+    }
+}
 
 #[derive(Debug, Clone)]
 pub(super) enum Stage {
     Start { items: Vec<PaymentItem>, currency: String, from_cart: bool },
     Resume { items: Option<Vec<PaymentItem>>, from_cart: bool },
     /// Waiting for the store's currency.
-    Currency { items: Vec<PaymentItem>, currency: String, from_cart: bool },
+    Currency(Plan),
     /// Waiting for the probe of storage.
-    Probe { items: Vec<PaymentItem>, currency: String },
+    Probe(Plan),
     /// Waiting for the lock before a new session.
-    Lock { items: Vec<PaymentItem>, currency: String },
+    Lock(Plan),
     /// Waiting for the initiate answer.
-    Initiate { items: Vec<PaymentItem> },
+    Initiate(Plan),
     /// Waiting for the write of the new session's record.
-    Written { next: CheckoutState, revision: Option<u64> },
+    Written { plan: Plan, next: CheckoutState, revision: Option<u64> },
     /// A stored record taken: waiting for the lock (taken if free).
     OpenLock,
     /// Waiting for the mount; `opened`: an existing record (a failed mount
@@ -82,43 +105,49 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             Err(e) => (over, refuse(e)),
             Ok(Some(old)) if tab.kept && carries_on(&old.state, Some(&items), from_cart) => open(tab, old, q),
             Ok(_) if items.is_empty() => (over, refuse(Error::invalid_state("the cart is empty: add an item before checkout"))),
-            Ok(_) => (Stage::Currency { items, currency, from_cart }, Effect::StoreCurrency),
+            Ok(r) => {
+                let seen = r.map(|r| r.revision);
+                (Stage::Currency(Plan { items, currency, from_cart, seen }), Effect::StoreCurrency)
+            }
         },
         (Stage::Resume { items, from_cart }, _) => match stored {
             Err(e) => (over, refuse(e)),
             Ok(Some(old)) if tab.kept && carries_on(&old.state, items.as_deref(), from_cart) => open(tab, old, q),
             Ok(_) => (over, done(Outcome::Nothing)),
         },
-        (Stage::Currency { items, currency, from_cart }, Input::StoreCurrency(r)) => match r {
+        (Stage::Currency(plan), Input::StoreCurrency(r)) => match r {
             Err(e) => (over, Effect::Done(Err(Refusal::PassOn(e)))),
             // A cart in another currency than the store's is refused before a session (issue 27).
-            Ok(Some(store)) if store != currency => (over, refuse(same_currency(&currency, &store, from_cart).unwrap_err())),
-            Ok(_) if tab.kept => (Stage::Probe { items, currency }, Effect::Probe),
-            Ok(_) => (Stage::Lock { items, currency }, Effect::AcquireLock),
+            Ok(Some(store)) if store != plan.currency => {
+                (over, refuse(same_currency(&plan.currency, &store, plan.from_cart).err().unwrap_or_else(|| Error::invalid_argument("currency"))))
+            }
+            Ok(_) if tab.kept => (Stage::Probe(plan), Effect::Probe),
+            Ok(_) => (Stage::Lock(plan), Effect::AcquireLock),
         },
-        (Stage::Probe { items, currency }, Input::Probed(r)) => match r {
+        (Stage::Probe(plan), Input::Probed(r)) => match r {
             Err(why) => (over, refuse(unwritable(&why, "no payment session was opened"))),
-            Ok(()) => (Stage::Lock { items, currency }, Effect::AcquireLock),
+            Ok(()) => (Stage::Lock(plan), Effect::AcquireLock),
         },
-        (Stage::Lock { items, currency }, Input::Lock(r)) => match (r, stored) {
+        (Stage::Lock(plan), Input::Lock(r)) => match (r, stored) {
             (Err(e), _) => (over, refuse(e)),
             (_, Err(e)) => (over, fail(tab, q, Refusal::Error(e))),
-            // Another tab made a payment meanwhile: finish that one, never a new session beside it.
-            (Ok(()), Ok(Some(old))) if tab.kept && old.state.payment_unsettled() => {
+            // Decided again on the record as it is once the lock is held: another tab may have
+            // paid meanwhile (finish that payment, or show the order), never a session beside it.
+            (Ok(()), Ok(Some(old))) if tab.kept && plan.defers_to(&old) => {
                 tab.lock = true;
                 open(tab, old, q)
             }
             (Ok(()), Ok(_)) => {
                 tab.lock = true;
-                let body = InitiateRequest { items: items.clone(), currency };
-                (Stage::Initiate { items }, Effect::Initiate(body))
+                let body = InitiateRequest { items: plan.items.clone(), currency: plan.currency.clone() };
+                (Stage::Initiate(plan), Effect::Initiate(body))
             }
         },
-        (Stage::Initiate { items }, Input::Initiated(r)) => match r {
+        (Stage::Initiate(plan), Input::Initiated(r)) => match r {
             Err(e) => (over, fail(tab, q, Refusal::PassOn(e))),
-            Ok(answer) => write_new(tab, stored, items, answer, q),
+            Ok(answer) => write_new(tab, stored, plan, answer, q),
         },
-        (Stage::Written { next, revision }, Input::Wrote(r)) => match r {
+        (Stage::Written { plan, next, revision }, Input::Wrote(r)) => match r {
             Ok(true) => {
                 let amount = next.session().map_or(0, |s| s.amount);
                 let session = next.adapter_session();
@@ -129,7 +158,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
                 }
             }
             // Another tab wrote meanwhile: decide again on what is stored now.
-            Ok(false) => rewrite(tab, stored, next, q),
+            Ok(false) => rewrite(tab, stored, plan, next, q),
             Err(why) => (over, fail(tab, q, Refusal::Error(unwritable(&why, "the payment session was opened but not recorded; nothing was charged")))),
         },
         (Stage::OpenLock, Input::Lock(r)) => {
@@ -170,7 +199,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             tab.unmount(q);
             (over, done(Outcome::Unit))
         }
-        (stage, input) => (over, refuse(Error::invalid_state(format!("checkout protocol: unexpected {input:?} in {stage:?}")))),
+        (_, input) => (over, super::unexpected(&input)),
     }
 }
 
@@ -194,26 +223,29 @@ fn mount(tab: &Tab, opened: bool) -> (Stage, Effect) {
 
 /// The initiate answer as the new record: it replaces whatever finished or
 /// unpaid record is stored, never one with an unsettled payment.
-fn write_new(tab: &mut Tab, stored: Stored, items: Vec<PaymentItem>, answer: InitiateResponse, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
+fn write_new(tab: &mut Tab, stored: Stored, plan: Plan, answer: InitiateResponse, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
     let mut next = CheckoutState::Idle;
-    if let Err(e) = next.initiated(items, answer) {
+    if let Err(e) = next.initiated(plan.items.clone(), answer) {
         return (Stage::Free, fail(tab, q, Refusal::Error(e)));
     }
-    rewrite(tab, stored, next, q)
+    rewrite(tab, stored, plan, next, q)
 }
 
-fn rewrite(tab: &mut Tab, stored: Stored, next: CheckoutState, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
-    let stored = stored.ok().flatten();
-    if stored.as_ref().is_some_and(|r| r.state.payment_unsettled() && r.state.session().map(|s| &s.session_id) != next.session().map(|s| &s.session_id)) {
-        let e = Error::invalid_state(
-            "another tab's checkout of this cart has a payment whose outcome is not known yet; open it with Checkout.resume() ?? Checkout.start()",
-        );
-        return (Stage::Free, fail(tab, q, Refusal::Error(e)));
+/// Write the new session's record over the record as it is now, unless that
+/// one must be opened instead ([`Plan::defers_to`]: the new session is then
+/// left unused, nothing was paid on it).
+fn rewrite(tab: &mut Tab, stored: Stored, plan: Plan, next: CheckoutState, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
+    let stored = match stored {
+        Ok(r) => r,
+        Err(e) => return (Stage::Free, fail(tab, q, Refusal::Error(e))),
+    };
+    if let Some(old) = stored.as_ref().filter(|r| tab.kept && plan.defers_to(r)) {
+        return open(tab, old.clone(), q);
     }
     match tab.write(stored.as_ref(), &next) {
         Some(Effect::Write { record, expect }) => {
             let revision = Some(record.revision);
-            (Stage::Written { next, revision }, Effect::Write { record, expect })
+            (Stage::Written { plan, next, revision }, Effect::Write { record, expect })
         }
         _ => {
             let session = next.adapter_session();

@@ -176,7 +176,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             Ok(false) => adapter_failed(tab, record, q, message)?,
             Err(why) => (Stage::Over, refuse(unwritable(&why, "the adapter's failure was not recorded"))),
         },
-        (stage, input) => (Stage::Over, refuse(Error::invalid_state(format!("checkout protocol: unexpected {input:?} in {stage:?}")))),
+        (_, input) => (Stage::Over, super::unexpected(&input)),
     })
 }
 

@@ -151,7 +151,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             Ok(false) => return advance(Stage::Cancel, tab, Ok(record.cloned()), Input::None, q),
             Err(why) => (over, refuse(unwritable(&why, "the checkout was not cancelled"))),
         },
-        (stage, input) => (over, refuse(Error::invalid_state(format!("checkout protocol: unexpected {input:?} in {stage:?}")))),
+        (_, input) => (over, super::unexpected(&input)),
     })
 }
 

@@ -198,3 +198,43 @@ fn a_start_that_finds_a_payment_made_meanwhile_finishes_it_instead_of_a_new_sess
     assert_eq!(w.count(|e| matches!(e, Effect::Initiate(_))), 0, "no session beside an unsettled payment");
     assert_eq!(tab.state().name(), "confirming");
 }
+
+#[test]
+fn nothing_awaited_comes_between_an_in_flight_write_and_its_confirm() {
+    // sim-2 (issue 31): the form shows another amount than the record this tab adopts; telling it
+    // (an await) must not split the write of the in-flight record from the confirm it allows.
+    let mut w = World::default();
+    let mut a = shipped(&mut w);
+    let mut lost = chosen();
+    lost.begin_confirm("tok_1", URL).unwrap();
+    lost.confirm_failed(ErrorCode::Network, "offline").unwrap();
+    let revision = w.record.as_ref().unwrap().revision + 1;
+    w.record = Some(crate::checkout::protocol::Record { revision, state: lost });
+    let before = w.log.len();
+    assert_eq!(w.go(&mut a, pay()), Ok(Outcome::State));
+    let run: Vec<&Effect> = w.log[before..].iter().filter(|e| !matches!(e, Effect::Emit(_) | Effect::FirstAnswer)).collect();
+    let write = run.iter().position(|e| matches!(e, Effect::Write { record, .. } if record.state.name() == "paying")).unwrap();
+    assert!(is_confirm(run[write + 1]), "{run:?}");
+    let told = run.iter().position(|e| matches!(e, Effect::UpdateAmount { amount: 5298, .. })).expect("the form is told the amount");
+    assert!(told > write + 1, "{run:?}");
+}
+
+#[test]
+fn a_start_decides_again_once_it_holds_the_lock_never_a_session_for_items_paid_meanwhile() {
+    // sim-3 (issue 31): a start frozen before its lock while another tab pays the same items.
+    for from_cart in [false, true] {
+        let mut w = World::default();
+        let mut late = Tab::new(true, from_cart);
+        let mut op = late.begin(Operation::Start { items: items(), currency: "USD".into(), from_cart });
+        assert_eq!(w.run(&mut late, &mut op, Input::None, |e| *e == Effect::AcquireLock), Effect::AcquireLock);
+        let mut other = Tab::new(true, from_cart);
+        w.go(&mut other, Operation::Start { items: items(), currency: "USD".into(), from_cart }).unwrap();
+        w.go(&mut other, Operation::ShippingOptions { country: "GB".into() }).unwrap();
+        w.go(&mut other, Operation::SelectShipping { rate_id: "rate_std".into(), address: address() }).unwrap();
+        w.go(&mut other, pay()).unwrap();
+        let r = w.run(&mut late, &mut op, Input::Lock(Ok(())), |_| false);
+        assert_eq!(r, Effect::Done(Ok(Outcome::Opened { finish: false })), "from_cart {from_cart}");
+        assert_eq!(late.state().name(), "succeeded", "the order is shown");
+        assert_eq!(w.count(|e| matches!(e, Effect::Initiate(_))), 1, "no second session (from_cart {from_cart})");
+    }
+}
