@@ -97,7 +97,7 @@ impl World {
         if self.violation.is_some() {
             return;
         }
-        if let Some(v) = self.check_charges().or_else(|| self.check_pages()) {
+        if let Some(v) = self.check_charges().or_else(|| self.check_pages()).or_else(|| self.check_record()) {
             self.violate(v);
         }
     }
@@ -160,6 +160,22 @@ impl World {
             }
         }
         None
+    }
+
+    /// Invariant 4 on the record every tab reads: it never says a session's
+    /// payment is over (`failed` with nothing pending, `cancelled`) while the
+    /// session's payment is `processing`, authorized or captured.
+    fn check_record(&self) -> Option<String> {
+        let r = self.storage.peek()?;
+        let sid = match &r.state {
+            CheckoutState::Failed(f) if f.pending.is_none() => f.session.session_id.as_str(),
+            CheckoutState::Cancelled(c) => c.session_id.as_deref()?,
+            _ => return None,
+        };
+        let pay = &self.server.payments[self.server.sessions[self.session_index(sid)?].payment?];
+        matches!(pay.status, PiStatus::Processing { .. } | PiStatus::Authorized | PiStatus::Captured).then(|| {
+            format!("invariant 4: the stored record (rev {}) says `{}` for {sid} while its payment {} ({}) is {:?}", r.revision, r.state.name(), pay.id, pay.token, pay.status)
+        })
     }
 
     /// The state of the server, for the end of a trace.
