@@ -8,7 +8,10 @@ cd "$ROOT"
 # CIRRUS_BLESS set that test rewrites the files instead of failing, so an exported
 # CIRRUS_BLESS must never reach them here. Bless by hand: CIRRUS_BLESS=1 cargo test --test typegen
 unset CIRRUS_BLESS
-cargo test -p cirrus-storefront --all-targets
+cargo test -p cirrus-storefront --all-targets -- --skip checkout_simulation
+# The checkout simulation (src/checkout/tests/sim/, issue 31) on its own, so its one line
+# ("checkout simulation: N schedules, M steps, K violations") is in the stage's output.
+cargo test -p cirrus-storefront --lib checkout_simulation -- --nocapture
 # No doc that describes the house names a file that does not exist (docs/history.md exempt).
 bash scripts/check-docs.sh
 # No import circle, no module-level allow, no source file over 500 lines doing two jobs.
