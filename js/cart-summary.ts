@@ -20,6 +20,7 @@ export interface EmptyCartSummary {
 /** What `readCartSummary` gives: the saved summary, or the empty one when nothing is saved. */
 export type StoredCartSummary = CartSummary | EmptyCartSummary;
 
+/** Where `readCartSummary` and `subscribeCartSummary` read the saved cart. */
 export interface CartSummaryOptions {
   /** The cart's key (`Cart.persistent`'s `key`); default `"cirrus-storefront.cart"`. */
   key?: string;

@@ -73,6 +73,12 @@ export const formatMoney = /* @__PURE__ */ guardFn(wasmFormatMoney);
 export const moneyToDecimal = /* @__PURE__ */ guardFn(wasmMoneyToDecimal);
 /** @function */
 export const parseMoney = /* @__PURE__ */ guardFn(wasmParseMoney);
+/**
+ * The locale to format money in: the first of `candidates` (default: the browser's
+ * `navigator.languages`) that `Intl` supports, skipping "C", "POSIX" and "" and reading POSIX
+ * names such as "de_DE.UTF-8" as tags; else "en-US". Pass it to `formatMoney`.
+ * @function
+ */
 export const preferredLocale = /* @__PURE__ */ guardFn(wasmPreferredLocale);
 // Plain JS, no init() needed: an integer typed as MinorUnits, checked.
 export { minorUnits } from "./money.js";

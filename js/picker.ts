@@ -30,6 +30,7 @@ const isMatrix = (x: PickerInitial): x is OptionMatrix => !!x && Array.isArray((
 
 /** The selection and option matrix of one product, computed by the SDK's `productOptions`. */
 export class ProductPicker {
+  /** The product this picker chooses a variant of. */
   readonly product: Product;
   private current: PickerState;
   /** The last state the SDK computed (or the server's), which a refused selection keeps. */
@@ -51,6 +52,7 @@ export class ProductPicker {
     if (!isMatrix(initial) && sdk) this.current = this.compute(sdk, selection);
   }
 
+  /** The current selection, matrix and selected variant (a new object after each change). */
   get state(): PickerState {
     return this.current;
   }
