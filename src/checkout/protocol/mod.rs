@@ -262,8 +262,10 @@ impl Op {
     /// last effect (`Input::None` on the first step). After
     /// [`Effect::Done`] every further step is `Done` again.
     pub fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input) -> Effect {
-        if let Some(e) = self.queue.pop_front() {
-            return e;
+        while let Some(e) = self.queue.pop_front() {
+            if let Some(e) = hand_out(tab, e, self.queue.is_empty()) {
+                return e;
+            }
         }
         let main = match &mut self.stage {
             Stage::Open(s) => s.step(tab, stored, input, &mut self.queue),
@@ -271,10 +273,13 @@ impl Op {
             Stage::Pay(s) => s.step(tab, stored, input, &mut self.queue),
             Stage::Over => Effect::Done(Err(Refusal::Error(Error::invalid_state("this operation is over")))),
         };
-        // What was held back goes first now, unless this step's own effect must follow it in
-        // the same turn too: a confirm right after the write of its in-flight record, a write
-        // right after the read it was decided on. Nothing awaited comes between them.
-        let mut queue: VecDeque<Effect> = self.held.drain(..).chain(self.queue.drain(..)).collect();
+        // What this step queued (all of it performed in the same turn: listeners, the lock, the
+        // cart emptied of what was paid) goes first, then what was held back, unless this step's
+        // own effect must follow in the same turn too: a confirm right after the write of its
+        // in-flight record, a write right after the read it was decided on. Nothing awaited
+        // comes between them, nor between a payment's success and the cart it empties. A form
+        // unmounted now is shown no amount.
+        let mut queue: VecDeque<Effect> = self.queue.drain(..).chain(self.held.drain(..)).collect();
         if matches!(main, Effect::Confirm(_) | Effect::Write { .. }) {
             let (awaited, now): (VecDeque<Effect>, VecDeque<Effect>) = queue.into_iter().partition(|e| matches!(e, Effect::UpdateAmount { .. }));
             self.held = awaited;
@@ -285,7 +290,12 @@ impl Op {
             self.stage = Stage::Over;
         }
         self.queue.push_back(main);
-        self.queue.pop_front().unwrap_or(Effect::Done(Ok(Outcome::Unit)))
+        while let Some(e) = self.queue.pop_front() {
+            if let Some(e) = hand_out(tab, e, self.queue.is_empty()) {
+                return e;
+            }
+        }
+        Effect::Done(Ok(Outcome::Unit))
     }
 
     /// True once the operation handed out [`Effect::Done`] (or is about to,
@@ -294,6 +304,26 @@ impl Op {
     pub fn is_over(&self) -> bool {
         matches!(self.stage, Stage::Over) && self.queue.iter().all(|e| matches!(e, Effect::Done(_)))
     }
+}
+
+/// An effect as it leaves the protocol. The amount a form is told is the
+/// tab's amount as it is when the effect is handed out, not when it was
+/// queued: several operations of a tab queue amounts, and the last one
+/// handed out must be the tab's. `tab.shown` is what was handed out (the
+/// amount a buyer sees when a token is collected); a queued amount the
+/// form already shows, or for a form not mounted, is dropped (`None`) —
+/// unless it is the operation's own effect (`last`), which waits for its
+/// answer.
+fn hand_out(tab: &mut Tab, e: Effect, last: bool) -> Option<Effect> {
+    let Effect::UpdateAmount { amount, currency } = e else { return Some(e) };
+    let (amount, currency) = tab.state.session().map_or((amount, currency), |s| (s.amount, s.currency.clone()));
+    if !last && tab.shown.is_none_or(|shown| shown == amount) {
+        return None;
+    }
+    if tab.shown.is_some() {
+        tab.shown = Some(amount);
+    }
+    Some(Effect::UpdateAmount { amount, currency })
 }
 
 /// The refusal of a step (a `CirrusError`).

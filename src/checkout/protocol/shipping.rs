@@ -177,7 +177,6 @@ fn shown(tab: &mut Tab, next: CheckoutState, revision: Option<u64>, q: &mut VecD
     let told = q.iter().any(|e| matches!(e, Effect::UpdateAmount { .. }));
     match (session, told) {
         (Some(s), false) => {
-            tab.shown = tab.shown.map(|_| s.amount);
             (Stage::Shown, Effect::UpdateAmount { amount: s.amount, currency: s.currency })
         }
         _ => {

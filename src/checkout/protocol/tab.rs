@@ -191,11 +191,11 @@ impl Tab {
         }
     }
 
-    /// Tell a mounted form the amount of the state, when it shows another one.
-    pub(super) fn show_amount(&mut self, q: &mut VecDeque<Effect>) {
+    /// Tell a mounted form the amount of the state, when it shows another one
+    /// (`shown` changes when the effect is handed out: [`super::hand_out`]).
+    pub(super) fn show_amount(&self, q: &mut VecDeque<Effect>) {
         let Some(session) = self.state.session() else { return };
         if self.shown.is_some_and(|shown| shown != session.amount) {
-            self.shown = Some(session.amount);
             q.push_back(Effect::UpdateAmount { amount: session.amount, currency: session.currency.clone() });
         }
     }
