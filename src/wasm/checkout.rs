@@ -65,11 +65,16 @@ fn common(options: &JsValue) -> Result<Common> {
         v => Some(v.as_string().filter(|k| !k.is_empty()).ok_or_else(|| super::js::wrong_type("options.storageKey must be a non-empty string", &v))?),
     };
     let key = record_key(storage_key, &cart);
+    let mut disabled = None;
     let storage = match get(options, "storage") {
         v if v.is_null() => None,
         // Every tab of the origin reads the record. Reading `localStorage`
-        // throws where storage is disabled: then nothing is kept.
-        v if v.is_undefined() => storage::local().ok().flatten(),
+        // throws where storage is disabled: the record cannot be kept, and
+        // the protocol refuses to open a session (`Common::disabled`).
+        v if v.is_undefined() => storage::local().unwrap_or_else(|e| {
+            disabled = Some(super::js::error_text(&e));
+            None
+        }),
         v => {
             for m in ["getItem", "setItem", "removeItem"] {
                 if !get(&v, m).is_function() {
@@ -80,7 +85,7 @@ fn common(options: &JsValue) -> Result<Common> {
         }
     };
     let cart = get(&cart, "clear").is_function().then_some(cart);
-    Ok(Common { adapter: adapter.unchecked_into(), storage, key, cart })
+    Ok(Common { adapter: adapter.unchecked_into(), storage, disabled, key, cart })
 }
 
 /// Starts a payment run as the single flight and records its promise. The

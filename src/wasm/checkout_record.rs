@@ -47,6 +47,11 @@ extern "C" {
 pub(super) struct Common {
     pub(super) adapter: Adapter,
     pub(super) storage: Option<Store>,
+    /// Why the default storage cannot be used (reading `localStorage` threw:
+    /// storage disabled). The record is then meant to be kept but cannot be:
+    /// every write is refused with this, so `start` gives the protocol's typed
+    /// error before any session, never a checkout silently kept in memory.
+    pub(super) disabled: Option<String>,
     pub(super) key: String,
     /// The cart paid for (`options.cart`): emptied when its payment succeeds.
     pub(super) cart: Option<JsValue>,
@@ -61,6 +66,7 @@ pub(super) struct Inner {
     pub(super) client: JsClient,
     pub(super) adapter: Adapter,
     pub(super) storage: Option<Store>,
+    pub(super) disabled: Option<String>,
     pub(super) key: String,
     /// The cart paid for, emptied when the payment succeeds.
     pub(super) cart: Option<JsValue>,
@@ -82,12 +88,13 @@ impl Inner {
             n.set(id.wrapping_add(1));
             id
         });
-        let tab = Tab::new(c.storage.is_some(), c.cart.is_some());
+        let tab = Tab::new(c.storage.is_some() || c.disabled.is_some(), c.cart.is_some());
         Rc::new(Self {
             id,
             client,
             adapter: c.adapter,
             storage: c.storage,
+            disabled: c.disabled,
             key: c.key,
             cart: c.cart,
             tab: RefCell::new(tab),
@@ -130,7 +137,7 @@ impl Inner {
     /// Write `record` if the stored revision is `expect`: `Ok(false)` when
     /// another revision is stored, `Err(why)` when storage refused it.
     pub(super) fn write(&self, record: &Record, expect: Option<u64>) -> Result<bool, String> {
-        let Some(s) = &self.storage else { return Ok(true) };
+        let Some(s) = &self.storage else { return self.disabled.clone().map_or(Ok(true), Err) };
         let now = match self.read() {
             Ok(r) => r.map(|r| r.revision),
             Err(_) => return Ok(false),
@@ -148,7 +155,7 @@ impl Inner {
 
     /// Whether storage takes a write at all (a scratch key, removed again).
     pub(super) fn probe(&self) -> Result<(), String> {
-        let Some(s) = &self.storage else { return Ok(()) };
+        let Some(s) = &self.storage else { return self.disabled.clone().map_or(Ok(()), Err) };
         let key = format!("{}:probe", self.key);
         s.set_item(&key, "1").map_err(|e| error_text(&e))?;
         let _ = s.remove_item(&key);
