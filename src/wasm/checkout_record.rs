@@ -59,6 +59,12 @@ pub(super) struct Common {
 
 thread_local! {
     static NEXT_ID: Cell<u32> = const { Cell::new(1) };
+    /// The records of the checkouts kept in this page's memory (`storage: null`,
+    /// or no `localStorage` at all), by key: shared by the checkouts of this
+    /// page as `localStorage` is by the tabs, so a checkout let go with its
+    /// payment unsettled (or paid) is found by the next one the page opens for
+    /// the same cart; other tabs do not see it and a reload forgets it.
+    static MEMORY: RefCell<Vec<(String, Record)>> = const { RefCell::new(Vec::new()) };
 }
 
 pub(super) struct Inner {
@@ -88,7 +94,7 @@ impl Inner {
             n.set(id.wrapping_add(1));
             id
         });
-        let tab = Tab::new(c.storage.is_some() || c.disabled.is_some(), c.cart.is_some());
+        let tab = Tab::new(true, c.cart.is_some());
         Rc::new(Self {
             id,
             client,
@@ -131,13 +137,15 @@ impl Inner {
     /// The record as storage holds it now (an unreadable one is kept aside
     /// and the error says where).
     pub(super) fn read(&self) -> Stored {
+        if self.storage.is_none() && self.disabled.is_none() {
+            return Ok(MEMORY.with(|m| m.borrow().iter().find(|(k, _)| *k == self.key).map(|(_, r)| r.clone())));
+        }
         stored(self.storage.as_ref(), &self.key).map_err(|e| keep_aside(self.storage.as_ref(), &self.key, e))
     }
 
     /// Write `record` if the stored revision is `expect`: `Ok(false)` when
     /// another revision is stored, `Err(why)` when storage refused it.
     pub(super) fn write(&self, record: &Record, expect: Option<u64>) -> Result<bool, String> {
-        let Some(s) = &self.storage else { return self.disabled.clone().map_or(Ok(true), Err) };
         let now = match self.read() {
             Ok(r) => r.map(|r| r.revision),
             Err(_) => return Ok(false),
@@ -145,6 +153,17 @@ impl Inner {
         if now != expect {
             return Ok(false);
         }
+        let Some(s) = &self.storage else {
+            if let Some(why) = &self.disabled {
+                return Err(why.clone());
+            }
+            MEMORY.with(|m| {
+                let mut m = m.borrow_mut();
+                m.retain(|(k, _)| *k != self.key);
+                m.push((self.key.clone(), record.clone()));
+            });
+            return Ok(true);
+        };
         let text = to_js(&StoredForm::of(&record.state, record.revision))
             .ok()
             .and_then(|v| JSON::stringify(&v).ok())
