@@ -10,7 +10,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::pay::{address, captured_charges, card_token, confirm_body, hooks_server, initiate, orders_of, payment_intents, pick_variant, processor_fault};
+use common::pay::{address, assert_charged_once, captured_charges, card_token, confirm_body, hooks_server, initiate, orders_of, payment_intents, pick_variant, processor_fault};
 use common::{assert_error, Server};
 use serde_json::{json, Value};
 
@@ -50,8 +50,7 @@ async fn a_failed_confirm_is_sent_again_never_reported_as_a_decline() {
         assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{kind}: {v}");
         assert_eq!(v["paymentIntentId"], pis[0]["id"], "the same PaymentIntent");
         assert_eq!(payment_intents(&sid).await.len(), 1);
-        assert_eq!(captured_charges(&sid).await, 1);
-        assert_eq!(orders_of(&s, &sid).await, 1);
+        assert_charged_once(&s, &sid).await;
     }
 }
 
@@ -76,8 +75,7 @@ async fn after_a_failed_confirm_a_new_card_or_new_shipping_is_accepted() {
     let (status, v) = confirm(&s, &sid, &card_token(VISA).await).await;
     assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
     assert_eq!(statuses(&payment_intents(&sid).await), ["canceled", "succeeded"]);
-    assert_eq!(captured_charges(&sid).await, 1);
-    assert_eq!(orders_of(&s, &sid).await, 1);
+    assert_charged_once(&s, &sid).await;
 }
 
 #[tokio::test]
@@ -96,8 +94,7 @@ async fn a_failed_cancel_never_leads_to_a_second_payment() {
     let (status, v) = confirm(&s, &sid, &good).await;
     assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
     assert_eq!(statuses(&payment_intents(&sid).await), ["canceled", "succeeded"]);
-    assert_eq!(captured_charges(&sid).await, 1);
-    assert_eq!(orders_of(&s, &sid).await, 1);
+    assert_charged_once(&s, &sid).await;
 }
 
 #[tokio::test]
@@ -196,8 +193,7 @@ async fn a_payment_reported_processing_is_settled_by_the_next_real_read() {
     let (status, v) = confirm(&s, &sid, &tok).await;
     assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
     assert_eq!(confirm(&s, &sid, &tok).await.1, v, "settled once");
-    assert_eq!(orders_of(&s, &sid).await, 1);
-    assert_eq!(captured_charges(&sid).await, 1);
+    assert_charged_once(&s, &sid).await;
     assert_eq!(payment_intents(&sid).await.len(), 1);
     // Armed and disarmed: reads are real at once.
     let sid = session(&s, 1).await;
@@ -246,7 +242,7 @@ async fn a_refusal_that_never_succeeds_is_final() {
     let (status, v) = confirm(&s, &sid, &card_token(VISA).await).await;
     assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
     assert_eq!(statuses(&payment_intents(&sid).await), ["canceled", "succeeded"]);
-    assert_eq!((orders_of(&s, &sid).await, captured_charges(&sid).await), (1, 1));
+    assert_charged_once(&s, &sid).await;
 
     // An amount over the processor's maximum, a returnUrl it refuses: 400 naming it. Nothing
     // is left half-done: the same confirm goes through once the processor accepts it.
@@ -262,7 +258,7 @@ async fn a_refusal_that_never_succeeds_is_final() {
     assert_error(s.post("/payments/confirm", &confirm_body(&sid2, &card_token(VISA).await, "rate_us_express")).await, 400, "invalid_request", "refused").await;
     let (status, v) = confirm(&s, &sid, &tok).await;
     assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
-    assert_eq!((orders_of(&s, &sid).await, captured_charges(&sid).await), (1, 1));
+    assert_charged_once(&s, &sid).await;
 
     // Retryable as before: 429 and 5xx from the processor, its own key refused (401).
     for status in [429, 500, 401] {

@@ -114,21 +114,27 @@ async fn post_from(s: &Server, c: &Client, path: &str, body: &Value) -> (u16, Op
     (r.status().as_u16(), retry, r.json().await.unwrap())
 }
 
+/// A server with `CIRRUS_PAYMENT_LIMIT` `limit` on the real localstripe, and the
+/// body of an initiate of one unit of an in-stock variant.
+async fn payment_limited(limit: u32) -> (Server, Value) {
+    let ls = localstripe();
+    let s = spawn_with(|c| {
+        c.payment_limit = limit;
+        c.stripe_api_base = ls;
+    })
+    .await;
+    let (v, _, _, _) = pick_variant(&s, 1, 0).await;
+    (s, json!({ "items": [{ "variantId": v, "quantity": 1 }], "currency": "USD" }))
+}
+
 /// Card testing across sessions (a session alone accepts 5 attempts, but a new
 /// one is free): initiates and failed payment attempts are bounded per client
 /// address (`CIRRUS_PAYMENT_LIMIT`), never per key: one address over its limit
 /// gets 429 with Retry-After while another buyer with the same key goes on.
 #[tokio::test]
 async fn card_testing_is_bounded_per_client_address_across_sessions() {
-    let ls = localstripe();
     // 40 initiates per hour per address, 2 failed payment attempts.
-    let s = spawn_with(|c| {
-        c.payment_limit = 40;
-        c.stripe_api_base = ls;
-    })
-    .await;
-    let (v, _, _, _) = pick_variant(&s, 1, 0).await;
-    let init = json!({ "items": [{ "variantId": v, "quantity": 1 }], "currency": "USD" });
+    let (s, init) = payment_limited(40).await;
     let tester = from("127.0.4.1");
     let mut sessions = Vec::new();
     for i in 0..40 {
@@ -174,15 +180,8 @@ async fn card_testing_is_bounded_per_client_address_across_sessions() {
 /// pass it: 30 concurrent declined confirms on 30 sessions with a budget of 5.
 #[tokio::test]
 async fn thirty_concurrent_declines_cannot_pass_a_budget_of_five() {
-    let ls = localstripe();
     // 100 initiates per hour per address, 5 failed payment attempts.
-    let s = spawn_with(|c| {
-        c.payment_limit = 100;
-        c.stripe_api_base = ls;
-    })
-    .await;
-    let (v, _, _, _) = pick_variant(&s, 1, 0).await;
-    let init = json!({ "items": [{ "variantId": v, "quantity": 1 }], "currency": "USD" });
+    let (s, init) = payment_limited(100).await;
     let tester = from("127.0.6.1");
     let mut bodies = Vec::new();
     for _ in 0..30 {

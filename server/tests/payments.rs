@@ -5,8 +5,8 @@
 mod common;
 
 use common::pay::{
-    address, authenticate, cancel_at_processor, captured_charges, card_token, confirm_body, hooks_server, initiate, orders, orders_of,
-    payment_intent, payment_intents, pick_variant, processor_fault, stock,
+    address, assert_charged_once, authenticate, cancel_at_processor, captured_charges, card_token, confirm_body, hooks_server, initiate, orders, orders_of,
+    pay_with_a_new_card, payment_intent, payment_intents, pick_variant, processor_fault, stock,
 };
 use common::{assert_error, localstripe, spawn_with, Server};
 use serde_json::{json, Value};
@@ -214,14 +214,7 @@ async fn decline_is_a_result_and_a_new_card_can_pay() {
     let upd = json!({ "sessionId": sid, "shippingRateId": "rate_us_express", "shippingAddress": address("US") });
     s.post_json("/payments/update", &upd).await;
     // A new card: a new attempt succeeds; the failed one is canceled, never charged.
-    let good = card_token("4242424242424242").await;
-    let ok = s.post_json("/payments/confirm", &confirm_body(&sid, &good, "rate_us_express")).await;
-    assert_eq!(ok["status"], "succeeded", "{ok}");
-    let pis = payment_intents(&sid).await;
-    assert_eq!(pis.len(), 2);
-    assert_eq!(pis.iter().filter(|p| p["status"] == "succeeded").count(), 1, "charged once");
-    assert_eq!(orders(&s).await.len(), 1);
-    assert_eq!(stock(&s, &slug, &v).await, before - 1);
+    pay_with_a_new_card(&s, &sid, 2, (&slug, &v, before)).await;
 }
 
 #[tokio::test]
@@ -283,15 +276,8 @@ async fn failed_three_d_secure_then_a_new_card() {
     assert_eq!(failed["success"], false);
     assert!(failed["error"].as_str().unwrap().contains("authentication"), "{failed}");
     assert!(orders(&s).await.is_empty());
-    let good = card_token("4242424242424242").await;
-    let ok = s.post_json("/payments/confirm", &confirm_body(&sid, &good, "rate_us_express")).await;
-    assert_eq!(ok["status"], "succeeded", "{ok}");
+    let ok = pay_with_a_new_card(&s, &sid, 2, (&slug, &v, before)).await;
     assert_ne!(ok["paymentIntentId"], pi.as_str());
-    let pis = payment_intents(&sid).await;
-    assert_eq!(pis.len(), 2);
-    assert_eq!(pis.iter().filter(|p| p["status"] == "succeeded").count(), 1);
-    assert_eq!(orders(&s).await.len(), 1);
-    assert_eq!(stock(&s, &slug, &v).await, before - 1);
 }
 
 #[tokio::test]
@@ -624,7 +610,7 @@ async fn another_token_while_a_payment_is_live_gets_that_payments_answer() {
     assert_eq!((done["status"].as_str(), done["success"].as_bool()), (Some("succeeded"), Some(true)), "{done}");
     assert_eq!(done["paymentIntentId"], r["paymentIntentId"]);
     assert_eq!(payment_intents(&sid).await.len(), 1);
-    assert_eq!((orders_of(&s, &sid).await, captured_charges(&sid).await), (1, 1));
+    assert_charged_once(&s, &sid).await;
     assert_eq!(stock(&s, &slug, &v).await, before - 1);
 }
 
@@ -650,7 +636,7 @@ async fn stock_held_by_a_payment_cancelled_outside_is_given_back() {
     let ok = s.post_json("/payments/confirm", &confirm_body(&sid, &card_token("4242424242424242").await, "rate_us_express")).await;
     assert_eq!(ok["status"], "succeeded", "{ok}");
     assert_ne!(ok["paymentIntentId"], pis[0]["id"]);
-    assert_eq!((orders_of(&s, &sid).await, captured_charges(&sid).await), (1, 1));
+    assert_charged_once(&s, &sid).await;
     assert_eq!(stock(&s, &slug, &v).await, before - 2, "stock before minus what was sold, once");
 
     // The same through update: a shipping change after the cancellation gives the stock back.
