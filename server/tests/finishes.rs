@@ -9,7 +9,10 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::pay::{assert_charged_once, captured_charges, card_token, confirm_body, initiate, orders_of, payment_intents, pick_variant, processor_fault, stock};
+use common::pay::{
+    assert_charged_once, captured_charges, card_token, confirm_body, new_session, orders_of, payment_intents, pick_variant,
+    processor_fault, stock,
+};
 use common::{assert_error, binary_refuses, localstripe, spawn_with, Server};
 use serde_json::json;
 
@@ -42,7 +45,7 @@ async fn a_client_that_gives_up_mid_capture_still_gets_its_order() {
     // The longest sweep interval: no sweep runs while this test waits.
     let s = server(60).await;
     let (v, slug, before, _) = pick_variant(&s, 2, 0).await;
-    let sid = initiate(&s, &v, 2).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 2).await;
     let tok = card_token(VISA).await;
     // Authorized and the stock taken quickly; the capture waits 2 s, and the buyer's
     // connection goes away after 1 s (a closed tab, the SDK's own timeout).
@@ -70,7 +73,7 @@ async fn a_client_that_gives_up_mid_capture_still_gets_its_order() {
 async fn a_client_that_gives_up_mid_confirm_still_gets_its_order() {
     let s = server(60).await;
     let (v, slug, before, _) = pick_variant(&s, 1, 1).await;
-    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 1).await;
     // The confirm itself is slow: the client leaves before it reaches the processor's answer.
     processor_fault(&s, json!({ "op": "confirm", "kind": "slow", "delayMs": 2000 })).await;
     let gave_up = s
@@ -89,7 +92,7 @@ async fn a_client_that_gives_up_mid_confirm_still_gets_its_order() {
 async fn the_periodic_sweep_settles_a_charge_without_its_order() {
     let s = server(1).await;
     let (v, slug, before, _) = pick_variant(&s, 1, 2).await;
-    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 1).await;
     // Authorized, stock taken, the capture fails: the confirm answers 502 and the
     // buyer never confirms again; no webhook is configured.
     processor_fault(&s, json!({ "op": "capture", "kind": "status", "status": 500 })).await;

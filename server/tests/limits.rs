@@ -8,7 +8,7 @@ mod common;
 
 use std::net::IpAddr;
 
-use common::pay::{card_token, confirm_body, initiate, payment_intents, pick_variant};
+use common::pay::{card_token, confirm_body, new_session, payment_intents, pick_variant};
 use common::{assert_error, localstripe, spawn_with, Server};
 use reqwest::{Client, Method, Response};
 use serde_json::{json, Value};
@@ -90,7 +90,7 @@ async fn a_drained_key_does_not_starve_confirm() {
 async fn a_session_accepts_at_most_five_payment_attempts() {
     let s = common::pay::hooks_server().await;
     let (v, _, _, _) = pick_variant(&s, 1, 0).await;
-    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 1).await;
     let mut last = String::new();
     for _ in 0..5 {
         last = card_token("4000000000000341").await;
@@ -127,6 +127,17 @@ async fn payment_limited(limit: u32) -> (Server, Value) {
     (s, json!({ "items": [{ "variantId": v, "quantity": 1 }], "currency": "USD" }))
 }
 
+/// `n` initiates of `init` from `client`, each answered 200: their session ids.
+async fn initiates_from(s: &Server, client: &Client, init: &Value, n: usize) -> Vec<String> {
+    let mut sessions = Vec::new();
+    for i in 0..n {
+        let (st, _, body) = post_from(s, client, "/payments/initiate", init).await;
+        assert_eq!(st, 200, "initiate {i}: {body}");
+        sessions.push(body["sessionId"].as_str().unwrap().to_string());
+    }
+    sessions
+}
+
 /// Card testing across sessions (a session alone accepts 5 attempts, but a new
 /// one is free): initiates and failed payment attempts are bounded per client
 /// address (`CIRRUS_PAYMENT_LIMIT`), never per key: one address over its limit
@@ -136,12 +147,7 @@ async fn card_testing_is_bounded_per_client_address_across_sessions() {
     // 40 initiates per hour per address, 2 failed payment attempts.
     let (s, init) = payment_limited(40).await;
     let tester = from("127.0.4.1");
-    let mut sessions = Vec::new();
-    for i in 0..40 {
-        let (st, _, body) = post_from(&s, &tester, "/payments/initiate", &init).await;
-        assert_eq!(st, 200, "initiate {i}: {body}");
-        sessions.push(body["sessionId"].as_str().unwrap().to_string());
-    }
+    let sessions = initiates_from(&s, &tester, &init, 40).await;
     let (st, retry, body) = post_from(&s, &tester, "/payments/initiate", &init).await;
     assert_eq!((st, body["code"].as_str()), (429, Some("rate_limited")), "{body}");
     assert!(body["error"].as_str().unwrap().contains("client address"), "{body}");
@@ -184,11 +190,9 @@ async fn thirty_concurrent_declines_cannot_pass_a_budget_of_five() {
     let (s, init) = payment_limited(100).await;
     let tester = from("127.0.6.1");
     let mut bodies = Vec::new();
-    for _ in 0..30 {
-        let (st, _, body) = post_from(&s, &tester, "/payments/initiate", &init).await;
-        assert_eq!(st, 200, "{body}");
-        let sid = body["sessionId"].as_str().unwrap().to_string();
-        bodies.push((sid.clone(), confirm_body(&sid, &card_token("4000000000000341").await, "rate_us_express")));
+    for sid in initiates_from(&s, &tester, &init, 30).await {
+        let body = confirm_body(&sid, &card_token("4000000000000341").await, "rate_us_express");
+        bodies.push((sid, body));
     }
     let tasks: Vec<_> = bodies
         .iter()

@@ -94,6 +94,10 @@ pub async fn initiate(s: &Server, variant: &str, qty: u64) -> Value {
     s.post_json("/payments/initiate", &json!({ "items": [{ "variantId": variant, "quantity": qty }], "currency": "USD" })).await
 }
 
+/// A new payment session of `qty` units of `variant`: its id.
+pub async fn new_session(s: &Server, variant: &str, qty: u64) -> String {
+    initiate(s, variant, qty).await["sessionId"].as_str().unwrap().to_string()
+}
 
 /// What localstripe's Stripe.js modal does when the buyer finishes (or fails) 3-D Secure.
 pub async fn authenticate(pi: &str, client_secret: &str, success: bool) {
