@@ -7,8 +7,8 @@
 // Nothing of the SDK's wasm is fetched until it is needed: after hydration the cart is its
 // saved summary (cirrus-storefront/cart-summary, plain JS); the root entry (its glue and
 // .wasm, js/lazy-sdk.ts) is imported when the buyer acts on the cart, when a component asks
-// for the lines (`useLoadCart`) or a checkout, or, on a page with a product picker
-// (`usePreloadSdk`), from its first render, its .wasm preloaded with the page. The server
+// for the lines (`useLoadCart`) or a checkout, when a page with a product picker is idle, or,
+// with `usePreloadSdk`, from the first render, its .wasm preloaded with the page. The server
 // snapshot is the provider's not-ready cart without a summary, so the first client render
 // matches the server's HTML. No React context is created at import time (React Server
 // Components have no `createContext`), and the module is `"use client"`.
@@ -349,12 +349,12 @@ export function useLoadCart(when: "mount" | "idle" = "mount"): void {
 }
 
 /**
- * For a page whose first action must be fast (a product page; `useProductOptions` calls it):
- * rendered on the server, a `<link rel="preload" as="fetch" crossorigin>` of the SDK's `.wasm`
- * in the page's head (React 19's `preload`; the URL the bundler gave the file), so the browser
- * fetches it with the page; in the browser, starts loading the SDK (its glue, then the `.wasm`
- * compiled from that preload) from the first render. Pages without it fetch no `.wasm` until
- * the buyer acts.
+ * For a page whose first action must be fast (a product page's island calls it): rendered on
+ * the server, a `<link rel="preload" as="fetch" crossorigin>` of the SDK's `.wasm` in the page's
+ * head (React 19's `preload`, at the URL of the glue's `new URL(…, import.meta.url)`: for
+ * bundlers that emit the `.wasm` from it, Turbopack, webpack, Vite), so the browser fetches it
+ * with the page; in the browser, starts loading the SDK from the first render. Pages without it
+ * fetch no `.wasm` until the buyer acts.
  */
 export function usePreloadSdk(): void {
   const href = sdkWasmHref();
@@ -385,13 +385,12 @@ export interface ProductOptionsView extends PickerState {
  * The selected options of `product` and what they make available (the SDK's `productOptions`,
  * through `ProductPicker`). `initial`: the server's `productOptions(product,
  * defaultSelection(product))` (rendered as is, no wasm needed), or a selection to start from.
- * A new `product` starts over from the `initial` given with it. The SDK's `.wasm` is preloaded
- * with the page and the SDK loaded from the first render (`usePreloadSdk`), so the first choice
- * and "Add to cart" need no download.
+ * A new `product` starts over from the `initial` given with it. The SDK is loaded once the page
+ * is idle (the first choice and "Add to cart" then need no download; `usePreloadSdk` starts it
+ * with the page).
  */
 export function useProductOptions(product: Product, initial?: PickerInitial): ProductOptionsView {
   useCirrus("useProductOptions");
-  usePreloadSdk();
   let [picker, setPicker] = React.useState(() => new ProductPicker(product, initial));
   if (picker.product !== product) {
     picker = new ProductPicker(product, initial);
@@ -404,6 +403,7 @@ export function useProductOptions(product: Product, initial?: PickerInitial): Pr
   );
   React.useEffect(() => {
     if (state.matrix === null) void picker.preload();
+    return loadSdkWhenIdle();
   }, [picker]); // eslint-disable-line react-hooks/exhaustive-deps -- once per picker
   const select = React.useCallback((name: string, value: string) => void picker.select(name, value), [picker]);
   return React.useMemo(() => ({ ...state, select }), [state, select]);

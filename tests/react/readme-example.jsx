@@ -6,7 +6,7 @@ import { CirrusProvider, useCart, useCheckout, useProductOptions } from "cirrus-
 // From the server (a server component, a loader): the store settings, the product and its
 // picker, `productOptions(product, defaultSelection(product))`. The cart lives in the
 // browser's localStorage: its summary shows after hydration; the SDK's wasm loads when the
-// buyer acts (a product picker preloads it with the page: usePreloadSdk).
+// buyer acts (or once the product page is idle).
 export function Shop({ baseUrl, apiKey, store, product, options }) {
   return (
     <CirrusProvider client={{ baseUrl, apiKey }} store={store}>
