@@ -274,13 +274,19 @@ impl Op {
         // What was held back goes first now, unless this step's own effect must follow it in
         // the same turn too: a confirm right after the write of its in-flight record, a write
         // right after the read it was decided on. Nothing awaited comes between them.
-        let mut queue: VecDeque<Effect> = self.held.drain(..).chain(self.queue.drain(..)).collect();
-        if matches!(main, Effect::Confirm(_) | Effect::Write { .. }) {
-            let (awaited, now): (VecDeque<Effect>, VecDeque<Effect>) = queue.into_iter().partition(|e| matches!(e, Effect::UpdateAmount { .. }));
-            self.held = awaited;
-            queue = now;
+        // Moved one by one (drain/chain/collect/partition over `Effect` here cost the checkout wasm 0.8 KB gz).
+        let hold = matches!(main, Effect::Confirm(_) | Effect::Write { .. });
+        let mut queue = core::mem::take(&mut self.held);
+        while let Some(e) = self.queue.pop_front() {
+            queue.push_back(e);
         }
-        self.queue = queue;
+        while let Some(e) = queue.pop_front() {
+            if hold && matches!(e, Effect::UpdateAmount { .. }) {
+                self.held.push_back(e);
+            } else {
+                self.queue.push_back(e);
+            }
+        }
         if matches!(main, Effect::Done(_)) {
             self.stage = Stage::Over;
         }
