@@ -277,15 +277,20 @@ impl Op {
         // cart emptied of what was paid) goes first, then what was held back, unless this step's
         // own effect must follow in the same turn too: a confirm right after the write of its
         // in-flight record, a write right after the read it was decided on. Nothing awaited
-        // comes between them, nor between a payment's success and the cart it empties. A form
-        // unmounted now is shown no amount.
-        let mut queue: VecDeque<Effect> = self.queue.drain(..).chain(self.held.drain(..)).collect();
-        if matches!(main, Effect::Confirm(_) | Effect::Write { .. }) {
-            let (awaited, now): (VecDeque<Effect>, VecDeque<Effect>) = queue.into_iter().partition(|e| matches!(e, Effect::UpdateAmount { .. }));
-            self.held = awaited;
-            queue = now;
+        // comes between them, nor between a payment's success and the cart it empties.
+        // Moved one by one (drain/chain/collect/partition over `Effect` here cost the checkout wasm 0.8 KB gz).
+        let hold = matches!(main, Effect::Confirm(_) | Effect::Write { .. });
+        let mut queue = core::mem::take(&mut self.queue);
+        while let Some(e) = self.held.pop_front() {
+            queue.push_back(e);
         }
-        self.queue = queue;
+        while let Some(e) = queue.pop_front() {
+            if hold && matches!(e, Effect::UpdateAmount { .. }) {
+                self.held.push_back(e);
+            } else {
+                self.queue.push_back(e);
+            }
+        }
         if matches!(main, Effect::Done(_)) {
             self.stage = Stage::Over;
         }

@@ -143,9 +143,17 @@ impl Tab {
     pub(super) fn act<T>(&mut self, stored: Option<&Record>, q: &mut VecDeque<Effect>, step: impl FnOnce(&mut CheckoutState) -> Result<T>) -> Result<(CheckoutState, T)> {
         let adopted = self.sync(stored, q)? == Synced::Adopted;
         let mut next = self.state.clone();
-        let r = step(&mut next);
-        let t = r.map_err(|e| if adopted && e.code == ErrorCode::InvalidState { moved_on(&self.state, e) } else { e })?;
+        let t = step(&mut next).map_err(|e| self.refused(adopted, e))?;
         Ok((next, t))
+    }
+
+    /// A refusal of [`Self::act`]'s step (one function for every step: smaller wasm).
+    fn refused(&self, adopted: bool, e: Error) -> Error {
+        if adopted && e.code == ErrorCode::InvalidState {
+            moved_on(&self.state, e)
+        } else {
+            e
+        }
     }
 
     /// Ask to write `next` over the record stored now (the revision after
