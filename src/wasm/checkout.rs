@@ -25,7 +25,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::checkout_options::{names_what_to_buy, what_to_buy};
-use super::checkout_record::{Common, Inner};
+use super::checkout_record::{Common, Inner, Place};
 use super::checkout_split::record_key;
 use super::interop::{arg_from_js, to_js};
 use super::js::get;
@@ -65,27 +65,26 @@ fn common(options: &JsValue) -> Result<Common> {
         v => Some(v.as_string().filter(|k| !k.is_empty()).ok_or_else(|| super::js::wrong_type("options.storageKey must be a non-empty string", &v))?),
     };
     let key = record_key(storage_key, &cart);
-    let mut disabled = None;
-    let storage = match get(options, "storage") {
-        v if v.is_null() => None,
+    let place = match get(options, "storage") {
+        v if v.is_null() => Place::Memory,
         // Every tab of the origin reads the record. Reading `localStorage`
-        // throws where storage is disabled: the record cannot be kept, and
-        // the protocol refuses to open a session (`Common::disabled`).
-        v if v.is_undefined() => storage::local().unwrap_or_else(|e| {
-            disabled = Some(super::js::error_text(&e));
-            None
-        }),
+        // throws where storage is disabled (`Place::Disabled`).
+        v if v.is_undefined() => match storage::local() {
+            Ok(Some(s)) => Place::Storage(s),
+            Ok(None) => Place::Memory,
+            Err(e) => Place::Disabled(super::js::error_text(&e)),
+        },
         v => {
             for m in ["getItem", "setItem", "removeItem"] {
                 if !get(&v, m).is_function() {
                     return Err(super::js::wrong_type(&format!("options.storage.{m} must be a function"), &get(&v, m)));
                 }
             }
-            Some(v.unchecked_into())
+            Place::Storage(v.unchecked_into())
         }
     };
     let cart = get(&cart, "clear").is_function().then_some(cart);
-    Ok(Common { adapter: adapter.unchecked_into(), storage, disabled, key, cart })
+    Ok(Common { adapter: adapter.unchecked_into(), place, key, cart })
 }
 
 /// Starts a payment run as the single flight and records its promise. The

@@ -46,15 +46,23 @@ extern "C" {
 /// What `start` and `resume` share: the adapter, the storage, the key, the cart.
 pub(super) struct Common {
     pub(super) adapter: Adapter,
-    pub(super) storage: Option<Store>,
-    /// Why the default storage cannot be used (reading `localStorage` threw:
-    /// storage disabled). The record is then meant to be kept but cannot be:
-    /// every write is refused with this, so `start` gives the protocol's typed
-    /// error before any session, never a checkout silently kept in memory.
-    pub(super) disabled: Option<String>,
+    pub(super) place: Place,
     pub(super) key: String,
     /// The cart paid for (`options.cart`): emptied when its payment succeeds.
     pub(super) cart: Option<JsValue>,
+}
+
+/// Where the record every checkout of the cart reads is kept.
+pub(super) enum Place {
+    /// `localStorage` (or `options.storage`): every tab of the origin reads it.
+    Storage(Store),
+    /// This page's memory ([`MEMORY`]: `storage: null`, or no `localStorage` here).
+    Memory,
+    /// Reading `localStorage` threw (storage disabled), with what it said: the
+    /// record cannot be kept, so every write is refused and `start` gives the
+    /// protocol's typed error before any session, never a checkout silently
+    /// kept in memory.
+    Disabled(String),
 }
 
 thread_local! {
@@ -71,8 +79,7 @@ pub(super) struct Inner {
     pub(super) id: u32,
     pub(super) client: JsClient,
     pub(super) adapter: Adapter,
-    pub(super) storage: Option<Store>,
-    pub(super) disabled: Option<String>,
+    pub(super) place: Place,
     pub(super) key: String,
     /// The cart paid for, emptied when the payment succeeds.
     pub(super) cart: Option<JsValue>,
@@ -99,8 +106,7 @@ impl Inner {
             id,
             client,
             adapter: c.adapter,
-            storage: c.storage,
-            disabled: c.disabled,
+            place: c.place,
             key: c.key,
             cart: c.cart,
             tab: RefCell::new(tab),
@@ -137,10 +143,11 @@ impl Inner {
     /// The record as storage holds it now (an unreadable one is kept aside
     /// and the error says where).
     pub(super) fn read(&self) -> Stored {
-        if self.storage.is_none() && self.disabled.is_none() {
-            return Ok(MEMORY.with(|m| m.borrow().iter().find(|(k, _)| *k == self.key).map(|(_, r)| r.clone())));
+        match &self.place {
+            Place::Storage(s) => stored(Some(s), &self.key).map_err(|e| keep_aside(Some(s), &self.key, e)),
+            Place::Memory => Ok(MEMORY.with(|m| m.borrow().iter().find(|(k, _)| *k == self.key).map(|(_, r)| r.clone()))),
+            Place::Disabled(_) => Ok(None),
         }
-        stored(self.storage.as_ref(), &self.key).map_err(|e| keep_aside(self.storage.as_ref(), &self.key, e))
     }
 
     /// Write `record` if the stored revision is `expect`: `Ok(false)` when
@@ -153,16 +160,17 @@ impl Inner {
         if now != expect {
             return Ok(false);
         }
-        let Some(s) = &self.storage else {
-            if let Some(why) = &self.disabled {
-                return Err(why.clone());
+        let s = match &self.place {
+            Place::Storage(s) => s,
+            Place::Disabled(why) => return Err(why.clone()),
+            Place::Memory => {
+                MEMORY.with(|m| {
+                    let mut m = m.borrow_mut();
+                    m.retain(|(k, _)| *k != self.key);
+                    m.push((self.key.clone(), record.clone()));
+                });
+                return Ok(true);
             }
-            MEMORY.with(|m| {
-                let mut m = m.borrow_mut();
-                m.retain(|(k, _)| *k != self.key);
-                m.push((self.key.clone(), record.clone()));
-            });
-            return Ok(true);
         };
         let text = to_js(&StoredForm::of(&record.state, record.revision))
             .ok()
@@ -174,7 +182,11 @@ impl Inner {
 
     /// Whether storage takes a write at all (a scratch key, removed again).
     pub(super) fn probe(&self) -> Result<(), String> {
-        let Some(s) = &self.storage else { return self.disabled.clone().map_or(Ok(()), Err) };
+        let s = match &self.place {
+            Place::Storage(s) => s,
+            Place::Disabled(why) => return Err(why.clone()),
+            Place::Memory => return Ok(()),
+        };
         let key = format!("{}:probe", self.key);
         s.set_item(&key, "1").map_err(|e| error_text(&e))?;
         let _ = s.remove_item(&key);
