@@ -17,8 +17,16 @@
  */
 import { claimContainer, releaseContainer, messageOf } from "./adapter.js";
 
-/** @typedef {import("./adapter.js").AdapterSession} AdapterSession */
-/** @typedef {import("./adapter.js").ProcessorAdapter} ProcessorAdapter */
+/**
+ * What `mount` is given: the processor's publishable key, the amount in integer minor units
+ * and the ISO 4217 currency of the payment session (adapter.js has the whole interface).
+ * @typedef {import("./adapter.js").AdapterSession} AdapterSession
+ */
+/**
+ * The interface `Checkout` drives: `mount`, `updateAmount`, `collectToken`, `handleNextAction`
+ * and an optional `unmount` (adapter.js says when each is called and what it must not do).
+ * @typedef {import("./adapter.js").ProcessorAdapter} ProcessorAdapter
+ */
 
 /**
  * The parts of localstripe's fake Stripe.js this adapter uses.
@@ -57,14 +65,25 @@ function loadScript(src) {
 }
 
 /**
+ * Where the card form goes and where localstripe runs.
  * @typedef {object} LocalstripeAdapterOptions
  * @property {HTMLElement | string} container Where the card inputs go.
  * @property {string} localstripeUrl Base URL of localstripe, e.g. "http://127.0.0.1:8420".
  */
 
-/** @implements {ProcessorAdapter} */
+/**
+ * The processor adapter for localstripe (the dev API's default processor: no keys, no
+ * network), for development and tests. Pass it to `Checkout.start`/`resume` as `adapter`.
+ * @example
+ * const adapter = new LocalstripeAdapter({ container: "#card", localstripeUrl: "http://127.0.0.1:8420" });
+ * @implements {ProcessorAdapter}
+ */
 export class LocalstripeAdapter {
-  /** @param {LocalstripeAdapterOptions} options */
+  /**
+   * Checks the options; nothing loads until `mount`.
+   * @param {LocalstripeAdapterOptions} options
+   * @throws {Error} when `container` is missing or `localstripeUrl` is not an http(s) URL.
+   */
   constructor(options) {
     if (!options || !options.container) throw new Error("LocalstripeAdapter: options.container is required");
     if (!options.localstripeUrl || !/^https?:\/\//.test(options.localstripeUrl)) {
@@ -76,7 +95,11 @@ export class LocalstripeAdapter {
     /** @private @type {HTMLElement | null} */ this.el = null;
   }
 
-  /** @param {AdapterSession} session */
+  /**
+   * Loads localstripe's Stripe.js once per page and mounts its card element in the container
+   * (a form of another adapter there is unmounted first). Called by `Checkout`.
+   * @param {AdapterSession} session
+   */
   async mount(session) {
     await loadScript(`${this.options.localstripeUrl.replace(/\/+$/, "")}/js.stripe.com/v3/`);
     const factory = /** @type {{ Stripe?: (pk: string) => FakeStripe }} */ (/** @type {unknown} */ (window)).Stripe;
@@ -92,6 +115,7 @@ export class LocalstripeAdapter {
   }
 
   /**
+   * Nothing to show: localstripe's card element shows no amount. Called by `Checkout`.
    * @param {number} _amount
    * @param {string} _currency
    */
@@ -99,7 +123,11 @@ export class LocalstripeAdapter {
     if (!this.stripe) throw new Error("LocalstripeAdapter: updateAmount before mount");
   }
 
-  /** @returns {Promise<string>} a card token id (`tok_…`) */
+  /**
+   * Creates a card token from the form. Called by `Checkout` when the buyer pays.
+   * @returns {Promise<string>} a card token id (`tok_…`)
+   * @throws {Error} with a message for the buyer ("Your card number is incomplete.").
+   */
   async collectToken() {
     const { stripe, card } = this;
     if (!stripe || !card) throw new Error("LocalstripeAdapter: collectToken before mount");
@@ -109,7 +137,12 @@ export class LocalstripeAdapter {
     return result.token.id;
   }
 
-  /** @param {string} clientSecret */
+  /**
+   * Runs 3-D Secure through localstripe's "Complete authentication" / "Fail authentication"
+   * dialog. A failed authentication resolves (the next confirm reports it); only a step that
+   * could not run rejects. Called by `Checkout`.
+   * @param {string} clientSecret
+   */
   async handleNextAction(clientSecret) {
     if (!this.stripe) throw new Error("LocalstripeAdapter: handleNextAction before mount");
     const result = await this.stripe.confirmCardPayment(clientSecret);
@@ -121,6 +154,7 @@ export class LocalstripeAdapter {
     }
   }
 
+  /** Removes the card element from its container. Called by `Checkout` when the checkout ends or is freed. */
   unmount() {
     if (this.card) this.card.destroy();
     releaseContainer(this.el, this);

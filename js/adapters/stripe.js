@@ -18,10 +18,19 @@
 import { loadStripe } from "@stripe/stripe-js/pure";
 import { claimContainer, releaseContainer, messageOf } from "./adapter.js";
 
-/** @typedef {import("./adapter.js").AdapterSession} AdapterSession */
-/** @typedef {import("./adapter.js").ProcessorAdapter} ProcessorAdapter */
+/**
+ * What `mount` is given: the processor's publishable key, the amount in integer minor units
+ * and the ISO 4217 currency of the payment session (adapter.js has the whole interface).
+ * @typedef {import("./adapter.js").AdapterSession} AdapterSession
+ */
+/**
+ * The interface `Checkout` drives: `mount`, `updateAmount`, `collectToken`, `handleNextAction`
+ * and an optional `unmount` (adapter.js says when each is called and what it must not do).
+ * @typedef {import("./adapter.js").ProcessorAdapter} ProcessorAdapter
+ */
 
 /**
+ * Where the Payment Element goes, and how it looks.
  * @typedef {object} StripeAdapterOptions
  * @property {HTMLElement | string} container Where the Payment Element goes.
  * @property {import("@stripe/stripe-js").Appearance} [appearance]
@@ -29,9 +38,19 @@ import { claimContainer, releaseContainer, messageOf } from "./adapter.js";
  * @property {typeof loadStripe} [loadStripe] Override for tests or a preloaded Stripe.js.
  */
 
-/** @implements {ProcessorAdapter} */
+/**
+ * The processor adapter for Stripe: a Payment Element with ConfirmationTokens, for the
+ * publishable key the API's initiate answer gives. Pass it to `Checkout.start`/`resume` as `adapter`.
+ * @example
+ * const adapter = new StripeAdapter({ container: "#payment" });
+ * @implements {ProcessorAdapter}
+ */
 export class StripeAdapter {
-  /** @param {StripeAdapterOptions} options */
+  /**
+   * Checks the options; Stripe.js loads on `mount`.
+   * @param {StripeAdapterOptions} options
+   * @throws {Error} when `container` is missing.
+   */
   constructor(options) {
     if (!options || !options.container) throw new Error("StripeAdapter: options.container is required");
     /** @private */ this.options = options;
@@ -41,7 +60,11 @@ export class StripeAdapter {
     /** @private @type {HTMLElement | null} */ this.el = null;
   }
 
-  /** @param {AdapterSession} session */
+  /**
+   * Loads Stripe.js for the session's publishable key and mounts a Payment Element for its
+   * amount and currency (a form of another adapter there is unmounted first). Called by `Checkout`.
+   * @param {AdapterSession} session
+   */
   async mount(session) {
     const load = this.options.loadStripe || loadStripe;
     const stripe = await load(session.publishableKey);
@@ -64,15 +87,20 @@ export class StripeAdapter {
   }
 
   /**
-   * @param {number} amount
-   * @param {string} currency
+   * Shows a new amount (after a shipping choice). Called by `Checkout`.
+   * @param {number} amount integer minor units
+   * @param {string} currency ISO 4217 code
    */
   async updateAmount(amount, currency) {
     if (!this.elements) throw new Error("StripeAdapter: updateAmount before mount");
     this.elements.update({ amount, currency: currency.toLowerCase() });
   }
 
-  /** @returns {Promise<string>} a ConfirmationToken id (`ctoken_…`) */
+  /**
+   * Validates the form and creates a ConfirmationToken. Called by `Checkout` when the buyer pays.
+   * @returns {Promise<string>} a ConfirmationToken id (`ctoken_…`)
+   * @throws {Error} with Stripe's message for the buyer when the form is incomplete.
+   */
   async collectToken() {
     const { stripe, elements } = this;
     if (!stripe || !elements) throw new Error("StripeAdapter: collectToken before mount");
@@ -96,6 +124,7 @@ export class StripeAdapter {
     }
   }
 
+  /** Removes the Payment Element from its container. Called by `Checkout` when the checkout ends or is freed. */
   unmount() {
     if (this.element) this.element.destroy();
     releaseContainer(this.el, this);
