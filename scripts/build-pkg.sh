@@ -49,7 +49,7 @@ report_sizes() {
 pkg_stamp() {
   {
     git ls-files -z --cached --others --exclude-standard -- src js pkg-template vendor Cargo.toml Cargo.lock .cargo \
-        package-lock.json scripts/build-pkg.sh \
+        package-lock.json scripts/build-pkg.sh scripts/carry-docs.mjs \
       | while IFS= read -r -d '' f; do if [ -f "$f" ]; then printf '%s\0' "$f"; fi; done | xargs -0 -r sha256sum
     rustc -V; wasm-pack --version; node --version
     node -p 'require("./node_modules/binaryen/package.json").version + " " + require("./node_modules/typescript/package.json").version'
@@ -155,6 +155,10 @@ echo 'export const ENTRY = "cirrus-storefront/client";' >"$STAGEC/entry-name.ts"
 # cirrus-storefront/cart-summary, /picker and /react are the root's
 sed 's/, "cart-summary.ts", "picker.ts", "react.ts"//' pkg-template/tsconfig.json >"$STAGEC/tsconfig.json"
 "$ROOT/node_modules/.bin/tsc" -p "$STAGEC/tsconfig.json" --outDir "$OUT/client"
+
+# The guarded wrappers' declarations carry the doc comment of the function they wrap (the Rust
+# doc comment in the glue's .d.ts): scripts/carry-docs.mjs.
+node scripts/carry-docs.mjs "$OUT" "$OUT/client"
 
 # Processor adapters (js/adapters/, issue 5) as subpath exports (`cirrus-storefront/adapters/…`),
 # so the main entry never pulls in @stripe/stripe-js; declarations come from their JSDoc.
