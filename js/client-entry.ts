@@ -35,7 +35,6 @@ export type {
   CurrencyCode,
   DisplayStyle,
   Image,
-  InitInput,
   InitiateRequest,
   InitiateResponse,
   MinimalProduct,
@@ -61,13 +60,20 @@ export type {
   StockStatus,
   Store,
   StoreResponse,
-  SyncInitInput,
   UpdateRequest,
   UpdateResponse,
   Variant,
   VariantRates,
 } from "./cirrus_storefront.js";
 export type { AllProductsOptions, PaginationOf, ProductOf, ProductPages, ProductsResult } from "./cirrus_storefront.js";
+import type { InitInput as GlueInitInput, SyncInitInput as GlueSyncInitInput } from "./cirrus_storefront.js";
+/**
+ * What `init()` loads the SDK's `.wasm` from: a URL, a `Request`, a `Response`, the bytes or a
+ * compiled `WebAssembly.Module` (or a promise of one). Omitted, `init()` loads the package's own.
+ */
+export type InitInput = GlueInitInput;
+/** What `initSync()` instantiates at once: the `.wasm`'s bytes or a compiled `WebAssembly.Module`. */
+export type SyncInitInput = GlueSyncInitInput;
 export type { CacheStrategy, CallOptions, StaleAnswer } from "./cirrus_storefront.js";
 export type {
   OpenGraph,
