@@ -2,7 +2,7 @@
 // of the renderer main thread's tasks, unthrottled, from navigation until 3 s after the load
 // event. Lighthouse's simulated TBT is built from the same tasks'
 // wall-clock durations (times its 4x CPU factor), which grow with whatever else the machine
-// runs; thread time does not, so two builds measured here compare even on a loaded machine.
+// runs; thread time grows far less, so two builds measured here compare on a loaded machine.
 //   node scripts/bench-cpu.mjs RUNS URL...
 // Prints, per URL, the median (min–max) of: main-thread CPU ms; a blocking estimate (the sum,
 // over tasks of 12.5 ms CPU or more, of 4 × CPU − 50 ms: TBT's rule on Lighthouse's 4x CPU,

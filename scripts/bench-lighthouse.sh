@@ -117,7 +117,7 @@ echo >&2
 log "done (load average $(cut -d' ' -f1-3 /proc/loadavg))"
 node scripts/lighthouse-table.mjs "$OUT" "$RUNS" "$PRESETS" "$PAGES"
 # Lighthouse's TBT is wall-clock time and grows with the machine's load; the pages' main-thread
-# CPU (thread time, unthrottled) does not: the figure to compare two builds with.
+# CPU (thread time, unthrottled) grows far less: the figure to compare two builds with.
 cpu_urls=()
 for page in $PAGES; do [ "$page" = checkout ] || cpu_urls+=("$(url_of "$page")"); done
 if [ ${#cpu_urls[@]} -gt 0 ]; then

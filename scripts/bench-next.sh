@@ -89,7 +89,7 @@ if [[ $PARTS == *lighthouse* ]]; then
   # performance >= 98, the other three 100, CLS 0 (columns: preset page perf a11y bp seo LCP CLS ...)
   echo "$table" | awk -F' \\| ' '/^\| mobile/ { if ($3 < 98 || $4 < 100 || $5 < 100 || $6 < 100 || $8 != "0.000") bad = 1 } END { exit bad }' || failed+=(lighthouse)
   # Lighthouse's TBT is wall-clock time and grows with the machine's load; main-thread CPU
-  # (thread time, unthrottled, cold loads with an empty cart) is the figure to compare builds with.
+  # (thread time, unthrottled, cold loads with an empty cart) grows far less: the figure to compare builds with.
   echo
   node scripts/bench-cpu.mjs "${BENCH_CPU_RUNS:-5}" "$site/" "$site/collections/$collection" "$site/products/$product"
 fi
