@@ -16,6 +16,8 @@
 #   BENCH_LABEL=NAME                where the reports go: artifacts/lighthouse/NAME/
 #   BENCH_RESUME=1                  keep the reports already there, run only the missing ones
 #   BENCH_PKG=DIR                   an already built package (else scripts/build-pkg.sh builds one)
+#   BENCH_CPU_RUNS=5                cold loads per page (checkout excepted) for the main-thread CPU
+#                                   table (scripts/bench-cpu.mjs) printed after Lighthouse's
 # To measure another build in the same conditions (a baseline): BENCH_WWW_DIR=DIR (a built
 # page, any API key: its config.json gets this run's key), BENCH_SERVER_BIN=FILE, and
 # BENCH_HASH_ROUTES=1 for a page with #/ routes.
@@ -114,3 +116,11 @@ done
 echo >&2
 log "done (load average $(cut -d' ' -f1-3 /proc/loadavg))"
 node scripts/lighthouse-table.mjs "$OUT" "$RUNS" "$PRESETS" "$PAGES"
+# Lighthouse's TBT is wall-clock time and grows with the machine's load; the pages' main-thread
+# CPU (thread time, unthrottled) grows far less: the figure to compare two builds with.
+cpu_urls=()
+for page in $PAGES; do [ "$page" = checkout ] || cpu_urls+=("$(url_of "$page")"); done
+if [ ${#cpu_urls[@]} -gt 0 ]; then
+  echo
+  node scripts/bench-cpu.mjs "${BENCH_CPU_RUNS:-5}" "${cpu_urls[@]}"
+fi
