@@ -97,6 +97,13 @@ export interface CartActions {
 /** `useCart()` without a selector: the snapshot and the actions. */
 export type CartView = CartSnapshot & CartActions;
 
+/**
+ * The props of `CirrusProvider`: the client (or its options), the store and the cart's currency
+ * and key. A new client (or other options), currency or cart key makes the provider load the
+ * cart again with them; an options literal equal to the last one changes nothing.
+ * @example
+ * <CirrusProvider client={{ baseUrl, apiKey }} store={store}>{children}</CirrusProvider>
+ */
 export interface CirrusProviderProps {
   /** A `CirrusClient` (made after `init()`), or its options: the client is then made in the browser when the cart is first loaded. */
   client: CirrusClient | ClientOptions;
