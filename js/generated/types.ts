@@ -39,19 +39,42 @@ export type CountryCode =
  * (A string-keyed brand, so every entry's declarations name the same type.)
  */
 export type MinorUnits = number & { readonly __minorUnits: true };
+/** Options of `allProducts()`: the page size and the minimal flag. */
+export interface AllProductsOptions {
+  /** Products per request, 1..=500 (default 100). */
+  pageSize?: number | null;
+  /** `MinimalProduct`s instead of `Product`s. */
+  minimal?: boolean;
+}
+/** Integer minor units; `total == subtotal + shipping + tax`. */
 export interface Breakdown {
   subtotal: MinorUnits;
   shipping: MinorUnits;
   tax: MinorUnits;
   total: MinorUnits;
 }
+/**
+ * Options of `new CirrusClient(options)`, as the caller gives them: checked once by
+ * `ClientOptions::validate`, so a bad base URL or key fails before any request.
+ */
 export interface ClientOptions {
+  /** The API's base URL, ending with `/api/v1` (https, unless the host is loopback). */
   baseUrl: string;
+  /** The storefront API key: `ak_` followed by 48 hexadecimal characters. */
   apiKey: string;
+  /** Milliseconds each attempt may take (default 10000). */
   timeoutMs?: number | null;
+  /** Retries of a retryable request after the first attempt, 0..=10 (default 2). */
   retries?: number | null;
+  /**
+   * Time to live of the per-client GET cache (`cache: { maxAgeMs: cacheTtlMs }`); absent or 0
+   * disables it.
+   */
   cacheTtlMs?: number | null;
-  /** The client's cache strategy (`CacheShort()`, `{ maxAgeMs, staleWhileRevalidateMs, staleIfErrorMs }`, `"no-store"`); not with `cacheTtlMs`, which is `{ maxAgeMs: cacheTtlMs }`. */
+  /**
+   * The client's cache strategy (`CacheShort()`, `{ maxAgeMs, staleWhileRevalidateMs,
+   * staleIfErrorMs }`, `"no-store"`); not with `cacheTtlMs`, which is `{ maxAgeMs: cacheTtlMs }`.
+   */
   cache?: CacheStrategy;
   /** A `fetch` implementation (SSR, tests); default `globalThis.fetch`. */
   fetch?: typeof globalThis.fetch;
@@ -68,6 +91,10 @@ export interface Collection {
   products: CollectionProduct[];
   breadcrumb: CollectionRef[];
 }
+/**
+ * Product summary inside a collection. `price` is the lowest variant price,
+ * `compareAtPrice` that variant's compare-at price.
+ */
 export interface CollectionProduct {
   id: string;
   name: string;
@@ -90,6 +117,7 @@ export interface CollectionsResponse {
 }
 export interface ConfirmRequest {
   sessionId: string;
+  /** `ctoken_…` (Stripe ConfirmationToken) or `tok_…` (localstripe card token). */
   confirmationTokenId: string;
   shippingRateId: string;
   shippingAddress: ShippingAddress;
@@ -98,11 +126,17 @@ export interface ConfirmRequest {
 export interface ConfirmResponse {
   success: boolean;
   status: PaymentStatus;
+  /** Present only when `status` is `requires_action`. */
   clientSecret: string | null;
   paymentIntentId: string | null;
+  /** `null` on success; the processor's reason otherwise. */
   error: string | null;
 }
 export type DisplayStyle = "dropdown";
+/**
+ * Every code a `CirrusError` can carry. Client-side codes first, then the
+ * server codes of CONTRACT.md (which keep their wire spelling).
+ */
 export type ErrorCode = "invalid_argument" | "invalid_state" | "network" | "timeout" | "aborted" | "decode" | "http" | "invalid_request" | "unauthorized" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "processor_error" | "internal";
 export interface Image {
   url: string;
@@ -116,10 +150,12 @@ export interface InitiateResponse {
   processor: Processor;
   sessionId: string;
   publishableKey: string;
+  /** Integer minor units. */
   amount: MinorUnits;
   currency: CurrencyCode;
   breakdown: Breakdown;
 }
+/** `GET /products?minimal=true` item: `price` is the lowest variant price. */
 export interface MinimalProduct {
   id: string;
   name: string;
@@ -128,6 +164,7 @@ export interface MinimalProduct {
   tags: string[];
   price: string;
 }
+/** `GET /products` body; `pagination` is present only with `includePagination=true`. */
 export interface MinimalProductsResponse {
   products: MinimalProduct[];
   pagination?: Pagination;
@@ -162,6 +199,7 @@ export interface PaymentItem {
   variantId: string;
   quantity: number;
 }
+/** The processor's payment status, as Stripe names it. */
 export type PaymentStatus = "succeeded" | "requires_action" | "requires_payment_method" | "processing" | "canceled";
 export type Processor = "stripe";
 export interface Product {
@@ -192,12 +230,15 @@ export interface ProductResponse {
   product: Product;
 }
 export type ProductStatus = "ACTIVE" | "DRAFT" | "ARCHIVED";
+/** Arguments of `GET /products` (the JS `products({...})` options). */
 export interface ProductsOptions {
+  /** Page size 1..=500; server default 50. */
   limit?: number | null;
   offset?: number | null;
   includePagination?: boolean;
   minimal?: boolean;
 }
+/** `GET /products` body; `pagination` is present only with `includePagination=true`. */
 export interface ProductsResponse {
   products: Product[];
   pagination?: Pagination;
@@ -211,6 +252,7 @@ export interface ShippingAddress {
   city: string;
   state?: string | null;
   postalCode: string;
+  /** ISO 3166-1 alpha-2, uppercase. */
   country: CountryCode;
   phone?: string | null;
 }
@@ -221,12 +263,16 @@ export interface ShippingRate {
   deliveryDescription: string;
   deliveryTimeframeMin: number;
   deliveryTimeframeMax: number;
+  /** Lower bound of the order-total band; `null` is open. */
   minOrderPrice: string | null;
+  /** Upper bound of the order-total band; `null` is open. */
   maxOrderPrice: string | null;
 }
 export interface ShippingRatesRequest {
   variantIds: string[];
+  /** ISO 3166-1 alpha-2, uppercase. */
   country: CountryCode;
+  /** Order total in major units; keeps rates whose band contains it. */
   orderTotal?: number | null;
 }
 export interface ShippingRatesResponse {
@@ -279,11 +325,13 @@ export interface UpdateResponse {
 }
 export interface Variant {
   id: string;
+  /** Decimal string, e.g. `"19.99"`. */
   price: string;
   compareAtPrice: string | null;
   stockQuantity: number;
   stockStatus: StockStatus;
   image: Image | null;
+  /** Option name to option value, e.g. `{"Size": "M", "Color": "Red"}`. */
   attributes: Record<string, string>;
 }
 export interface VariantRates {

@@ -22,17 +22,16 @@ use std::rc::Rc;
 
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
-use super::checkout_options::{names_what_to_buy, what_to_buy};
-use super::checkout_record::{Common, Inner};
-use super::checkout_split::record_key;
-use super::interop::{arg_from_js, to_js};
-use super::js::get;
+use super::checkout_live::{Common, Inner};
+use super::checkout_options;
+use super::interop::{arg_from_js, options_from_js, to_js};
 use super::listeners::unsubscriber;
-use super::storage;
 use super::payment_api::JsClient;
 use crate::checkout::protocol::{Op, Operation, Outcome};
+use crate::checkout::PayOptions;
 use crate::error::{Error, Result};
 use crate::jsoncheck::Root;
 use crate::model::ShippingAddress;
@@ -45,41 +44,9 @@ type JsResult<T> = std::result::Result<T, JsValue>;
 const TS_GENERATED: &str = include_str!("../../js/generated/checkout.ts");
 
 
-fn bad(message: &str) -> Error {
-    Error::invalid_argument(message)
-}
-
-fn common(options: &JsValue) -> Result<Common> {
-    if !options.is_object() {
-        return Err(bad("options must be an object with at least `adapter`"));
-    }
-    let adapter = get(options, "adapter");
-    for m in ["mount", "updateAmount", "collectToken", "handleNextAction"] {
-        if !get(&adapter, m).is_function() {
-            return Err(super::js::wrong_type(&format!("options.adapter.{m} must be a function (see ProcessorAdapter)"), &get(&adapter, m)));
-        }
-    }
-    let cart = get(options, "cart");
-    let storage_key = match get(options, "storageKey") {
-        v if v.is_undefined() => None,
-        v => Some(v.as_string().filter(|k| !k.is_empty()).ok_or_else(|| super::js::wrong_type("options.storageKey must be a non-empty string", &v))?),
-    };
-    let key = record_key(storage_key, &cart);
-    let storage = match get(options, "storage") {
-        v if v.is_null() => None,
-        // Every tab of the origin reads the record. Reading `localStorage`
-        // throws where storage is disabled: then nothing is kept.
-        v if v.is_undefined() => storage::local().ok().flatten(),
-        v => {
-            for m in ["getItem", "setItem", "removeItem"] {
-                if !get(&v, m).is_function() {
-                    return Err(super::js::wrong_type(&format!("options.storage.{m} must be a function"), &get(&v, m)));
-                }
-            }
-            Some(v.unchecked_into())
-        }
-    };
-    let cart = get(&cart, "clear").is_function().then_some(cart);
+/// What the live checkout keeps of its options ([`checkout_options::common`]).
+fn common(o: &crate::checkout::CheckoutOptions) -> Result<Common> {
+    let (adapter, storage, key, cart) = checkout_options::common(o)?;
     Ok(Common { adapter: adapter.unchecked_into(), storage, key, cart })
 }
 
@@ -166,9 +133,10 @@ impl Checkout {
         #[wasm_bindgen(unchecked_param_type = "StartCheckoutOptions")] options: JsValue,
     ) -> JsResult<Checkout> {
         let client = JsClient::of(client)?;
-        let c = common(&options)?;
-        let (items, currency) = what_to_buy(&options)?;
-        let from_cart = !get(&options, "cart").is_undefined();
+        let o = checkout_options::decode(options)?;
+        let c = common(&o)?;
+        let (items, currency) = checkout_options::what_to_buy(&o)?;
+        let from_cart = checkout_options::from_cart(&o);
         let inner = Inner::new(client, c);
         let outcome = inner.run(Operation::Start { items, currency, from_cart }).await?;
         opened(inner, outcome).await?.ok_or_else(|| Error::invalid_state("Checkout.start opened nothing").into())
@@ -199,9 +167,10 @@ impl Checkout {
         #[wasm_bindgen(unchecked_param_type = "CheckoutOptions")] options: JsValue,
     ) -> JsResult<JsValue> {
         let client = JsClient::of(client)?;
-        let c = common(&options)?;
-        let items = if names_what_to_buy(&options) { Some(what_to_buy(&options)?.0) } else { None };
-        let from_cart = !get(&options, "cart").is_undefined();
+        let o = checkout_options::decode(options)?;
+        let c = common(&o)?;
+        let items = if checkout_options::names_what_to_buy(&o) { Some(checkout_options::what_to_buy(&o)?.0) } else { None };
+        let from_cart = checkout_options::from_cart(&o);
         let inner = Inner::new(client, c);
         let outcome = inner.run(Operation::Resume { items, from_cart }).await?;
         Ok(opened(inner, outcome).await?.map_or(JsValue::NULL, JsValue::from))
@@ -302,8 +271,8 @@ impl Checkout {
         if let Some(p) = self.inner.flight.borrow().clone() {
             return p;
         }
-        let return_url = match super::js::string_arg(&get(&options, "returnUrl"), "options.returnUrl must be a string") {
-            Ok(url) => url,
+        let return_url = match options_from_js::<PayOptions>(options, "options", Root::PayOptions, &[("returnUrl", "a string")]) {
+            Ok(o) => o.return_url,
             Err(e) => return Promise::reject(&e.into()),
         };
         let op = self.inner.begin(Operation::Pay { return_url });

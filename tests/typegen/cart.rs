@@ -1,19 +1,21 @@
 //! `js/generated/cart-types.ts`, the TypeScript types of the cart/money exports
 //! (included in the wasm-bindgen `.d.ts` by `src/wasm/cart.rs`), from the Rust
 //! types in `src/cart/` and `src/shipping.rs`. Wire types (`Image`,
-//! `ShippingRate`, …) are declared by `sdk.rs`; the JS-only shapes
-//! (`PersistentCartOptions`, `CartEvent`) are hand-written in
-//! `js/interfaces.d.ts`.
+//! `ShippingRate`, …) are declared by `sdk.rs`.
 
 use std::fmt::Write as _;
 
 use cirrus_storefront::cart::{
-    CartChange, CartLine, CartSummary, CartTotals, LineRemoved, PriceChange, RestoreProblem, RestoreProblemKind, StockChange,
+    CartChange, CartEvent, CartEventSource, CartLine, CartSummary, CartTotals, LineRemoved, PersistentCartOptions, PriceChange,
+    RestoreProblem, RestoreProblemKind, StockChange,
 };
 use cirrus_storefront::shipping::ShippingOption;
 use serde_reflection::{Registry, Tracer, TracerConfig};
 
 use crate::ts;
+
+/// The options types here (the rest are outputs).
+const INPUTS: &[&str] = &["PersistentCartOptions"];
 
 /// Every `CartChange` variant: its `kind` and payload type. The match is
 /// exhaustive, so a new variant does not compile until it is listed here.
@@ -47,6 +49,7 @@ pub fn samples() -> Vec<CartChange> {
 pub fn generate(wire: &Registry) -> String {
     let mut t = Tracer::new(TracerConfig::default());
     t.trace_simple_type::<RestoreProblemKind>().unwrap();
+    t.trace_simple_type::<CartEventSource>().unwrap();
     for trace in [
         |t: &mut Tracer| drop(t.trace_simple_type::<CartLine>().unwrap()),
         |t: &mut Tracer| drop(t.trace_simple_type::<CartTotals>().unwrap()),
@@ -56,6 +59,8 @@ pub fn generate(wire: &Registry) -> String {
         |t: &mut Tracer| drop(t.trace_simple_type::<PriceChange>().unwrap()),
         |t: &mut Tracer| drop(t.trace_simple_type::<StockChange>().unwrap()),
         |t: &mut Tracer| drop(t.trace_simple_type::<LineRemoved>().unwrap()),
+        |t: &mut Tracer| drop(t.trace_simple_type::<CartEvent>().unwrap()),
+        |t: &mut Tracer| drop(t.trace_simple_type::<PersistentCartOptions>().unwrap()),
     ] {
         trace(&mut t);
     }
@@ -65,10 +70,10 @@ pub fn generate(wire: &Registry) -> String {
          // Do not edit: run `CIRRUS_BLESS=1 cargo test --test typegen`.\n\
          // Amounts are integer minor units of the cart's currency (<= 2^53 - 1).\n",
     );
-    ts::use_interfaces(&mut out, &["CartEvent", "PersistentCartOptions"]);
     for (name, c) in &registry {
         if !wire.contains_key(name) {
-            ts::declare(&mut out, name, c, &ts::required);
+            let presence = if INPUTS.contains(&name.as_str()) { ts::input } else { ts::required };
+            ts::declare(&mut out, name, c, &presence);
         }
     }
     let kinds: Vec<String> =

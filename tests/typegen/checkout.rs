@@ -18,8 +18,10 @@ use serde_reflection::{Registry, Tracer, TracerConfig};
 use crate::ts;
 
 /// What the class's methods take, from `js/interfaces.d.ts`.
-const INTERFACES: &[&str] =
-    &["CheckoutCart", "CheckoutClient", "CheckoutListener", "CheckoutOptions", "PayOptions", "ProcessorAdapter", "StartCheckoutOptions"];
+const INTERFACES: &[&str] = &["CheckoutCart", "CheckoutClient", "CheckoutListener", "ProcessorAdapter"];
+
+/// The options types this file defines (an `Option` may be omitted).
+const OPTIONS: &[&str] = &["CheckoutOptions", "PayOptions"];
 
 /// The types this file defines (the rest are the SDK's wire types).
 const OWN: &[&str] = &["AdapterSession", "CheckoutFailureCode", "CheckoutSession", "PaymentAttempt", "ShippingChoice"];
@@ -56,6 +58,8 @@ fn trace() -> (Registry, Vec<CheckoutState>) {
     let mut t = Tracer::new(TracerConfig::default());
     trace_enums(&mut t);
     t.trace_simple_type::<AdapterSession>().unwrap();
+    t.trace_simple_type::<CheckoutOptions>().unwrap();
+    t.trace_simple_type::<PayOptions>().unwrap();
     let states = vec![
         CheckoutState::Idle,
         CheckoutState::Initiated(sample(&mut t)),
@@ -85,6 +89,15 @@ pub fn generate() -> String {
     for name in OWN {
         ts::declare(&mut out, name, reg.get(*name).unwrap_or_else(|| panic!("{name} was not traced")), &ts::required);
     }
+    for name in OPTIONS {
+        ts::declare(&mut out, name, reg.get(*name).unwrap_or_else(|| panic!("{name} was not traced")), &ts::input);
+    }
+    // `start` needs what to buy: a cart, or items and their currency (`CheckoutOptions` has
+    // both optional; this refinement is TypeScript's alone, checked at run time by the SDK).
+    out.push_str(
+        "/** The options of `Checkout.start`: what to buy is a `Cart`, or the items and their currency. */\n\
+         export type StartCheckoutOptions = CheckoutOptions &\n  (\n    | { cart: CheckoutCart }\n    | { items: PaymentItem[]; currency: CurrencyCode; cart?: undefined }\n  );\n",
+    );
     out.push_str("/** The checkout, discriminated by `state`. */\nexport type CheckoutState =\n");
     for s in &states {
         let tag = serde_json::to_value(s).unwrap()["state"].as_str().expect("a `state` tag").to_owned();

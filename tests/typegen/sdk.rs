@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use cirrus_storefront::error::ErrorCode;
 use cirrus_storefront::model::*;
-use cirrus_storefront::options::ClientOptions;
+use cirrus_storefront::options::{AllProductsOptions, ClientOptions};
 use cirrus_storefront::endpoint::ProductsQuery;
 use serde_reflection::{ContainerFormat, Format, Registry, Tracer, TracerConfig};
 
@@ -34,7 +34,7 @@ pub const OUTPUTS: &[&str] = &[
 
 /// Input types: `Option` is "may be omitted".
 const INPUTS: &[&str] =
-    &["ClientOptions", "ProductsOptions", "ShippingRatesRequest", "InitiateRequest", "UpdateRequest", "ConfirmRequest", "ShippingAddress", "PaymentItem"];
+    &["ClientOptions", "AllProductsOptions", "ProductsOptions", "ShippingRatesRequest", "InitiateRequest", "UpdateRequest", "ConfirmRequest", "ShippingAddress", "PaymentItem"];
 
 /// Argument roots of the storefront helpers (`src/storefront/`; both entries export them), in
 /// the schema only (storefront.rs declares what JS sees): read as the client's inputs are.
@@ -44,7 +44,7 @@ const STOREFRONT_INPUTS: &[&str] = &["StoreSettings", "ResourceArg"];
 /// cart.rs and checkout.rs declare what JS sees): the product `Cart.add` takes and the
 /// stored checkout record (`src/checkout/stored.rs`). Unlike the client's options, an
 /// `Option` may be omitted but a `bool` must be given (no `#[serde(default)]` on them).
-const CART_CHECKOUT_INPUTS: &[&str] = &["CartProduct", "StoredCheckout"];
+const CART_CHECKOUT_INPUTS: &[&str] = &["CartProduct", "StoredCheckout", "PersistentCartOptions", "CheckoutOptions", "PayOptions"];
 
 /// The per-state roots of the stored checkout (`Root::STORED_STATES`), strict inputs too.
 fn stored_states() -> Vec<String> {
@@ -104,6 +104,7 @@ pub fn trace() -> Registry {
             t.trace_simple_type::<ConfirmRequest>().unwrap();
             t.trace_simple_type::<ConfirmResponse>().unwrap();
             t.trace_simple_type::<ClientOptions>().unwrap();
+            t.trace_simple_type::<AllProductsOptions>().unwrap();
         },
         None,
     );
@@ -114,7 +115,8 @@ pub fn trace() -> Registry {
 /// The types of [`STOREFRONT_INPUTS`] and [`CART_CHECKOUT_INPUTS`], traced (the wire types
 /// among them are the same shapes).
 pub fn trace_cart_checkout() -> Registry {
-    use cirrus_storefront::cart::CartProduct;
+    use cirrus_storefront::cart::{CartProduct, PersistentCartOptions};
+    use cirrus_storefront::checkout::{CheckoutOptions, PayOptions};
     use cirrus_storefront::storefront::{input::ResourceArg, routes::ResourceKind, StoreSettings};
     let mut t = Tracer::new(TracerConfig::default());
     t.trace_simple_type::<StoreSettings>().unwrap();
@@ -124,6 +126,9 @@ pub fn trace_cart_checkout() -> Registry {
     t.trace_simple_type::<StockStatus>().unwrap();
     crate::checkout::trace_enums(&mut t);
     t.trace_simple_type::<CartProduct>().unwrap();
+    t.trace_simple_type::<PersistentCartOptions>().unwrap();
+    t.trace_simple_type::<CheckoutOptions>().unwrap();
+    t.trace_simple_type::<PayOptions>().unwrap();
     let mut reg = t.registry().expect("complete trace");
     for (name, c) in crate::checkout::stored_roots().0 {
         if let Some(old) = reg.insert(name.clone(), c.clone()) {
@@ -144,7 +149,7 @@ fn reachable(reg: &Registry, roots: &[&str]) -> Vec<String> {
         }
     }
     fn visit(n: &str, out: &mut Vec<String>, reg: &Registry) {
-        if out.iter().any(|o| o == n) {
+        if n == ts::JS_OBJECT || out.iter().any(|o| o == n) {
             return;
         }
         out.push(n.to_owned());
@@ -161,18 +166,6 @@ fn reachable(reg: &Registry, roots: &[&str]) -> Vec<String> {
     out.sort();
     out
 }
-
-/// Members of Rust types that JavaScript alone supplies (the core's type never sees
-/// them): `ClientOptions` plus `cache` (read by src/wasm/client.rs, checked
-/// by src/cache.rs) and the JS-only `fetch` (src/options.rs).
-const JS_ONLY_MEMBERS: &[(&str, &str, &str)] = &[
-    (
-        "ClientOptions",
-        "The client's cache strategy (`CacheShort()`, `{ maxAgeMs, staleWhileRevalidateMs, staleIfErrorMs }`, `\"no-store\"`); not with `cacheTtlMs`, which is `{ maxAgeMs: cacheTtlMs }`.",
-        "cache?: CacheStrategy",
-    ),
-    ("ClientOptions", "A `fetch` implementation (SSR, tests); default `globalThis.fetch`.", "fetch?: typeof globalThis.fetch"),
-];
 
 /// `js/generated/types.ts`.
 pub fn gen_ts(reg: &Registry) -> String {
@@ -193,13 +186,7 @@ pub fn gen_ts(reg: &Registry) -> String {
                 Presence::Required
             }
         };
-        let mut decl = String::new();
-        ts::declare(&mut decl, name, c, &presence);
-        for (_, doc, member) in JS_ONLY_MEMBERS.iter().filter(|(n, ..)| n == name) {
-            decl.truncate(decl.len() - "}\n".len());
-            writeln!(decl, "  /** {doc} */\n  {member};\n}}").unwrap();
-        }
-        out.push_str(&decl);
+        ts::declare(&mut out, name, c, &presence);
     }
     out
 }
@@ -311,8 +298,10 @@ pub fn gen_rust_schema(wire: &Registry, extra: &Registry) -> String {
             ContainerFormat::Struct(fields) => {
                 assert!(fields.len() <= 64, "{name}: src/jsoncheck.rs tracks at most 64 members");
                 let mut required = 0_u64;
+                // A JS-only member (`JsObject`) is not JSON: the schema leaves it out.
                 let fs: Vec<String> = fields
                     .iter()
+                    .filter(|f| !ts::is_js(&f.value))
                     .enumerate()
                     .map(|(k, f)| {
                         let t = match &f.value {
