@@ -1,8 +1,8 @@
 // Hand-written: the shapes that only exist in JavaScript (objects with methods a caller
 // passes in: the processor adapter, the client and the cart as the checkout calls them), which
 // no Rust type describes. The options types that hold them are generated from Rust
-// (`JsObject` members, tests/typegen/ts.rs `JS_MEMBERS`). Everything else is generated from the Rust
-// types (tests/typegen/, `CIRRUS_BLESS=1 cargo test --test typegen`) into js/generated/, whose
+// (`JsObject` members, tools/typegen/src/ts.rs `JS_MEMBERS`). Everything else is generated from the Rust
+// types (tools/typegen/, `cargo run -p cirrus-typegen`) into js/generated/, whose
 // cart and checkout files import these into the glues' `.d.ts`; scripts/build-pkg.sh ships
 // this file next to the root entry's glue (and `checkout/interfaces.d.ts` re-exporting it
 // next to the checkout module's).

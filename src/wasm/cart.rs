@@ -32,7 +32,7 @@ use crate::money;
 use crate::shipping;
 
 /// The TypeScript types of the cart surface, generated from the Rust types by
-/// tests/typegen/ (the JS-only options come from js/interfaces.d.ts).
+/// tools/typegen/ (the JS-only options come from js/interfaces.d.ts).
 #[wasm_bindgen(typescript_custom_section)]
 const CART_TYPES: &str = include_str!("../../js/generated/cart-types.ts");
 

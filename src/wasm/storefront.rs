@@ -5,7 +5,7 @@
 //! Every argument is decoded once through [`super::interop`] (a bad one is an
 //! `invalid_argument` naming its path), every result handed back as a plain
 //! object through `to_js`. The TypeScript types are generated from the core's
-//! types by `tests/typegen/` (storefront.rs).
+//! types by `tools/typegen/` (storefront.rs).
 
 use wasm_bindgen::prelude::*;
 

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+
 use std::sync::OnceLock;
 
 use syn::{Attribute, Expr, Fields, Item, Lit, Meta};
@@ -29,7 +30,7 @@ pub fn docs() -> &'static Docs {
     static DOCS: OnceLock<Docs> = OnceLock::new();
     DOCS.get_or_init(|| {
         let mut d = Docs::default();
-        d.read_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+        d.read_dir(&crate::root().join("src"));
         d
     })
 }

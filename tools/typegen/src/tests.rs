@@ -1,37 +1,13 @@
-//! The one type generator: every generated file comes from the Rust types
-//! through serde-reflection and the one `ts_type` (`ts.rs`):
-//! - `sdk.rs`: `js/generated/types.ts`, `src/generated/schema.rs`;
-//! - `cart.rs`: `js/generated/cart-types.ts`;
-//! - `checkout.rs`: `js/generated/checkout.ts`;
-//! - `storefront.rs`: `js/generated/storefront.ts`.
-//!
-//! The shapes that only exist in JavaScript (functions, `Storage`, client-like
-//! objects) are not serde types: they are hand-written in `js/interfaces.d.ts`,
-//! which the generated files import (scripts/build-pkg.sh ships it next to the glue).
-//!
-//! `generated_files_are_up_to_date` fails when a committed file differs from
-//! what the types give; `CIRRUS_BLESS=1 cargo test --test typegen` rewrites them all.
-#![cfg(not(target_arch = "wasm32"))]
-
-mod cart;
-mod checkout;
-mod docs;
-mod sdk;
-mod storefront;
-mod ts;
+//! The generator's tests: the drift check (stage 10-core) and what the generated types must say.
 
 use serde_reflection::Format;
 
+use crate::{cart, checkout, sdk, storefront, ts};
+
 #[test]
 fn generated_files_are_up_to_date() {
-    let wire = sdk::trace();
-    ts::up_to_date(&[
-        ("js/generated/types.ts", sdk::gen_ts(&wire)),
-        ("src/generated/schema.rs", sdk::gen_rust_schema(&wire, &sdk::trace_cart_checkout())),
-        ("js/generated/cart-types.ts", cart::generate(&wire)),
-        ("js/generated/checkout.ts", checkout::generate()),
-        ("js/generated/storefront.ts", storefront::generate(&wire)),
-    ]);
+    let stale = crate::stale();
+    assert!(stale.is_empty(), "out of date with the Rust types: {}; run `cargo run -p cirrus-typegen`", stale.join(", "));
 }
 
 #[test]

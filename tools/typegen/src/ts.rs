@@ -173,23 +173,3 @@ pub fn use_interfaces(out: &mut String, names: &[&str]) {
     let list = names.join(", ");
     writeln!(out, "import type {{ {list} }} from \"./interfaces.js\";\nexport type {{ {list} }};").unwrap();
 }
-
-/// The drift check: each `(path, content)` must be what is committed; with
-/// `CIRRUS_BLESS` set the files are written instead. Names every stale file.
-pub fn up_to_date(files: &[(&str, String)]) {
-    let bless = std::env::var_os("CIRRUS_BLESS").is_some_and(|v| !v.is_empty()); // `CIRRUS_BLESS=` checks
-    let mut stale = Vec::new();
-    for (path, content) in files {
-        let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
-        if bless {
-            std::fs::write(&full, content).unwrap_or_else(|e| panic!("writing {path}: {e}"));
-        } else if std::fs::read_to_string(&full).unwrap_or_default() != *content {
-            stale.push(*path);
-        }
-    }
-    assert!(
-        stale.is_empty(),
-        "out of date with the Rust types: {}; run `CIRRUS_BLESS=1 cargo test --test typegen`",
-        stale.join(", ")
-    );
-}
