@@ -58,4 +58,5 @@ export interface CheckoutCart {
   /** Called once the payment succeeded for a paid line the buyer added more of meanwhile. */
   setQuantity?(variantId: string, quantity: number): unknown;
 }
+/** What `Checkout.subscribe` is given: called with the new state after every change. */
 export type CheckoutListener = (state: CheckoutState) => void;

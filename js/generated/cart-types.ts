@@ -109,7 +109,16 @@ export type CartChange =
   | ({ kind: "stockLowered" } & StockChange)
   | ({ kind: "outOfStock" } & LineRemoved)
   | ({ kind: "variantGone" } & LineRemoved);
+/**
+ * What `Cart::refresh` / `Cart::check` found: the changes made to the cart and the lines
+ * not checked.
+ */
 export interface RefreshReport {
+  /** Buyer-relevant changes, in line order. */
   changes: CartChange[];
+  /**
+   * Variant ids of lines whose product was not among the given products
+   * (left as they were).
+   */
   unchecked: string[];
 }

@@ -79,6 +79,7 @@ export interface ClientOptions {
   /** A `fetch` implementation (SSR, tests); default `globalThis.fetch`. */
   fetch?: typeof globalThis.fetch;
 }
+/** A collection with its products (`GET /collections/slug/{slug}`, `GET /collections/{id}`). */
 export interface Collection {
   id: string;
   name: string;
@@ -87,8 +88,10 @@ export interface Collection {
   metaTitle: string;
   metaDescription: string;
   image: Image | null;
+  /** The parent collection's id; `null` for a root collection. */
   parent: string | null;
   products: CollectionProduct[];
+  /** From the root to this collection itself. */
   breadcrumb: CollectionRef[];
 }
 /**
@@ -178,6 +181,7 @@ export interface MinimalProductsResponse {
   products: MinimalProduct[];
   pagination?: Pagination;
 }
+/** One value of a product option. */
 export interface OptionValue {
   id: string;
   value: string;
@@ -215,6 +219,7 @@ export interface PaymentItem {
 export type PaymentStatus = "succeeded" | "requires_action" | "requires_payment_method" | "processing" | "canceled";
 /** The payment processor of a payment session. */
 export type Processor = "stripe";
+/** A product of the catalog with its options and variants (`GET /products`, `GET /products/slug/{slug}`). */
 export interface Product {
   id: string;
   storeId: string;
@@ -232,6 +237,10 @@ export interface Product {
   variants: Variant[];
   collections: CollectionRef[];
 }
+/**
+ * A product option such as "Size" (named `ProductOption` to avoid clashing
+ * with `std::option::Option`; on the wire it is the spec's `Option`).
+ */
 export interface ProductOption {
   id: string;
   name: string;

@@ -15,7 +15,6 @@
 
 use serde::{Deserialize, Serialize};
 
-pub mod input;
 pub mod routes;
 pub mod seo;
 pub mod variants;

@@ -340,6 +340,7 @@ impl Cart {
         number(self.state.borrow().cart.subtotal())
     }
 
+    /// Whether the cart has no line.
     #[wasm_bindgen(getter, js_name = isEmpty)]
     pub fn is_empty(&self) -> bool {
         self.state.borrow().cart.is_empty()

@@ -80,6 +80,18 @@ pub fn generate(wire: &Registry) -> String {
         samples().iter().map(change_kind).map(|(k, payload)| format!("({{ kind: \"{k}\" }} & {payload})")).collect();
     writeln!(out, "/** What `Cart.refresh` / `Cart.check` found for one line. */").unwrap();
     writeln!(out, "export type CartChange =\n  | {};", kinds.join("\n  | ")).unwrap();
-    out.push_str("export interface RefreshReport {\n  changes: CartChange[];\n  unchecked: string[];\n}\n");
+    // `RefreshReport` holds the union above, which `ts::declare` does not write: its members
+    // by hand, checked against serde's (`cart_change_kinds_and_report_fields_match_serde`), its
+    // docs from the Rust source like every other type's.
+    let docs = crate::docs::docs();
+    crate::docs::comment(&mut out, "", docs.of_type("RefreshReport").expect("RefreshReport has a doc comment"));
+    out.push_str("export interface RefreshReport {\n");
+    for (member, ty) in [("changes", "CartChange[]"), ("unchecked", "string[]")] {
+        if let Some(d) = docs.of_member("RefreshReport", member) {
+            crate::docs::comment(&mut out, "  ", d);
+        }
+        writeln!(out, "  {member}: {ty};").unwrap();
+    }
+    out.push_str("}\n");
     out
 }

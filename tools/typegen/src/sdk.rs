@@ -117,7 +117,7 @@ pub fn trace() -> Registry {
 pub fn trace_cart_checkout() -> Registry {
     use cirrus_storefront::cart::{CartProduct, PersistentCartOptions};
     use cirrus_storefront::checkout::{CheckoutOptions, PayOptions};
-    use cirrus_storefront::storefront::{input::ResourceArg, routes::ResourceKind, StoreSettings};
+    use cirrus_storefront::storefront::{routes::{ResourceArg, ResourceKind}, StoreSettings};
     let mut t = Tracer::new(TracerConfig::default());
     t.trace_simple_type::<StoreSettings>().unwrap();
     t.trace_simple_type::<ResourceKind>().unwrap();
