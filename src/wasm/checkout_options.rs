@@ -145,8 +145,9 @@ pub(super) fn what_to_buy(o: &CheckoutOptions) -> Result<(Vec<PaymentItem>, Stri
         return Ok((items, currency));
     }
     let cart = &o.cart.0;
+    let items = cart_items(cart)?;
     let currency = get(cart, "currency");
     let currency = if currency.is_function() { call(cart, "currency")? } else { currency };
     let currency = super::js::string_arg(&currency, "options.currency must be a string like \"USD\"")?;
-    Ok((cart_items(cart)?, currency))
+    Ok((items, currency))
 }
