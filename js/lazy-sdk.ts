@@ -31,6 +31,20 @@ export function sdkIfLoaded(): Sdk | undefined {
   return loaded;
 }
 
+/**
+ * The URL the root entry's `.wasm` is fetched from, as the bundler emitted it (the same
+ * `new URL(…, import.meta.url)` as the glue's, so a bundler gives both the same hashed file):
+ * `null` when it is not a URL a page can preload (a `file:` URL when run unbundled on a server).
+ */
+export function sdkWasmHref(): string | null {
+  try {
+    const href = String(new URL("./cirrus_storefront_bg.wasm", import.meta.url).href);
+    return /^(https?:\/\/|\/)/.test(href) ? href : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Starts `loadSdk()` once the page is idle (`requestIdleCallback`, else a timeout); returns the cancel. */
 export function loadSdkWhenIdle(): () => void {
   const g = globalThis as { requestIdleCallback?: (f: () => void) => number; cancelIdleCallback?: (id: number) => void };

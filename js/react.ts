@@ -7,11 +7,13 @@
 // Nothing of the SDK's wasm is fetched until it is needed: after hydration the cart is its
 // saved summary (cirrus-storefront/cart-summary, plain JS); the root entry (its glue and
 // .wasm, js/lazy-sdk.ts) is imported when the buyer acts on the cart, when a component asks
-// for the lines (`useLoadCart`) or a checkout, or, on a page with a product picker, when the
-// page is idle. The server snapshot is the provider's not-ready cart without a summary, so
-// the first client render matches the server's HTML. No React context is created at import
-// time (React Server Components have no `createContext`), and the module is `"use client"`.
+// for the lines (`useLoadCart`) or a checkout, when a page with a product picker is idle, or,
+// with `usePreloadSdk`, from the first render, its .wasm preloaded with the page. The server
+// snapshot is the provider's not-ready cart without a summary, so the first client render
+// matches the server's HTML. No React context is created at import time (React Server
+// Components have no `createContext`), and the module is `"use client"`.
 import * as React from "react";
+import * as ReactDOM from "react-dom";
 import type {
   Cart,
   CartLine,
@@ -36,7 +38,8 @@ import type {
 import type { Checkout } from "./index.js";
 import { readCartSummary, subscribeCartSummary, type StoredCartSummary } from "./cart-summary.js";
 import { asCirrusError, cirrusError, type CirrusError } from "./error.js";
-import { loadSdk, loadSdkWhenIdle, type Sdk } from "./lazy-sdk.js";
+import { report } from "./react-report.js";
+import { loadSdk, loadSdkWhenIdle, sdkWasmHref, type Sdk } from "./lazy-sdk.js";
 import { ProductPicker, type PickerInitial, type PickerState } from "./picker.js";
 
 /** The cart before the SDK read it (on the server, after hydration, until the buyer acts). */
@@ -107,26 +110,6 @@ export interface CirrusProviderProps {
 }
 
 type Listener = () => void;
-
-const dev = (): boolean => {
-  try {
-    return process.env.NODE_ENV !== "production";
-  } catch {
-    return true; // no `process` and no bundler define: tell
-  }
-};
-const logged = new Set<string>();
-/** Logs `e` once per message in development, with what to do about it. */
-function report(what: string, e: CirrusError): void {
-  if (!dev() || logged.has(e.message)) return;
-  logged.add(e.message);
-  const hint =
-    e.code === "unauthorized" || /apiKey|baseUrl/.test(e.message) ? "pass the storefront's API key and base URL: <CirrusProvider client={{ baseUrl, apiKey }}> (the storefront key is public by design; e.g. NEXT_PUBLIC_CIRRUS_API_KEY)"
-    : e.code === "network" || e.code === "timeout" ? "is the API running at the client's baseUrl (scripts/api.sh), and does it allow this origin (CORS)?"
-    : e.code === "invalid_state" && /load|wasm/.test(e.message) ? "the SDK's .wasm could not be loaded: see the message for what to pass to init()"
-    : "render `error` from useCart() / useCheckout() to show it";
-  console.error(`[cirrus-storefront] ${what}: ${e.message}\n  What to do: ${hint}`, e);
-}
 
 /** Whether two `client` props make the same client (an options literal is new on every render). */
 function sameClient(a: CirrusProviderProps["client"], b: CirrusProviderProps["client"]): boolean {
@@ -365,6 +348,21 @@ export function useLoadCart(when: "mount" | "idle" = "mount"): void {
   }, [store, when]);
 }
 
+/**
+ * For a page whose first action must be fast (a product page's island calls it): rendered on
+ * the server, a `<link rel="preload" as="fetch" crossorigin>` of the SDK's `.wasm` in the page's
+ * head (React 19's `preload`, at the URL of the glue's `new URL(…, import.meta.url)`: for
+ * bundlers that emit the `.wasm` from it, Turbopack, webpack, Vite), so the browser fetches it
+ * with the page; in the browser, starts loading the SDK from the first render. Pages without it
+ * fetch no `.wasm` until the buyer acts.
+ */
+export function usePreloadSdk(): void {
+  const href = sdkWasmHref();
+  const preload = (ReactDOM as { preload?: (href: string, options: { as: string; crossOrigin: string }) => void }).preload;
+  if (href !== null && typeof preload === "function") preload(href, { as: "fetch", crossOrigin: "anonymous" });
+  if (typeof window !== "undefined") void loadSdk().catch(() => {}); // the action that needs it reports the error
+}
+
 /** The store settings the provider was given (`null` when it was given none). */
 export function useStore(): Store | null {
   return useCirrus("useStore").props.store ?? null;
@@ -388,7 +386,8 @@ export interface ProductOptionsView extends PickerState {
  * through `ProductPicker`). `initial`: the server's `productOptions(product,
  * defaultSelection(product))` (rendered as is, no wasm needed), or a selection to start from.
  * A new `product` starts over from the `initial` given with it. The SDK is loaded once the page
- * is idle (the first choice and "Add to cart" then need no download).
+ * is idle (the first choice and "Add to cart" then need no download; `usePreloadSdk` starts it
+ * with the page).
  */
 export function useProductOptions(product: Product, initial?: PickerInitial): ProductOptionsView {
   useCirrus("useProductOptions");

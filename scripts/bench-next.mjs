@@ -153,10 +153,16 @@ async function click(productSlug, runs) {
       });
       await page.goto(url(`/products/${encodeURIComponent(productSlug)}`), { waitUntil: 'load', timeout: 60_000 });
       await page.waitForFunction(() => window.__clickToBadge !== undefined, null, { timeout: 30_000 });
-      const [ms, enabled, loadAt] = await page.evaluate(() => [window.__clickToBadge, window.__clickedEnabled, performance.getEntriesByType('navigation')[0].loadEventStart]);
+      const [ms, enabled, loadAt, wasm] = await page.evaluate(() => [
+        window.__clickToBadge,
+        window.__clickedEnabled,
+        performance.getEntriesByType('navigation')[0].loadEventStart,
+        performance.getEntriesByType('resource').filter((e) => /\.wasm(\?|$)/.test(e.name)).map((e) => [e.initiatorType, e.startTime, e.responseEnd]),
+      ]);
       if (!enabled) throw new Error('"Add to cart" was not there enabled at the load event');
       times.push(ms);
-      console.log(`run ${i + 1}: load event at ${Math.round(loadAt)} ms, click -> badge ${Math.round(ms)} ms`);
+      const fetched = wasm.map(([by, start, end]) => `.wasm (${by}) ${Math.round(start)}-${Math.round(end)} ms`).join(', ') || 'no .wasm';
+      console.log(`run ${i + 1}: load event at ${Math.round(loadAt)} ms, click -> badge ${Math.round(ms)} ms; ${fetched}`);
       await context.close();
     }
   } finally {

@@ -14,8 +14,12 @@
 #      react.js (cirrus-storefront/react), cart-summary.js (cirrus-storefront/cart-summary: no
 #      wasm), picker.js (cirrus-storefront/picker)
 #   5. package.json rendered from pkg-template/
+# A package whose inputs have not changed is not built again but copied from
+# target/pkg-cache/ (pkg_stamp below), so a whole scripts/test.sh builds it once while each
+# stage still calls this script and, run alone, builds what it needs.
 # Usage: scripts/build-pkg.sh   (idempotent; prints the sizes at the end)
 #        CIRRUS_PKG_OUT=/some/dir scripts/build-pkg.sh
+#        CIRRUS_PKG_NO_CACHE=1 scripts/build-pkg.sh   (build even when a cached build matches)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -25,6 +29,49 @@ ensure_node_modules
 # CIRRUS_PKG_OUT: where to build (default pkg/); test stages and benchmarks use their own
 # directory so parallel runs in one checkout never see a half-built package.
 OUT="${CIRRUS_PKG_OUT:-$ROOT/pkg}"
+
+# report_sizes: the package's sizes, at the end of a build or of a copy from the cache.
+report_sizes() {
+  local wasm_gz glue_gz sub w
+  wasm_gz=$(gzip -9c "$OUT/cirrus_storefront_bg.wasm" | wc -c)
+  glue_gz=$(cat "$OUT/cirrus_storefront.js" $(ls "$OUT"/snippets/*/js/*.js "$OUT"/snippets/*/js/generated/*.js 2>/dev/null) | gzip -9c | wc -c)
+  log "pkg/ ready: wasm $(wc -c <"$OUT/cirrus_storefront_bg.wasm") B ($wasm_gz B gzip -9), glue+snippets $glue_gz B gzip -9"
+  for sub in checkout client; do
+    w="$OUT/$sub/cirrus_storefront_bg.wasm"
+    log "  $sub/: wasm $(wc -c <"$w") B ($(gzip -9c "$w" | wc -c) B gzip -9), glue $(gzip -9c "$OUT/$sub/cirrus_storefront.js" | wc -c) B gzip -9"
+  done
+}
+
+# pkg_stamp: what the package is made from, hashed: the content of every file git sees (tracked,
+# or new and not ignored) under the inputs below, the tools' versions and the environment
+# variables cargo, rustc and wasm-bindgen read. The output directory is not an input (nothing
+# in the package names it).
+pkg_stamp() {
+  {
+    git ls-files -z --cached --others --exclude-standard -- src js pkg-template vendor Cargo.toml Cargo.lock .cargo \
+        package-lock.json scripts/build-pkg.sh \
+      | while IFS= read -r -d '' f; do if [ -f "$f" ]; then printf '%s\0' "$f"; fi; done | xargs -0 -r sha256sum
+    rustc -V; wasm-pack --version; node --version
+    node -p 'require("./node_modules/binaryen/package.json").version + " " + require("./node_modules/typescript/package.json").version'
+    env | grep -E '^(RUSTFLAGS|RUSTC|CARGO_BUILD_|CARGO_PROFILE_|CARGO_TARGET_|CARGO_ENCODED_|WASM_BINDGEN_)' | sort || true
+  } | sha256sum | cut -c1-20
+}
+
+CACHE="$ROOT/target/pkg-cache"
+stamp=""
+# Outside a git checkout the inputs cannot be listed: always build.
+if [ -z "${CIRRUS_PKG_NO_CACHE:-}" ] && git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  stamp=$(pkg_stamp)
+  # A cache entry is complete: it is moved into place whole once its build has finished.
+  if [ -f "$CACHE/$stamp/package.json" ]; then
+    rm -rf "$OUT" && mkdir -p "$(dirname "$OUT")"
+    cp -r "$CACHE/$stamp" "$OUT"
+    log "package inputs unchanged (stamp $stamp): copied from ${CACHE#"$ROOT"/}/$stamp, not built"
+    report_sizes
+    exit 0
+  fi
+fi
+
 BUILD="$ROOT/target/pkg-build/$(printf '%s' "$OUT" | md5sum | cut -c1-12)"
 STAGE="$BUILD/stage"
 rm -rf "$STAGE" "$OUT"
@@ -123,10 +170,13 @@ sed -e "s|@VERSION@|$version|" -e "s|@DESCRIPTION@|${description//|/\\|}|" -e "s
   pkg-template/package.json >"$OUT/package.json"
 cp pkg-template/README.md "$OUT/README.md"
 
-wasm_gz=$(gzip -9c "$OUT/cirrus_storefront_bg.wasm" | wc -c)
-glue_gz=$(cat "$OUT/cirrus_storefront.js" $(ls "$OUT"/snippets/*/js/*.js "$OUT"/snippets/*/js/generated/*.js 2>/dev/null) | gzip -9c | wc -c)
-log "pkg/ ready: wasm $(wc -c <"$OUT/cirrus_storefront_bg.wasm") B ($wasm_gz B gzip -9), glue+snippets $glue_gz B gzip -9"
-for sub in checkout client; do
-  w="$OUT/$sub/cirrus_storefront_bg.wasm"
-  log "  $sub/: wasm $(wc -c <"$w") B ($(gzip -9c "$w" | wc -c) B gzip -9), glue $(gzip -9c "$OUT/$sub/cirrus_storefront.js" | wc -c) B gzip -9"
-done
+# Kept for the next call with the same inputs, unless an input changed while this one built
+# (then the build may be of neither). The three newest builds are kept.
+if [ -n "$stamp" ] && [ "$(pkg_stamp)" = "$stamp" ]; then
+  mkdir -p "$CACHE"
+  tmp=$(mktemp -d "$CACHE/.tmp-XXXXXX") && chmod 755 "$tmp"
+  cp -r "$OUT/." "$tmp/"
+  mv -T "$tmp" "$CACHE/$stamp" 2>/dev/null || rm -rf "$tmp"   # another run kept the same build first
+  ls -1dt "$CACHE"/*/ | tail -n +4 | xargs -r rm -rf
+fi
+report_sizes

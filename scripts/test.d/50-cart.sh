@@ -18,13 +18,10 @@ ensure_node_modules
 : "${CIRRUS_API_KEY:=$(new_api_key)}"
 export CIRRUS_API_KEY
 
-# Build the package unless it is newer than everything it is made of.
-if [ ! -f pkg/index.js ] || [ -n "$(find src js pkg-template scripts/build-pkg.sh Cargo.toml -newer pkg/index.js -print -quit)" ]; then
-  scripts/build-pkg.sh
-fi
-# Test a private copy: other stages (and other people's runs) rebuild pkg/ in place.
-rm -rf target/cart-pkg && cp -r pkg target/cart-pkg
-[ -f target/cart-pkg/index.js ] && [ -f target/cart-pkg/node.js ] || die "pkg/ is incomplete (is a build running?)"
+# The package in a directory of this stage's own (other stages and other people's runs rebuild
+# pkg/ in place); built only when its inputs changed since the last build (build-pkg.sh).
+CIRRUS_PKG_OUT="$ROOT/target/cart-pkg" scripts/build-pkg.sh
+[ -f target/cart-pkg/index.js ] && [ -f target/cart-pkg/node.js ] || die "the package is incomplete"
 export CART_PKG_DIR="$ROOT/target/cart-pkg"
 # The static server of the browser tests, shifted like every other port (CIRRUS_PORT_OFFSET).
 export CART_STATIC_PORT="${CART_STATIC_PORT:-$(P 18802)}"

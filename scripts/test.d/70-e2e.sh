@@ -15,19 +15,11 @@ LS_PORT=$(P 18427) SERVER_PORT=$(P 18797) SPARE_PORT=$(P 18798)
 
 [ -x "$ROOT/scripts/build-pkg.sh" ] || die "scripts/build-pkg.sh is missing: the demo needs the npm package"
 log "e2e: building the package and the page"
-"$ROOT/scripts/build-pkg.sh" >/dev/null
-# Work from a copy of pkg/: other runs of build-pkg.sh (other stages, other checkouts'
-# engineers) replace pkg/ while it is in use.
+# The package in a directory of this run's own (other stages and other checkouts' runs rebuild
+# pkg/ in place); built only when its inputs changed since the last build (build-pkg.sh).
 pkg_copy="$RUN_DIR/e2e-pkg"
-for _ in $(seq 60); do
-  rm -rf "$pkg_copy"
-  if [ -f "$ROOT/pkg/package.json" ] && cp -r "$ROOT/pkg" "$pkg_copy" 2>/dev/null \
-     && [ -f "$pkg_copy/package.json" ] && [ -f "$pkg_copy/cirrus_storefront_bg.wasm" ] && [ -f "$pkg_copy/adapters/localstripe.js" ]; then
-    break
-  fi
-  sleep 2
-done
-[ -f "$pkg_copy/package.json" ] || die "pkg/ did not settle (is build-pkg.sh running elsewhere?)"
+CIRRUS_PKG_OUT="$pkg_copy" "$ROOT/scripts/build-pkg.sh" >/dev/null
+[ -f "$pkg_copy/cirrus_storefront_bg.wasm" ] && [ -f "$pkg_copy/adapters/localstripe.js" ] || die "the package is incomplete"
 build_server
 www_dir="$RUN_DIR/e2e-www"
 node "$ROOT/www/build.mjs" --pkg "$pkg_copy" --out "$www_dir" --processor localstripe --localstripe "http://127.0.0.1:$LS_PORT"

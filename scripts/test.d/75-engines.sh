@@ -19,14 +19,11 @@ ensure_node_modules
 LS_PORT=$(P 18428) SERVER_PORT=$(P 18799) ENGINES_PORT=$(P 18810)
 cd "$ROOT"
 
-# Build the package unless it is newer than everything it is made of; test a private copy
-# (other stages and other checkouts' runs rebuild pkg/ in place).
-if [ ! -f pkg/index.js ] || [ -n "$(find src js pkg-template scripts/build-pkg.sh Cargo.toml -newer pkg/index.js -print -quit)" ]; then
-  scripts/build-pkg.sh >/dev/null
-fi
+# The package in a directory of this run's own (other stages and other checkouts' runs rebuild
+# pkg/ in place); built only when its inputs changed since the last build (build-pkg.sh).
 pkg_copy="$RUN_DIR/engines-pkg"
-rm -rf "$pkg_copy" && cp -r pkg "$pkg_copy"
-[ -f "$pkg_copy/index.js" ] && [ -f "$pkg_copy/adapters/localstripe.js" ] || die "pkg/ is incomplete (is a build running?)"
+CIRRUS_PKG_OUT="$pkg_copy" scripts/build-pkg.sh >/dev/null
+[ -f "$pkg_copy/index.js" ] && [ -f "$pkg_copy/adapters/localstripe.js" ] || die "the package is incomplete"
 www_dir="$RUN_DIR/engines-www"
 node www/build.mjs --pkg "$pkg_copy" --out "$www_dir" --processor localstripe --localstripe "http://127.0.0.1:$LS_PORT" >/dev/null
 

@@ -12,24 +12,14 @@ use cirrus_storefront::model::{
 };
 use rusqlite::types::Type;
 use rusqlite::{params, Connection, OptionalExtension, Row};
-use serde::de::DeserializeOwned;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
+use crate::db::stored_json;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{parse_bool, parse_int, query_pairs, Path};
 use crate::util::format_cents;
 use crate::{AppState, State};
-
-/// A JSON column of row `r`: a value that does not read is an error naming the column and
-/// why (answered 500 `internal`, the detail logged), never a silent default.
-fn stored_json<T: DeserializeOwned>(r: &Row<'_>, col: usize) -> rusqlite::Result<T> {
-    let raw: String = r.get(col)?;
-    serde_json::from_str(&raw).map_err(|e| {
-        let name = r.as_ref().column_name(col).unwrap_or("?").to_owned();
-        rusqlite::Error::FromSqlConversionFailure(col, Type::Text, format!("stored column {name} is not valid: {e}").into())
-    })
-}
 
 fn images(state: &AppState, r: &Row<'_>, col: usize) -> rusqlite::Result<Vec<Image>> {
     let mut v: Vec<Image> = stored_json(r, col)?;

@@ -7,7 +7,9 @@
 
 use std::collections::HashSet;
 
-use rusqlite::{params, Connection};
+use rusqlite::types::Type;
+use rusqlite::{params, Connection, Row};
+use serde::de::DeserializeOwned;
 use serde_json::json;
 
 use crate::util::iso_from_unix_millis;
@@ -471,4 +473,14 @@ fn seed_xss_probe(conn: &Connection) -> rusqlite::Result<()> {
     tx.execute("INSERT INTO variants (id, product_id, position, price_cents, compare_at_cents, stock, image, attributes) VALUES ('var_xss_probe', 'prod_xss_probe', 0, 1000, NULL, 100, NULL, '{}')", [])?;
     tx.execute("INSERT INTO product_collections (product_id, collection_id, position) VALUES ('prod_xss_probe', 'col_apparel', 1000000)", [])?;
     tx.commit()
+}
+
+/// A JSON column of row `r`: a value that does not read is an error naming the column and
+/// why (answered 500 `internal`, the detail logged), never a silent default.
+pub fn stored_json<T: DeserializeOwned>(r: &Row<'_>, col: usize) -> rusqlite::Result<T> {
+    let raw: String = r.get(col)?;
+    serde_json::from_str(&raw).map_err(|e| {
+        let name = r.as_ref().column_name(col).unwrap_or("?").to_owned();
+        rusqlite::Error::FromSqlConversionFailure(col, Type::Text, format!("stored column {name} is not valid: {e}").into())
+    })
 }

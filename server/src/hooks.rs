@@ -1,35 +1,18 @@
-//! Test hooks (`CIRRUS_TEST_HOOKS=1`), the optional www dir and the JSON 404
-//! (the generated images under `/static` are `crate::static_files`).
+//! The test hooks' endpoints (`--test-hooks`, ARCHITECTURE.md "Test hooks"):
+//! arming and disarming faults on requests (applied by
+//! [`crate::middleware::faults`]) and on the calls to the processor, and the
+//! recorded orders.
 
 use axum::extract::State as AxState;
-use axum::http::{Method, StatusCode, Uri};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::db::stored_json;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
+use crate::middleware::faults::{Fault, FaultKind};
 use crate::State;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FaultKind {
-    Status,
-    Truncated,
-    Slow,
-}
-
-/// One armed fault (ARCHITECTURE.md "Test hooks").
-#[derive(Debug, Clone)]
-pub struct Fault {
-    pub method: String,
-    pub path: String,
-    pub kind: FaultKind,
-    pub status: u16,
-    pub times: u32,
-    pub retry_after: u64,
-    pub delay_ms: u64,
-}
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -41,11 +24,6 @@ pub struct FaultRequest {
     times: Option<u32>,
     retry_after: Option<u64>,
     delay_ms: Option<u64>,
-}
-
-/// Takes one use of the first fault matching `method` and `path`.
-pub fn take_fault(state: &State, method: &str, path: &str) -> Option<Fault> {
-    crate::util::take_armed(&state.faults, |f| f.method == method && f.path == path, |f| &mut f.times)
 }
 
 /// `times` (default 1, at least 1) and `delayMs` (default 0, at most 60 s) of a fault.
@@ -162,12 +140,11 @@ pub async fn orders(AxState(state): AxState<State>) -> ApiResult<axum::Json<serd
                 "SELECT id, session_id, payment_intent_id, amount, currency, items, created_at FROM orders ORDER BY created_at, id",
             )?;
             let rows = stmt.query_map([], |r| {
-                let items: String = r.get(5)?;
                 Ok(json!({
                     "id": r.get::<_, String>(0)?, "sessionId": r.get::<_, String>(1)?,
                     "paymentIntentId": r.get::<_, String>(2)?, "amount": r.get::<_, i64>(3)?,
                     "currency": r.get::<_, String>(4)?,
-                    "items": serde_json::from_str::<serde_json::Value>(&items).unwrap_or_default(),
+                    "items": stored_json::<serde_json::Value>(r, 5)?,
                     "createdAt": r.get::<_, String>(6)?,
                 }))
             })?;
@@ -175,9 +152,4 @@ pub async fn orders(AxState(state): AxState<State>) -> ApiResult<axum::Json<serd
         })
         .await?;
     Ok(axum::Json(json!({ "orders": orders })))
-}
-
-/// A known path with the wrong method: JSON 404 too (the contract has no 405).
-pub async fn method_not_allowed(method: Method, uri: Uri) -> Response {
-    ApiError::not_found(format!("no route {method} {}", uri.path())).into_response()
 }

@@ -6,12 +6,13 @@
 //! A file database keeps its key beside it (`<db>.key`); an in-memory run with
 //! a generated key gets a new private directory of a random name in the temp
 //! directory (never a path another user could guess and plant beforehand).
+//! [`resolve`] chooses the key a run accepts and keeps it there.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::util;
+use crate::{util, Config};
 
 /// Opens `path` for reading, refusing a symbolic link.
 fn open_no_follow(path: &Path) -> std::io::Result<File> {
@@ -100,4 +101,47 @@ pub fn write_temporary(key: &str) -> Result<PathBuf, String> {
     let path = dir.join("api.key");
     create_private(&path, key).map_err(|e| format!("cannot write key file {}: {e}", path.display()))?;
     Ok(path)
+}
+
+/// Where the accepted key came from, for the start banner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeySource {
+    Env,
+    File,
+    Generated,
+}
+
+/// The API key this run accepts, where it came from, and the file it is kept in:
+/// `CIRRUS_API_KEY`, else the key kept beside a file database, else a new one.
+/// The key is never printed: it is kept in a file only its owner can read. A
+/// file database keeps its key beside it; an in-memory run with a generated key
+/// gets a new private directory in the temp directory.
+///
+/// # Errors
+/// A message if the key file cannot be read or written.
+pub fn resolve(config: &Config) -> Result<(String, KeySource, Option<PathBuf>), String> {
+    let file_db = config.db != ":memory:";
+    let db_key_file = file_db.then(|| PathBuf::from(format!("{}.key", config.db)));
+    let kept = match &db_key_file {
+        Some(f) => read(f)?,
+        None => None,
+    };
+    let (key, source) = if let Some(k) = &config.api_key {
+        (k.clone(), KeySource::Env)
+    } else if let Some(k) = kept.clone() {
+        (k, KeySource::File)
+    } else {
+        (format!("ak_{}", util::random_hex(24)), KeySource::Generated)
+    };
+    let key_file = match (&db_key_file, source) {
+        (Some(f), _) => {
+            if kept.as_deref() != Some(key.as_str()) {
+                write(f, &key)?;
+            }
+            Some(f.clone())
+        }
+        (None, KeySource::Generated) => Some(write_temporary(&key)?),
+        (None, _) => None,
+    };
+    Ok((key, source, key_file))
 }

@@ -10,7 +10,10 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::pay::{address, captured_charges, card_token, confirm_body, hooks_server, initiate, orders_of, payment_intents, pick_variant, processor_fault};
+use common::pay::{
+    address, assert_charged_once, captured_charges, card_token, confirm_body, hooks_server, initiate, new_session, orders_of,
+    payment_intents, pick_variant, processor_fault,
+};
 use common::{assert_error, Server};
 use serde_json::{json, Value};
 
@@ -19,7 +22,7 @@ const DECLINED: &str = "4000000000000341";
 
 async fn session(s: &Server, skip: usize) -> String {
     let (v, _, _, _) = pick_variant(s, 1, skip).await;
-    initiate(s, &v, 1).await["sessionId"].as_str().unwrap().to_string()
+    new_session(s, &v, 1).await
 }
 
 async fn confirm(s: &Server, sid: &str, tok: &str) -> (u16, Value) {
@@ -31,6 +34,15 @@ fn statuses(pis: &[Value]) -> Vec<String> {
     let mut v: Vec<String> = pis.iter().map(|p| p["status"].as_str().unwrap().to_string()).collect();
     v.sort();
     v
+}
+
+/// A confirm of `sid` with `tok` pays after the session's earlier payment was cancelled:
+/// one canceled and one succeeded PaymentIntent, one charge, one order.
+async fn pays_after_a_cancel(s: &Server, sid: &str, tok: &str) {
+    let (status, v) = confirm(s, sid, tok).await;
+    assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
+    assert_eq!(statuses(&payment_intents(sid).await), ["canceled", "succeeded"]);
+    assert_charged_once(s, sid).await;
 }
 
 #[tokio::test]
@@ -50,8 +62,7 @@ async fn a_failed_confirm_is_sent_again_never_reported_as_a_decline() {
         assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{kind}: {v}");
         assert_eq!(v["paymentIntentId"], pis[0]["id"], "the same PaymentIntent");
         assert_eq!(payment_intents(&sid).await.len(), 1);
-        assert_eq!(captured_charges(&sid).await, 1);
-        assert_eq!(orders_of(&s, &sid).await, 1);
+        assert_charged_once(&s, &sid).await;
     }
 }
 
@@ -65,19 +76,12 @@ async fn after_a_failed_confirm_a_new_card_or_new_shipping_is_accepted() {
     assert_eq!(confirm(&s, &sid, &tok).await.0, 502);
     let up = s.post("/payments/update", &json!({ "sessionId": sid, "shippingRateId": "rate_us_standard", "shippingAddress": address("US") })).await;
     assert_eq!(up.status(), 200, "{}", up.text().await.unwrap());
-    let (status, v) = confirm(&s, &sid, &tok).await;
-    assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
-    assert_eq!(statuses(&payment_intents(&sid).await), ["canceled", "succeeded"]);
-    assert_eq!(captured_charges(&sid).await, 1);
+    pays_after_a_cancel(&s, &sid, &tok).await;
     // a new card after the failure: the old payment is cancelled, the new one pays.
     let sid = session(&s, 2).await;
     processor_fault(&s, json!({ "op": "confirm", "kind": "timeout" })).await;
     assert_eq!(confirm(&s, &sid, &card_token(VISA).await).await.0, 502);
-    let (status, v) = confirm(&s, &sid, &card_token(VISA).await).await;
-    assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
-    assert_eq!(statuses(&payment_intents(&sid).await), ["canceled", "succeeded"]);
-    assert_eq!(captured_charges(&sid).await, 1);
-    assert_eq!(orders_of(&s, &sid).await, 1);
+    pays_after_a_cancel(&s, &sid, &card_token(VISA).await).await;
 }
 
 #[tokio::test]
@@ -93,11 +97,7 @@ async fn a_failed_cancel_never_leads_to_a_second_payment() {
     assert_error(r, 502, "processor_error", "payment processor").await;
     assert_eq!(statuses(&payment_intents(&sid).await), ["requires_payment_method"], "no second PaymentIntent");
     // Retried: the cancel goes through and is verified, then the new card pays once.
-    let (status, v) = confirm(&s, &sid, &good).await;
-    assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
-    assert_eq!(statuses(&payment_intents(&sid).await), ["canceled", "succeeded"]);
-    assert_eq!(captured_charges(&sid).await, 1);
-    assert_eq!(orders_of(&s, &sid).await, 1);
+    pays_after_a_cancel(&s, &sid, &good).await;
 }
 
 #[tokio::test]
@@ -196,8 +196,7 @@ async fn a_payment_reported_processing_is_settled_by_the_next_real_read() {
     let (status, v) = confirm(&s, &sid, &tok).await;
     assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
     assert_eq!(confirm(&s, &sid, &tok).await.1, v, "settled once");
-    assert_eq!(orders_of(&s, &sid).await, 1);
-    assert_eq!(captured_charges(&sid).await, 1);
+    assert_charged_once(&s, &sid).await;
     assert_eq!(payment_intents(&sid).await.len(), 1);
     // Armed and disarmed: reads are real at once.
     let sid = session(&s, 1).await;
@@ -243,10 +242,7 @@ async fn a_refusal_that_never_succeeds_is_final() {
     let (status, v) = confirm(&s, &sid, &card_token(VISA).await).await;
     let (ok, error) = decline_like(&v);
     assert!(status == 200 && ok && error.contains("already used") && v["paymentIntentId"].is_string(), "{status} {v}");
-    let (status, v) = confirm(&s, &sid, &card_token(VISA).await).await;
-    assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
-    assert_eq!(statuses(&payment_intents(&sid).await), ["canceled", "succeeded"]);
-    assert_eq!((orders_of(&s, &sid).await, captured_charges(&sid).await), (1, 1));
+    pays_after_a_cancel(&s, &sid, &card_token(VISA).await).await;
 
     // An amount over the processor's maximum, a returnUrl it refuses: 400 naming it. Nothing
     // is left half-done: the same confirm goes through once the processor accepts it.
@@ -262,7 +258,7 @@ async fn a_refusal_that_never_succeeds_is_final() {
     assert_error(s.post("/payments/confirm", &confirm_body(&sid2, &card_token(VISA).await, "rate_us_express")).await, 400, "invalid_request", "refused").await;
     let (status, v) = confirm(&s, &sid, &tok).await;
     assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
-    assert_eq!((orders_of(&s, &sid).await, captured_charges(&sid).await), (1, 1));
+    assert_charged_once(&s, &sid).await;
 
     // Retryable as before: 429 and 5xx from the processor, its own key refused (401).
     for status in [429, 500, 401] {

@@ -1,7 +1,7 @@
 //! The server finishes what reached the processor (CONTRACT.md "Payments"):
 //! a confirm whose client went away mid-capture still captures and writes the
 //! order (and the stock it took is sold, not left held), and the periodic
-//! reconciliation sweep settles a charge without its order with no further
+//! settlement sweep settles a charge without its order with no further
 //! request and no webhook. Against a REAL localstripe, with the processor
 //! fault hooks slowing or failing the server's calls.
 
@@ -9,18 +9,21 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::pay::{captured_charges, card_token, confirm_body, initiate, orders_of, payment_intents, pick_variant, processor_fault, stock};
-use common::{assert_error, localstripe, spawn_with, Server};
+use common::pay::{
+    assert_charged_once, captured_charges, card_token, confirm_body, new_session, orders_of, payment_intents, pick_variant,
+    processor_fault, stock,
+};
+use common::{assert_error, binary_refuses, localstripe, spawn_with, Server};
 use serde_json::json;
 
 const VISA: &str = "4242424242424242";
 
-async fn server(reconcile_secs: u64) -> Server {
+async fn server(sweep_secs: u64) -> Server {
     let ls = localstripe();
     spawn_with(|c| {
         c.test_hooks = true;
         c.stripe_api_base = ls;
-        c.reconcile_secs = reconcile_secs;
+        c.sweep_secs = sweep_secs;
     })
     .await
 }
@@ -42,7 +45,7 @@ async fn a_client_that_gives_up_mid_capture_still_gets_its_order() {
     // The longest sweep interval: no sweep runs while this test waits.
     let s = server(60).await;
     let (v, slug, before, _) = pick_variant(&s, 2, 0).await;
-    let sid = initiate(&s, &v, 2).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 2).await;
     let tok = card_token(VISA).await;
     // Authorized and the stock taken quickly; the capture waits 2 s, and the buyer's
     // connection goes away after 1 s (a closed tab, the SDK's own timeout).
@@ -63,14 +66,14 @@ async fn a_client_that_gives_up_mid_capture_still_gets_its_order() {
     // The buyer comes back: the same answer a confirm that stayed would have had.
     let r = s.post_json("/payments/confirm", &confirm_body(&sid, &tok, "rate_us_express")).await;
     assert_eq!(r["status"], "succeeded", "{r}");
-    assert_eq!((orders_of(&s, &sid).await, captured_charges(&sid).await), (1, 1));
+    assert_charged_once(&s, &sid).await;
 }
 
 #[tokio::test]
 async fn a_client_that_gives_up_mid_confirm_still_gets_its_order() {
     let s = server(60).await;
     let (v, slug, before, _) = pick_variant(&s, 1, 1).await;
-    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 1).await;
     // The confirm itself is slow: the client leaves before it reaches the processor's answer.
     processor_fault(&s, json!({ "op": "confirm", "kind": "slow", "delayMs": 2000 })).await;
     let gave_up = s
@@ -81,7 +84,7 @@ async fn a_client_that_gives_up_mid_confirm_still_gets_its_order() {
         .await;
     assert!(gave_up.as_ref().is_err_and(reqwest::Error::is_timeout), "{gave_up:?}");
     assert!(order_within(&s, &sid, Duration::from_secs(10)).await, "no order after the client went away mid-confirm");
-    assert_eq!((captured_charges(&sid).await, orders_of(&s, &sid).await), (1, 1));
+    assert_charged_once(&s, &sid).await;
     assert_eq!(stock(&s, &slug, &v).await, before - 1);
 }
 
@@ -89,7 +92,7 @@ async fn a_client_that_gives_up_mid_confirm_still_gets_its_order() {
 async fn the_periodic_sweep_settles_a_charge_without_its_order() {
     let s = server(1).await;
     let (v, slug, before, _) = pick_variant(&s, 1, 2).await;
-    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 1).await;
     // Authorized, stock taken, the capture fails: the confirm answers 502 and the
     // buyer never confirms again; no webhook is configured.
     processor_fault(&s, json!({ "op": "capture", "kind": "status", "status": 500 })).await;
@@ -101,21 +104,13 @@ async fn the_periodic_sweep_settles_a_charge_without_its_order() {
     assert_eq!(stock(&s, &slug, &v).await, before - 1);
     // The sweep settles once: later sweeps leave the order alone.
     tokio::time::sleep(Duration::from_millis(2500)).await;
-    assert_eq!((orders_of(&s, &sid).await, captured_charges(&sid).await), (1, 1));
+    assert_charged_once(&s, &sid).await;
 }
 
 #[test]
 fn the_sweep_interval_is_at_most_a_minute() {
     for value in ["0", "61", "30s"] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_cirrus-dev-server"))
-            .env_clear()
-            .env("CIRRUS_ADDR", "127.0.0.1:0")
-            .env("CIRRUS_DB", ":memory:")
-            .env("CIRRUS_RECONCILE_SECS", value)
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{value}: {err}");
-        assert!(err.contains(&format!("CIRRUS_RECONCILE_SECS must be an integer 1..=60, got \"{value}\"")), "{err}");
+        let err = binary_refuses("CIRRUS_SWEEP_SECS", value);
+        assert!(err.contains(&format!("CIRRUS_SWEEP_SECS must be an integer 1..=60, got \"{value}\"")), "{err}");
     }
 }

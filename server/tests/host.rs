@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{assert_error, spawn, spawn_with, Server};
+use common::{assert_error, binary_refuses, spawn, spawn_with, Server};
 use reqwest::{Method, RequestBuilder};
 
 fn port(s: &Server) -> &str {
@@ -84,15 +84,7 @@ async fn configured_names_are_served() {
 #[test]
 fn a_bad_allowed_hosts_entry_stops_the_binary_with_its_name() {
     for (value, needle) in [("http://shop.test", "is a URL"), ("shop.test,sh op", "\"sh op\" has characters")] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_cirrus-dev-server"))
-            .env_clear()
-            .env("CIRRUS_ADDR", "127.0.0.1:0")
-            .env("CIRRUS_DB", ":memory:")
-            .env("CIRRUS_ALLOWED_HOSTS", value)
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{err}");
+        let err = binary_refuses("CIRRUS_ALLOWED_HOSTS", value);
         assert!(err.contains("CIRRUS_ALLOWED_HOSTS") && err.contains(needle), "{err}");
     }
 }

@@ -8,7 +8,7 @@ mod common;
 
 use std::net::IpAddr;
 
-use common::pay::{card_token, confirm_body, initiate, payment_intents, pick_variant};
+use common::pay::{card_token, confirm_body, new_session, payment_intents, pick_variant};
 use common::{assert_error, localstripe, spawn_with, Server};
 use reqwest::{Client, Method, Response};
 use serde_json::{json, Value};
@@ -90,7 +90,7 @@ async fn a_drained_key_does_not_starve_confirm() {
 async fn a_session_accepts_at_most_five_payment_attempts() {
     let s = common::pay::hooks_server().await;
     let (v, _, _, _) = pick_variant(&s, 1, 0).await;
-    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 1).await;
     let mut last = String::new();
     for _ in 0..5 {
         last = card_token("4000000000000341").await;
@@ -114,28 +114,40 @@ async fn post_from(s: &Server, c: &Client, path: &str, body: &Value) -> (u16, Op
     (r.status().as_u16(), retry, r.json().await.unwrap())
 }
 
+/// A server with `CIRRUS_PAYMENT_LIMIT` `limit` on the real localstripe, and the
+/// body of an initiate of one unit of an in-stock variant.
+async fn payment_limited(limit: u32) -> (Server, Value) {
+    let ls = localstripe();
+    let s = spawn_with(|c| {
+        c.payment_limit = limit;
+        c.stripe_api_base = ls;
+    })
+    .await;
+    let (v, _, _, _) = pick_variant(&s, 1, 0).await;
+    (s, json!({ "items": [{ "variantId": v, "quantity": 1 }], "currency": "USD" }))
+}
+
+/// `n` initiates of `init` from `client`, each answered 200: their session ids.
+async fn initiates_from(s: &Server, client: &Client, init: &Value, n: usize) -> Vec<String> {
+    let mut sessions = Vec::new();
+    for i in 0..n {
+        let (st, _, body) = post_from(s, client, "/payments/initiate", init).await;
+        assert_eq!(st, 200, "initiate {i}: {body}");
+        sessions.push(body["sessionId"].as_str().unwrap().to_string());
+    }
+    sessions
+}
+
 /// Card testing across sessions (a session alone accepts 5 attempts, but a new
 /// one is free): initiates and failed payment attempts are bounded per client
 /// address (`CIRRUS_PAYMENT_LIMIT`), never per key: one address over its limit
 /// gets 429 with Retry-After while another buyer with the same key goes on.
 #[tokio::test]
 async fn card_testing_is_bounded_per_client_address_across_sessions() {
-    let ls = localstripe();
     // 40 initiates per hour per address, 2 failed payment attempts.
-    let s = spawn_with(|c| {
-        c.payment_limit = 40;
-        c.stripe_api_base = ls;
-    })
-    .await;
-    let (v, _, _, _) = pick_variant(&s, 1, 0).await;
-    let init = json!({ "items": [{ "variantId": v, "quantity": 1 }], "currency": "USD" });
+    let (s, init) = payment_limited(40).await;
     let tester = from("127.0.4.1");
-    let mut sessions = Vec::new();
-    for i in 0..40 {
-        let (st, _, body) = post_from(&s, &tester, "/payments/initiate", &init).await;
-        assert_eq!(st, 200, "initiate {i}: {body}");
-        sessions.push(body["sessionId"].as_str().unwrap().to_string());
-    }
+    let sessions = initiates_from(&s, &tester, &init, 40).await;
     let (st, retry, body) = post_from(&s, &tester, "/payments/initiate", &init).await;
     assert_eq!((st, body["code"].as_str()), (429, Some("rate_limited")), "{body}");
     assert!(body["error"].as_str().unwrap().contains("client address"), "{body}");
@@ -174,22 +186,13 @@ async fn card_testing_is_bounded_per_client_address_across_sessions() {
 /// pass it: 30 concurrent declined confirms on 30 sessions with a budget of 5.
 #[tokio::test]
 async fn thirty_concurrent_declines_cannot_pass_a_budget_of_five() {
-    let ls = localstripe();
     // 100 initiates per hour per address, 5 failed payment attempts.
-    let s = spawn_with(|c| {
-        c.payment_limit = 100;
-        c.stripe_api_base = ls;
-    })
-    .await;
-    let (v, _, _, _) = pick_variant(&s, 1, 0).await;
-    let init = json!({ "items": [{ "variantId": v, "quantity": 1 }], "currency": "USD" });
+    let (s, init) = payment_limited(100).await;
     let tester = from("127.0.6.1");
     let mut bodies = Vec::new();
-    for _ in 0..30 {
-        let (st, _, body) = post_from(&s, &tester, "/payments/initiate", &init).await;
-        assert_eq!(st, 200, "{body}");
-        let sid = body["sessionId"].as_str().unwrap().to_string();
-        bodies.push((sid.clone(), confirm_body(&sid, &card_token("4000000000000341").await, "rate_us_express")));
+    for sid in initiates_from(&s, &tester, &init, 30).await {
+        let body = confirm_body(&sid, &card_token("4000000000000341").await, "rate_us_express");
+        bodies.push((sid, body));
     }
     let tasks: Vec<_> = bodies
         .iter()

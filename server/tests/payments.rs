@@ -5,8 +5,9 @@
 mod common;
 
 use common::pay::{
-    address, authenticate, cancel_at_processor, captured_charges, card_token, confirm_body, hooks_server, initiate, orders, orders_of,
-    payment_intent, payment_intents, pick_variant, processor_fault, stock,
+    address, assert_charged_once, authenticate, cancel_at_processor, captured_charges, card_token, confirm_body, hooks_server,
+    initiate, new_session, orders, orders_of, pay_with_a_new_card, payment_intent, payment_intents, pick_variant, processor_fault,
+    stock,
 };
 use common::{assert_error, localstripe, spawn_with, Server};
 use serde_json::{json, Value};
@@ -117,7 +118,7 @@ async fn initiate_and_update_validate_and_price() {
 async fn card_4242_succeeds_once_and_confirm_is_idempotent() {
     let s = hooks_server().await;
     let (v, slug, before, _) = pick_variant(&s, 3, 0).await;
-    let sid = initiate(&s, &v, 3).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 3).await;
     let tok = card_token("4242424242424242").await;
     let r = s.post_json("/payments/confirm", &confirm_body(&sid, &tok, "rate_us_express")).await;
     assert_eq!(r["success"], true, "{r}");
@@ -153,7 +154,7 @@ async fn card_4242_succeeds_once_and_confirm_is_idempotent() {
 async fn three_d_secure_requires_action_then_succeeds() {
     let s = hooks_server().await;
     let (v, slug, before, _) = pick_variant(&s, 1, 1).await;
-    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 1).await;
     let tok = card_token("4000002760003184").await;
     let r = s.post_json("/payments/confirm", &confirm_body(&sid, &tok, "rate_us_express")).await;
     assert_eq!(r["status"], "requires_action", "{r}");
@@ -197,7 +198,7 @@ async fn three_d_secure_requires_action_then_succeeds() {
 async fn decline_is_a_result_and_a_new_card_can_pay() {
     let s = hooks_server().await;
     let (v, slug, before, _) = pick_variant(&s, 1, 2).await;
-    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 1).await;
     let bad = card_token("4000000000000341").await;
     let r = s.post_json("/payments/confirm", &confirm_body(&sid, &bad, "rate_us_express")).await;
     assert_eq!(r["success"], false, "{r}");
@@ -214,21 +215,14 @@ async fn decline_is_a_result_and_a_new_card_can_pay() {
     let upd = json!({ "sessionId": sid, "shippingRateId": "rate_us_express", "shippingAddress": address("US") });
     s.post_json("/payments/update", &upd).await;
     // A new card: a new attempt succeeds; the failed one is canceled, never charged.
-    let good = card_token("4242424242424242").await;
-    let ok = s.post_json("/payments/confirm", &confirm_body(&sid, &good, "rate_us_express")).await;
-    assert_eq!(ok["status"], "succeeded", "{ok}");
-    let pis = payment_intents(&sid).await;
-    assert_eq!(pis.len(), 2);
-    assert_eq!(pis.iter().filter(|p| p["status"] == "succeeded").count(), 1, "charged once");
-    assert_eq!(orders(&s).await.len(), 1);
-    assert_eq!(stock(&s, &slug, &v).await, before - 1);
+    pay_with_a_new_card(&s, &sid, 2, (&slug, &v, before)).await;
 }
 
 #[tokio::test]
 async fn confirm_validates_and_unknown_things_are_404() {
     let s = hooks_server().await;
     let (v, _, _, _) = pick_variant(&s, 1, 0).await;
-    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 1).await;
     let mut b = confirm_body(&sid, "pm_123", "rate_us_express");
     assert_error(s.post("/payments/confirm", &b).await, 400, "invalid_request", "confirmationTokenId").await;
     b["confirmationTokenId"] = json!("tok_../../v1/charges");
@@ -255,7 +249,7 @@ async fn processor_unreachable_is_502() {
     // Port 9 (discard) on loopback: nothing listens, the connection is refused.
     let s = spawn_with(|c| c.stripe_api_base = "http://127.0.0.1:9".into()).await;
     let (v, slug, before, _) = pick_variant(&s, 1, 0).await;
-    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 1).await;
     let b = confirm_body(&sid, "tok_abc123", "rate_us_express");
     assert_error(s.post("/payments/confirm", &b).await, 502, "processor_error", "unreachable").await;
     assert_eq!(stock(&s, &slug, &v).await, before);
@@ -265,7 +259,7 @@ async fn processor_unreachable_is_502() {
 async fn failed_three_d_secure_then_a_new_card() {
     let s = hooks_server().await;
     let (v, slug, before, _) = pick_variant(&s, 1, 3).await;
-    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 1).await;
     let tok = card_token("4000002500003155").await;
     let r = s.post_json("/payments/confirm", &confirm_body(&sid, &tok, "rate_us_express")).await;
     assert_eq!(r["status"], "requires_action", "{r}");
@@ -283,22 +277,15 @@ async fn failed_three_d_secure_then_a_new_card() {
     assert_eq!(failed["success"], false);
     assert!(failed["error"].as_str().unwrap().contains("authentication"), "{failed}");
     assert!(orders(&s).await.is_empty());
-    let good = card_token("4242424242424242").await;
-    let ok = s.post_json("/payments/confirm", &confirm_body(&sid, &good, "rate_us_express")).await;
-    assert_eq!(ok["status"], "succeeded", "{ok}");
+    let ok = pay_with_a_new_card(&s, &sid, 2, (&slug, &v, before)).await;
     assert_ne!(ok["paymentIntentId"], pi.as_str());
-    let pis = payment_intents(&sid).await;
-    assert_eq!(pis.len(), 2);
-    assert_eq!(pis.iter().filter(|p| p["status"] == "succeeded").count(), 1);
-    assert_eq!(orders(&s).await.len(), 1);
-    assert_eq!(stock(&s, &slug, &v).await, before - 1);
 }
 
 #[tokio::test]
 async fn concurrent_confirms_charge_once() {
     let s = hooks_server().await;
     let (v, slug, before, _) = pick_variant(&s, 2, 4).await;
-    let sid = initiate(&s, &v, 2).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 2).await;
     let tok = card_token("4242424242424242").await;
     let body = confirm_body(&sid, &tok, "rate_us_express");
     let results = futures_join(&s, &body, 6).await;
@@ -517,8 +504,8 @@ async fn three_d_secure_cannot_oversell_the_last_unit() {
     buy(&s, &v, before - 1).await;
     assert_eq!(stock(&s, &slug, &v).await, 1, "one unit left");
     // A and B both start a checkout for the last unit.
-    let a = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
-    let b = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let a = new_session(&s, &v, 1).await;
+    let b = new_session(&s, &v, 1).await;
     // A stops at 3-D Secure.
     let tok_a = card_token("4000002760003184").await;
     let ra = s.post_json("/payments/confirm", &confirm_body(&a, &tok_a, "rate_us_express")).await;
@@ -548,7 +535,7 @@ async fn stock_taken_by_another_session_is_a_conflict_without_a_charge() {
     let s = hooks_server().await;
     let (v, slug, before, _) = pick_variant(&s, 1, 0).await;
     // B starts while the stock is there; A then takes the last units.
-    let b = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let b = new_session(&s, &v, 1).await;
     let a = buy(&s, &v, before).await;
     assert_eq!(stock(&s, &slug, &v).await, 0);
     let tok = card_token("4242424242424242").await;
@@ -606,7 +593,7 @@ async fn a_three_item_order_decrements_each_variant() {
 async fn another_token_while_a_payment_is_live_gets_that_payments_answer() {
     let s = hooks_server().await;
     let (v, slug, before, _) = pick_variant(&s, 1, 0).await;
-    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 1).await;
     let first = card_token("4000002760003184").await;
     let r = s.post_json("/payments/confirm", &confirm_body(&sid, &first, "rate_us_express")).await;
     assert_eq!(r["status"], "requires_action", "{r}");
@@ -624,7 +611,7 @@ async fn another_token_while_a_payment_is_live_gets_that_payments_answer() {
     assert_eq!((done["status"].as_str(), done["success"].as_bool()), (Some("succeeded"), Some(true)), "{done}");
     assert_eq!(done["paymentIntentId"], r["paymentIntentId"]);
     assert_eq!(payment_intents(&sid).await.len(), 1);
-    assert_eq!((orders_of(&s, &sid).await, captured_charges(&sid).await), (1, 1));
+    assert_charged_once(&s, &sid).await;
     assert_eq!(stock(&s, &slug, &v).await, before - 1);
 }
 
@@ -636,7 +623,7 @@ async fn another_token_while_a_payment_is_live_gets_that_payments_answer() {
 async fn stock_held_by_a_payment_cancelled_outside_is_given_back() {
     let s = hooks_server().await;
     let (v, slug, before, _) = pick_variant(&s, 2, 0).await;
-    let sid = initiate(&s, &v, 2).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 2).await;
     // Authorized and its stock taken, but the capture fails.
     processor_fault(&s, json!({ "op": "capture", "kind": "status", "status": 500 })).await;
     let r = s.post("/payments/confirm", &confirm_body(&sid, &card_token("4242424242424242").await, "rate_us_express")).await;
@@ -650,12 +637,12 @@ async fn stock_held_by_a_payment_cancelled_outside_is_given_back() {
     let ok = s.post_json("/payments/confirm", &confirm_body(&sid, &card_token("4242424242424242").await, "rate_us_express")).await;
     assert_eq!(ok["status"], "succeeded", "{ok}");
     assert_ne!(ok["paymentIntentId"], pis[0]["id"]);
-    assert_eq!((orders_of(&s, &sid).await, captured_charges(&sid).await), (1, 1));
+    assert_charged_once(&s, &sid).await;
     assert_eq!(stock(&s, &slug, &v).await, before - 2, "stock before minus what was sold, once");
 
     // The same through update: a shipping change after the cancellation gives the stock back.
     let (v, slug, before, _) = pick_variant(&s, 1, 1).await;
-    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 1).await;
     processor_fault(&s, json!({ "op": "capture", "kind": "status", "status": 500 })).await;
     assert_eq!(s.post("/payments/confirm", &confirm_body(&sid, &card_token("4242424242424242").await, "rate_us_express")).await.status(), 502);
     assert_eq!(stock(&s, &slug, &v).await, before - 1);

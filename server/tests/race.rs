@@ -10,7 +10,7 @@ mod common;
 use std::collections::HashSet;
 use std::time::Instant;
 
-use common::pay::{all_charges, hooks_server, initiate, orders, pay, payment_intents, pick_variant, stock};
+use common::pay::{all_charges, hooks_server, initiate, new_session, orders, pay, payment_intents, pick_variant, stock};
 use serde_json::Value;
 
 const N: usize = 24;
@@ -30,7 +30,7 @@ async fn n_buyers_race_for_the_last_k_units() {
     // N sessions for one unit each, all started while the K units are there.
     let mut sessions = Vec::new();
     for _ in 0..N {
-        sessions.push(initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string());
+        sessions.push(new_session(&s, &v, 1).await);
     }
     let t0 = Instant::now();
     let mut tasks = Vec::new();

@@ -11,8 +11,9 @@ use std::time::Duration;
 
 use cirrus_dev_server::{start, Config};
 use common::pay::{
-    authenticate, cancel_at_processor, captured_charges, card_token, confirm_body, event, initiate, orders_of, payment_intent, payment_intents, pick_variant, post_webhook,
-    processor_fault, register_webhook, signature, stock, unix_now, wait_for_orders, webhook_secret, webhook_server,
+    assert_charged_once, authenticate, cancel_at_processor, captured_charges, card_token, confirm_body, event, new_session,
+    orders_of, payment_intent, payment_intents, pick_variant, post_webhook, processor_fault, register_webhook, signature, stock,
+    unix_now, wait_for_orders, webhook_secret, webhook_server,
 };
 use common::{assert_error, localstripe, random_key, spawn_with, Server};
 use serde_json::{json, Value};
@@ -78,7 +79,7 @@ async fn a_lost_capture_is_settled_by_the_webhook_without_a_confirm() {
     let s = webhook_server(&secret).await;
     register_webhook(&s, &secret).await;
     let (v, slug, before, _) = pick_variant(&s, 2, 0).await;
-    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 1).await;
     let tok = card_token(VISA).await;
     processor_fault(&s, json!({ "op": "capture", "kind": "lost" })).await;
     let (st, r) = confirm(&s, &sid, &tok).await;
@@ -95,7 +96,7 @@ async fn a_lost_capture_is_settled_by_the_webhook_without_a_confirm() {
     // A late confirm (a tab coming back) reads the settled payment: success, nothing new.
     let (st, r) = confirm(&s, &sid, &tok).await;
     assert_eq!((st, r["status"].as_str(), r["success"].as_bool()), (200, Some("succeeded"), Some(true)), "{r}");
-    assert_eq!((captured_charges(&sid).await, orders_of(&s, &sid).await), (1, 1));
+    assert_charged_once(&s, &sid).await;
 }
 
 /// A re-sent confirm after a lost capture answer reads the payment back and
@@ -104,7 +105,7 @@ async fn a_lost_capture_is_settled_by_the_webhook_without_a_confirm() {
 async fn a_confirm_resent_after_a_lost_capture_settles_it() {
     let s = webhook_server(&webhook_secret()).await;
     let (v, _, _, _) = pick_variant(&s, 2, 0).await;
-    let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&s, &v, 1).await;
     let tok = card_token(VISA).await;
     processor_fault(&s, json!({ "op": "capture", "kind": "lost" })).await;
     assert_eq!(confirm(&s, &sid, &tok).await.0, 502);
@@ -121,7 +122,7 @@ async fn webhooks_and_confirms_racing_make_one_order() {
     let s = webhook_server(&secret).await;
     for round in 0..3 {
         let (v, slug, before, _) = pick_variant(&s, 2, round).await;
-        let sid = initiate(&s, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+        let sid = new_session(&s, &v, 1).await;
         let tok = card_token(THREE_DS).await;
         let (st, r) = confirm(&s, &sid, &tok).await;
         assert_eq!((st, r["status"].as_str()), (200, Some("requires_action")), "{r}");
@@ -194,18 +195,18 @@ async fn the_start_up_sweep_settles_what_happened_while_down() {
     let a = server(&first);
     // 1: the capture's answer is lost, then the server goes down.
     let (v, _, _, _) = pick_variant(&a, 3, 0).await;
-    let lost = initiate(&a, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let lost = new_session(&a, &v, 1).await;
     processor_fault(&a, json!({ "op": "capture", "kind": "lost" })).await;
     assert_eq!(confirm(&a, &lost, &card_token(VISA).await).await.0, 502);
     // 2: 3-D Secure asked; the buyer authenticates while the server is down.
-    let authorized = initiate(&a, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let authorized = new_session(&a, &v, 1).await;
     let (_, r) = confirm(&a, &authorized, &card_token(THREE_DS).await).await;
     assert_eq!(r["status"], "requires_action", "{r}");
     // 3: declined: nothing to settle, the sweep records it and writes nothing.
-    let declined = initiate(&a, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let declined = new_session(&a, &v, 1).await;
     assert_eq!(confirm(&a, &declined, &card_token("4000000000000341").await).await.1["status"], "requires_payment_method");
     // 4: a payment the processor does not know (as after localstripe restarted).
-    let gone = initiate(&a, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let gone = new_session(&a, &v, 1).await;
     first.handle.abort();
     let _ = first.handle.await;
     let sql = rusqlite::Connection::open(&db).unwrap();
@@ -249,7 +250,7 @@ async fn the_sweep_reads_a_new_attempt_after_a_cancelled_payment() {
     let first = start(config()).await.unwrap();
     let a = server(&first);
     let (v, _, _, _) = pick_variant(&a, 1, 0).await;
-    let sid = initiate(&a, &v, 1).await["sessionId"].as_str().unwrap().to_string();
+    let sid = new_session(&a, &v, 1).await;
     // Attempt 1 waits for 3-D Secure and is cancelled outside the server; a confirm records it `canceled`.
     let tok = card_token(THREE_DS).await;
     let (_, r) = confirm(&a, &sid, &tok).await;

@@ -47,9 +47,6 @@ pub mod machine;
 pub mod options;
 pub mod protocol;
 pub mod crosstab;
-/// The old path of [`crosstab`], still used by `protocol/` and `tests/` (the lead's files,
-/// issue 31): removed once they say `crosstab` (a mechanical `record::` → `crosstab::`).
-pub(crate) use crosstab as record;
 pub mod state;
 pub mod stored;
 pub mod validate;

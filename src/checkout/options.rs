@@ -18,7 +18,8 @@ pub struct CheckoutOptions {
     pub adapter: JsObject,
     /// Where the checkout's record is kept: default `localStorage`, which every tab of the
     /// origin reads (there is no per-tab mode). Another shared `Storage` may be passed; `null`
-    /// keeps nothing (no resume, no other tab sees it: for servers and tests only).
+    /// keeps it in this page's memory (the page's next checkout of the cart finds it; other tabs
+    /// do not, and a reload forgets it).
     #[serde(default)]
     pub storage: JsObject,
     /// The record's key; default `"<cart.storageKey>:checkout"` for a persistent cart, else

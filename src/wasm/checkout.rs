@@ -25,10 +25,12 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
-use super::checkout_live::{Common, Inner};
+use super::checkout_live::{Common, Inner, Place};
 use super::checkout_options;
 use super::interop::{arg_from_js, options_from_js, to_js};
+use super::js::get;
 use super::listeners::unsubscriber;
+use super::storage;
 use super::payment_api::JsClient;
 use crate::checkout::protocol::{Op, Operation, Outcome};
 use crate::checkout::PayOptions;
@@ -44,10 +46,29 @@ type JsResult<T> = std::result::Result<T, JsValue>;
 const TS_GENERATED: &str = include_str!("../../js/generated/checkout.ts");
 
 
-/// What the live checkout keeps of its options ([`checkout_options::common`]).
+/// What the live checkout keeps of its options ([`checkout_options::common`]) and where its
+/// record is kept ([`Place`]).
 fn common(o: &crate::checkout::CheckoutOptions) -> Result<Common> {
-    let (adapter, storage, key, cart) = checkout_options::common(o)?;
-    Ok(Common { adapter: adapter.unchecked_into(), storage, key, cart })
+    let (adapter, key, cart) = checkout_options::common(o)?;
+    let place = match &o.storage.0 {
+        v if v.is_null() => Place::Memory,
+        // Every tab of the origin reads the record. Reading `localStorage`
+        // throws where storage is disabled (`Place::Disabled`).
+        v if v.is_undefined() => match storage::local() {
+            Ok(Some(s)) => Place::Storage(s),
+            Ok(None) => Place::Memory,
+            Err(e) => Place::Disabled(super::js::error_text(&e)),
+        },
+        v => {
+            for m in ["getItem", "setItem", "removeItem"] {
+                if !get(v, m).is_function() {
+                    return Err(super::js::wrong_type(&format!("options.storage.{m} must be a function"), &get(v, m)));
+                }
+            }
+            Place::Storage(v.clone().unchecked_into())
+        }
+    };
+    Ok(Common { adapter: adapter.unchecked_into(), place, key, cart })
 }
 
 /// Starts a payment run as the single flight and records its promise. The

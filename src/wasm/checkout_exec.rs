@@ -20,9 +20,11 @@ use super::checkout_live::Inner;
 use super::interop::to_js;
 use super::js::{error_text, get};
 use super::lock;
-use super::timers::sleep;
+use super::payment_api::{self, rates, store_currency};
+use super::timers::delay;
 use crate::checkout::protocol::{Effect, Input, Op, Operation, Outcome, Refusal};
 use crate::error::{Error, ErrorCode};
+use crate::jsoncheck::Root;
 use crate::model::ShippingRatesResponse;
 
 type JsResult<T> = std::result::Result<T, JsValue>;
@@ -147,39 +149,76 @@ impl Inner {
         })
     }
 
-    /// Perform an effect that is awaited.
+    /// Perform an effect that is awaited: the JS call made now ([`Self::call`]), its promise
+    /// awaited (one await for every effect but the lock's), its answer read ([`read`]).
     async fn perform(&self, effect: Effect) -> Performed {
-        match effect {
-            Effect::StoreCurrency => js(self.client.store_currency().await, Input::StoreCurrency),
-            Effect::Initiate(body) => js(self.client.initiate(&body).await, Input::Initiated),
-            Effect::Rates(body) => js(self.client.shipping_rates(&body).await.map(|variant_rates| ShippingRatesResponse { variant_rates }), Input::Rates),
-            Effect::Update(body) => js(self.client.update(&body).await, Input::Updated),
-            Effect::Confirm(body) => js(self.client.confirm(&body).await, Input::Confirmed),
-            Effect::AcquireLock => (Input::Lock(lock::acquire(&self.lock_name(), self.id).await), None),
+        if let Effect::AcquireLock = effect {
+            return (Input::Lock(lock::acquire(&self.lock_name(), self.id).await), None);
+        }
+        match self.call(effect) {
+            Ok((call, answer)) => read(answer, settle(call).await),
+            Err(input) => (input, None),
+        }
+    }
+
+    /// Make the JS call an awaited effect asks for: its result (a promise or a plain value)
+    /// and what the answer is; `Err` with the input at once when there is nothing to call.
+    fn call(&self, effect: Effect) -> Result<(JsResult<JsValue>, Answer), Input> {
+        Ok(match effect {
+            Effect::StoreCurrency => (self.client.store(), Answer::StoreCurrency),
+            Effect::Initiate(body) => (self.client.initiate(&body), Answer::Initiated),
+            Effect::Rates(body) => (self.client.shipping_rates(&body), Answer::Rates),
+            Effect::Update(body) => (self.client.update(&body), Answer::Updated),
+            Effect::Confirm(body) => (self.client.confirm(&body), Answer::Confirmed),
             Effect::Mount(session) => match to_js(&session) {
-                Ok(arg) => js(settle(self.adapter.mount(&arg)).await.map(drop), Input::Adapter),
-                Err(e) => (Input::Adapter(Err(e)), None),
+                Ok(arg) => (self.adapter.mount(&arg), Answer::Adapter),
+                Err(e) => return Err(Input::Adapter(Err(e))),
             },
             Effect::UpdateAmount { amount, currency } => {
                 // i64 minor units → JS number: checked to be a safe integer.
                 match crate::money::check_safe(amount) {
                     #[allow(clippy::cast_precision_loss)] // a safe integer, checked above
-                    Ok(a) => js(settle(self.adapter.update_amount(a as f64, &currency)).await.map(drop), Input::Adapter),
-                    Err(e) => (Input::Adapter(Err(e)), None),
+                    Ok(a) => (self.adapter.update_amount(a as f64, &currency), Answer::Adapter),
+                    Err(e) => return Err(Input::Adapter(Err(e))),
                 }
             }
-            Effect::CollectToken => match settle(self.adapter.collect_token()).await {
-                Ok(v) => (Input::Token(Ok(v.as_string().unwrap_or_default())), None),
-                Err(e) => (Input::Token(Err(Error::new(ErrorCode::Internal, error_text(&e)))), Some(e)),
-            },
-            Effect::NextAction(secret) => js(settle(self.adapter.handle_next_action(&secret)).await.map(drop), Input::Adapter),
-            Effect::Sleep(ms) => {
-                sleep(ms).await;
-                (Input::None, None)
-            }
-            // The synchronous ones never reach here (`sync_effect`).
-            _ => (Input::None, None),
-        }
+            Effect::CollectToken => (self.adapter.collect_token(), Answer::Token),
+            Effect::NextAction(secret) => (self.adapter.handle_next_action(&secret), Answer::Adapter),
+            Effect::Sleep(ms) => (Ok(delay(ms).into()), Answer::Slept),
+            // The synchronous ones never reach here (`sync_effect`), nor the lock (`perform`).
+            _ => return Err(Input::None),
+        })
+    }
+}
+
+/// What the settled result of an awaited effect's JS call is.
+#[derive(Clone, Copy)]
+enum Answer {
+    StoreCurrency,
+    Initiated,
+    Rates,
+    Updated,
+    Confirmed,
+    /// The adapter's `mount`, `updateAmount`, `handleNextAction`: nothing but success.
+    Adapter,
+    Token,
+    Slept,
+}
+
+/// The settled result of an awaited effect's JS call as the protocol's input.
+fn read(answer: Answer, settled: JsResult<JsValue>) -> Performed {
+    match answer {
+        Answer::StoreCurrency => js(settled.map(|v| store_currency(&v)), Input::StoreCurrency),
+        Answer::Initiated => js(settled.and_then(|v| payment_api::answer(v, "initiatePayment answer", Root::InitiateResponse)), Input::Initiated),
+        Answer::Rates => js(settled.and_then(rates).map(|variant_rates| ShippingRatesResponse { variant_rates }), Input::Rates),
+        Answer::Updated => js(settled.and_then(|v| payment_api::answer(v, "updatePayment answer", Root::UpdateResponse)), Input::Updated),
+        Answer::Confirmed => js(settled.and_then(|v| payment_api::answer(v, "confirmPayment answer", Root::ConfirmResponse)), Input::Confirmed),
+        Answer::Adapter => js(settled.map(drop), Input::Adapter),
+        Answer::Token => match settled {
+            Ok(v) => (Input::Token(Ok(v.as_string().unwrap_or_default())), None),
+            Err(e) => (Input::Token(Err(Error::new(ErrorCode::Internal, error_text(&e)))), Some(e)),
+        },
+        Answer::Slept => (Input::None, None),
     }
 }
 

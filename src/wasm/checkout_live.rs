@@ -46,21 +46,40 @@ extern "C" {
 /// What `start` and `resume` share: the adapter, the storage, the key, the cart.
 pub(super) struct Common {
     pub(super) adapter: Adapter,
-    pub(super) storage: Option<Store>,
+    pub(super) place: Place,
     pub(super) key: String,
     /// The cart paid for (`options.cart`): emptied when its payment succeeds.
     pub(super) cart: Option<JsValue>,
 }
 
+/// Where the record every checkout of the cart reads is kept.
+pub(super) enum Place {
+    /// `localStorage` (or `options.storage`): every tab of the origin reads it.
+    Storage(Store),
+    /// This page's memory ([`MEMORY`]: `storage: null`, or no `localStorage` here).
+    Memory,
+    /// Reading `localStorage` threw (storage disabled), with what it said: the
+    /// record cannot be kept, so every write is refused and `start` gives the
+    /// protocol's typed error before any session, never a checkout silently
+    /// kept in memory.
+    Disabled(String),
+}
+
 thread_local! {
     static NEXT_ID: Cell<u32> = const { Cell::new(1) };
+    /// The records of the checkouts kept in this page's memory (`storage: null`,
+    /// or no `localStorage` at all), by key: shared by the checkouts of this
+    /// page as `localStorage` is by the tabs, so a checkout let go with its
+    /// payment unsettled (or paid) is found by the next one the page opens for
+    /// the same cart; other tabs do not see it and a reload forgets it.
+    static MEMORY: RefCell<Vec<(String, Record)>> = const { RefCell::new(Vec::new()) };
 }
 
 pub(super) struct Inner {
     pub(super) id: u32,
     pub(super) client: JsClient,
     pub(super) adapter: Adapter,
-    pub(super) storage: Option<Store>,
+    pub(super) place: Place,
     pub(super) key: String,
     /// The cart paid for, emptied when the payment succeeds.
     pub(super) cart: Option<JsValue>,
@@ -82,12 +101,12 @@ impl Inner {
             n.set(id.wrapping_add(1));
             id
         });
-        let tab = Tab::new(c.storage.is_some(), c.cart.is_some());
+        let tab = Tab::new(true, c.cart.is_some());
         Rc::new(Self {
             id,
             client,
             adapter: c.adapter,
-            storage: c.storage,
+            place: c.place,
             key: c.key,
             cart: c.cart,
             tab: RefCell::new(tab),
@@ -124,13 +143,16 @@ impl Inner {
     /// The record as storage holds it now (an unreadable one is kept aside
     /// and the error says where).
     pub(super) fn read(&self) -> Stored {
-        stored(self.storage.as_ref(), &self.key).map_err(|e| keep_aside(self.storage.as_ref(), &self.key, e))
+        match &self.place {
+            Place::Storage(s) => stored(Some(s), &self.key).map_err(|e| keep_aside(Some(s), &self.key, e)),
+            Place::Memory => Ok(MEMORY.with(|m| m.borrow().iter().find(|(k, _)| *k == self.key).map(|(_, r)| r.clone()))),
+            Place::Disabled(_) => Ok(None),
+        }
     }
 
     /// Write `record` if the stored revision is `expect`: `Ok(false)` when
     /// another revision is stored, `Err(why)` when storage refused it.
     pub(super) fn write(&self, record: &Record, expect: Option<u64>) -> Result<bool, String> {
-        let Some(s) = &self.storage else { return Ok(true) };
         let now = match self.read() {
             Ok(r) => r.map(|r| r.revision),
             Err(_) => return Ok(false),
@@ -138,6 +160,18 @@ impl Inner {
         if now != expect {
             return Ok(false);
         }
+        let s = match &self.place {
+            Place::Storage(s) => s,
+            Place::Disabled(why) => return Err(why.clone()),
+            Place::Memory => {
+                MEMORY.with(|m| {
+                    let mut m = m.borrow_mut();
+                    m.retain(|(k, _)| *k != self.key);
+                    m.push((self.key.clone(), record.clone()));
+                });
+                return Ok(true);
+            }
+        };
         let text = to_js(&StoredForm::of(&record.state, record.revision))
             .ok()
             .and_then(|v| JSON::stringify(&v).ok())
@@ -148,7 +182,11 @@ impl Inner {
 
     /// Whether storage takes a write at all (a scratch key, removed again).
     pub(super) fn probe(&self) -> Result<(), String> {
-        let Some(s) = &self.storage else { return Ok(()) };
+        let s = match &self.place {
+            Place::Storage(s) => s,
+            Place::Disabled(why) => return Err(why.clone()),
+            Place::Memory => return Ok(()),
+        };
         let key = format!("{}:probe", self.key);
         s.set_item(&key, "1").map_err(|e| error_text(&e))?;
         let _ = s.remove_item(&key);

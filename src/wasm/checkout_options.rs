@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 use super::checkout_split::record_key;
 use super::interop::{list_from_js, options_from_js};
 use super::js::get;
-use super::storage::{self, Store};
+use super::storage::Store;
 use crate::checkout::protocol::Record;
 use crate::checkout::CheckoutOptions;
 use crate::checkout::stored::restore;
@@ -71,10 +71,10 @@ pub(super) fn decode(options: JsValue) -> Result<CheckoutOptions> {
     )
 }
 
-/// What a live checkout keeps of its options (`checkout_live::Common`): the adapter (its
-/// methods checked), the storage of the record (default `localStorage`; `null`: none), the
-/// record's key, the cart (when it can be emptied).
-pub(super) type Kept = (JsValue, Option<Store>, String, Option<JsValue>);
+/// What a live checkout keeps of its options (`checkout_live::Common`, with the record's
+/// place, which `checkout` reads from `options.storage`): the adapter (its methods checked),
+/// the record's key, the cart (when it can be emptied).
+pub(super) type Kept = (JsValue, String, Option<JsValue>);
 
 /// [`Kept`] of the options.
 ///
@@ -92,22 +92,8 @@ pub(super) fn common(o: &CheckoutOptions) -> Result<Kept> {
         k => k.clone(),
     };
     let key = record_key(storage_key, &o.cart.0);
-    let storage = match &o.storage.0 {
-        v if v.is_null() => None,
-        // Every tab of the origin reads the record. Reading `localStorage`
-        // throws where storage is disabled: then nothing is kept.
-        v if v.is_undefined() => storage::local().ok().flatten(),
-        v => {
-            for m in ["getItem", "setItem", "removeItem"] {
-                if !get(v, m).is_function() {
-                    return Err(super::js::wrong_type(&format!("options.storage.{m} must be a function"), &get(v, m)));
-                }
-            }
-            Some(v.clone().unchecked_into())
-        }
-    };
     let cart = get(&o.cart.0, "clear").is_function().then(|| o.cart.0.clone());
-    Ok((adapter.clone(), storage, key, cart))
+    Ok((adapter.clone(), key, cart))
 }
 
 /// Whether the options name a cart (its checkout empties it once paid).

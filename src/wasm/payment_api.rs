@@ -9,17 +9,15 @@
 //! decoded once, named by its path in the response schema when it is bad. A
 //! payment body is sent once, never retried.
 
-use js_sys::Promise;
 use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 use super::interop::{arg_from_js, list_from_js, to_js};
 use super::js::get;
 use crate::error::Result;
 use crate::jsoncheck::Root;
 use crate::model::{
-    ConfirmRequest, ConfirmResponse, InitiateRequest, InitiateResponse, ShippingRatesRequest, UpdateRequest, UpdateResponse, VariantRates,
+    ConfirmRequest, InitiateRequest, ShippingRatesRequest, UpdateRequest, VariantRates,
 };
 
 type JsResult<T> = std::result::Result<T, JsValue>;
@@ -56,42 +54,50 @@ impl JsClient {
     }
 }
 
-/// Await a JS method's result (a promise or a plain value) and decode it
-/// (a fake's answer: a bad one is named by its path in the response schema `root`).
-async fn answer<T: DeserializeOwned>(call: JsResult<JsValue>, what: &str, root: Root) -> JsResult<T> {
-    let v = JsFuture::from(Promise::resolve(&call?)).await?;
+/// The payment calls of a client: each body converted to JS and the JS
+/// method called; its promise (or plain value) is awaited by the executor
+/// (`checkout_exec`), and the answer decoded by [`answer`] or [`rates`]. A
+/// rejection is the value the JS method would have rejected with (a
+/// `CirrusError`, or a fake's own error).
+impl JsClient {
+    pub(super) fn initiate(&self, body: &InitiateRequest) -> JsResult<JsValue> {
+        self.initiate_payment(&to_js(body)?)
+    }
+    pub(super) fn update(&self, body: &UpdateRequest) -> JsResult<JsValue> {
+        self.update_payment(&to_js(body)?)
+    }
+    pub(super) fn confirm(&self, body: &ConfirmRequest) -> JsResult<JsValue> {
+        self.confirm_payment(&to_js(body)?)
+    }
+    pub(super) fn shipping_rates(&self, body: &ShippingRatesRequest) -> JsResult<JsValue> {
+        self.shipping_rates_js(&to_js(body)?)
+    }
+    /// `store()`, when the client has it: a `CirrusClient` does; a `CheckoutClient` may leave
+    /// it out (then `undefined`, read as no currency by [`store_currency`]).
+    pub(super) fn store(&self) -> JsResult<JsValue> {
+        if !get(self, "store").is_function() {
+            return Ok(JsValue::UNDEFINED);
+        }
+        self.store_js()
+    }
+}
+
+/// An answer of `initiatePayment`, `updatePayment` or `confirmPayment`, decoded (a fake's
+/// answer: a bad one is named by its path in the response schema `root`).
+pub(super) fn answer<T: DeserializeOwned>(v: JsValue, what: &str, root: Root) -> JsResult<T> {
     Ok(arg_from_js(v, what, Some(root), false)?)
 }
 
-/// The payment calls of a client: each body converted to JS, each answer
-/// decoded from JS. A rejection is the value the JS method would have
-/// rejected with (a `CirrusError`, or a fake's own error).
-impl JsClient {
-    pub(super) async fn initiate(&self, body: &InitiateRequest) -> JsResult<InitiateResponse> {
-        answer(self.initiate_payment(&to_js(body)?), "initiatePayment answer", Root::InitiateResponse).await
+/// The `variantRates` list of a `shippingRates` answer (a fake may answer the whole response object).
+pub(super) fn rates(v: JsValue) -> JsResult<Vec<VariantRates>> {
+    if v.is_array() {
+        Ok(list_from_js(v, "shippingRates answer", Root::VariantRates)?)
+    } else {
+        Ok(arg_from_js::<crate::model::ShippingRatesResponse>(v, "shippingRates answer", Some(Root::ShippingRatesResponse), false)?.variant_rates)
     }
-    pub(super) async fn update(&self, body: &UpdateRequest) -> JsResult<UpdateResponse> {
-        answer(self.update_payment(&to_js(body)?), "updatePayment answer", Root::UpdateResponse).await
-    }
-    pub(super) async fn confirm(&self, body: &ConfirmRequest) -> JsResult<ConfirmResponse> {
-        answer(self.confirm_payment(&to_js(body)?), "confirmPayment answer", Root::ConfirmResponse).await
-    }
-    /// The `variantRates` list (a fake may answer the whole response object).
-    /// The store's `defaultCurrency` when the client can tell: a `CirrusClient` has `store()`
-    /// (its answer checked by the client); a `CheckoutClient` may leave it out (`None`).
-    pub(super) async fn store_currency(&self) -> JsResult<Option<String>> {
-        if !get(self, "store").is_function() {
-            return Ok(None);
-        }
-        let store = JsFuture::from(Promise::resolve(&self.store_js()?)).await?;
-        Ok(get(&store, "defaultCurrency").as_string())
-    }
-    pub(super) async fn shipping_rates(&self, body: &ShippingRatesRequest) -> JsResult<Vec<VariantRates>> {
-        let v = JsFuture::from(Promise::resolve(&self.shipping_rates_js(&to_js(body)?)?)).await?;
-        if v.is_array() {
-            Ok(list_from_js(v, "shippingRates answer", Root::VariantRates)?)
-        } else {
-            Ok(arg_from_js::<crate::model::ShippingRatesResponse>(v, "shippingRates answer", Some(Root::ShippingRatesResponse), false)?.variant_rates)
-        }
-    }
+}
+
+/// The store's `defaultCurrency` from `store()`'s answer, when it tells.
+pub(super) fn store_currency(store: &JsValue) -> Option<String> {
+    get(store, "defaultCurrency").as_string()
 }

@@ -5,5 +5,13 @@ import type { NextConfig } from "next";
 // The roots keep Next inside this folder when the template sits in a larger repository.
 const root = import.meta.dirname;
 // NEXT_SOURCE_MAPS=1 (scripts/bench-next.sh) ships the browser's source maps, to tell the SDK's share of each chunk.
-const config: NextConfig = { outputFileTracingRoot: root, turbopack: { root }, poweredByHeader: false, productionBrowserSourceMaps: process.env.NEXT_SOURCE_MAPS === "1" };
+// inlineCss: the stylesheet (1.4 KB gzip) in a <style> of the HTML, not a render-blocking request
+// (one round trip less before the first paint: Lighthouse's FCP and LCP).
+const config: NextConfig = {
+  outputFileTracingRoot: root,
+  turbopack: { root },
+  poweredByHeader: false,
+  productionBrowserSourceMaps: process.env.NEXT_SOURCE_MAPS === "1",
+  experimental: { inlineCss: true },
+};
 export default config;

@@ -34,8 +34,9 @@ export function ok(r, what) {
 }
 
 /** A new browser context with the test page loaded (its tabs share localStorage). */
-export async function openCheckoutPage(browser) {
+export async function openCheckoutPage(browser, { init } = {}) {
   const { context, page, problems } = await openPage(browser);
+  if (init) await context.addInitScript(init);
   await context.addInitScript((cfg) => { window.__CHECKOUT_TEST = cfg; }, {
     baseUrl: API, apiKey: API_KEY, localstripeUrl: LOCALSTRIPE,
   });

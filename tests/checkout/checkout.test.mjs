@@ -372,6 +372,20 @@ test("stored state: resumed exactly as stored; tampered or unreadable ones are r
   await context.close();
 });
 
+test("storage disabled (reading localStorage throws): start is a typed error before any session, never a checkout silently kept in memory", async () => {
+  const { context, page } = await openIn(browser, {
+    init: () => Object.defineProperty(window, "localStorage", {
+      configurable: true,
+      get() { throw new DOMException("access to localStorage is denied for this document", "SecurityError"); },
+    }),
+  });
+  const { variant } = await pickProduct({ minStock: 1, skip: nextProduct++ });
+  const r = await page.evaluate(([v, c]) => window.t.start([{ variantId: v, quantity: 1 }], c), [variant.id, currency]);
+  assert.equal(r.error && r.error.code, "invalid_state", JSON.stringify(r));
+  assert.match(r.error.message, /^storage refused to write this checkout's record \(.*denied.*\): no payment session was opened; .*`storage: null`/);
+  await context.close();
+});
+
 test("typed errors: bad address fields, pay before shipping, cancel rules", async () => {
   const { context, page } = await openCheckoutPage();
   const { variant } = await pickProduct({ minStock: 1, skip: nextProduct++ });

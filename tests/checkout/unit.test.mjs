@@ -600,3 +600,34 @@ test("issue 31: a checkout that ends or is freed unmounts its adapter's form", a
     assert.equal(w.calls("unmount").length, 1, end);
   }
 });
+
+test("storage: null keeps the record in this page's memory: a checkout let go with its payment unsettled is finished by the page's next one, never a second session; paid bare items show the order", async () => {
+  // 10,000,000-schedule simulation (issue 31): 14 seeds, all with no storage, where a page let a
+  // checkout go while its payment was unsettled (or paid for bare items) and its next checkout
+  // of the same cart opened a second payment session.
+  const w = world();
+  const opts = { adapter: w.adapter, storage: null, storageKey: "page-memory-test" };
+  const items = [{ variantId: "v1", quantity: 1 }];
+  const a = await lib.Checkout.start(w.client, { ...opts, items, currency: "USD" });
+  await a.shippingOptions("US");
+  await a.selectShipping("std", ADDRESS);
+  const answer = gate();
+  const confirm = w.client.confirmPayment;
+  w.client.confirmPayment = async (body) => { await answer.p; return confirm(body); };
+  const paying = a.pay({ returnUrl: URL });
+  while (w.calls("token").length === 0) await tick();
+  await tick();
+  a.free();
+  const opening = lib.Checkout.start(w.client, { ...opts, items, currency: "USD" });
+  answer.open();
+  const b = await opening;
+  await paying;
+  assert.equal(w.calls("initiate").length, 1, "no second payment session");
+  assert.ok(w.calls("confirm").every((c) => c[1].confirmationTokenId === "tok_1"), "only the first token is confirmed");
+  assert.equal(b.state.state, "succeeded", JSON.stringify(b.state));
+  b.free();
+  const again = await lib.Checkout.start(w.client, { ...opts, items, currency: "USD" });
+  assert.equal(again.state.state, "succeeded", "the same bare items show the order");
+  assert.equal(w.calls("initiate").length, 1);
+  again.free();
+});

@@ -1,5 +1,6 @@
 // The demo storefront's buying steps, as a buyer does them (shared by the e2e tests
-// of the checkout): add to cart, the address form, the card form, up to the payment.
+// of the checkout): add to cart, the address form, the card form, up to the payment. The
+// address and card forms are also the Next.js template's (tests/next/flow.test.mjs).
 import assert from 'node:assert/strict';
 import { chooseVariant, pickProduct, testHook } from './harness.mjs';
 

@@ -8,6 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { allPaymentIntents, launch, pickProduct, shot, testHook } from '../e2e/harness.mjs';
+import { fillAddress, fillCard } from '../e2e/shop.mjs';
 
 const SITE = process.env.NEXT_SITE?.replace(/\/?$/, '/');
 if (!SITE) throw new Error('NEXT_SITE is not set (run through scripts/test.d/75-next.sh)');
@@ -57,25 +58,6 @@ async function choose(page, product, variant) {
   }
 }
 
-async function fillAddress(page) {
-  await page.getByLabel('Email').fill('buyer@example.com');
-  await page.getByLabel('First name').fill('Ada');
-  await page.getByLabel('Last name').fill('Lovelace');
-  await page.getByLabel('Address', { exact: true }).fill('1 Analytical Way');
-  await page.getByLabel('City').fill('Springfield');
-  await page.getByLabel('Postal code').fill('12345');
-  await page.locator('#shipping-rates input[type=radio]').first().waitFor();
-}
-
-async function fillCard(page, number) {
-  const pe = page.locator('#payment-element');
-  await pe.getByPlaceholder('number').fill(number);
-  await pe.getByPlaceholder('exp_month').fill('12');
-  await pe.getByPlaceholder('exp_year').fill('34');
-  await pe.getByPlaceholder('cvc').fill('123');
-  await pe.getByPlaceholder('postal_code').fill('12345');
-}
-
 /** The order the page thanks for (its PaymentIntent id). */
 async function thanks(page) {
   await page.getByRole('heading', { name: THANKS }).waitFor({ timeout: 30_000 });
@@ -98,6 +80,7 @@ test('browse: home, collections, a collection, a product, all in the server HTML
   assert.match(home, /<h2[^>]*>New in<\/h2>/);
   assert.match(home, /href="\/products\//, 'the home page lists products in its HTML');
   assert.match(home, /application\/ld\+json/, 'JSON-LD in the head');
+  assert.doesNotMatch(home, /\.wasm/, 'the home page names no .wasm (no preload)');
   const page = await context.newPage();
   await page.goto(url('/'));
   await badgeSays(page, null);
@@ -124,6 +107,12 @@ test('product page: options, price and an enabled "Add to cart" in the server HT
   assert.doesNotMatch(button[0], /disabled/, '"Add to cart" is enabled in the HTML');
   assert.match(html, /"@type":"Product"/, 'the Product JSON-LD');
   assert.match(html, /<link rel="canonical" href="[^"]+\/products\//, 'a canonical URL');
+  // usePreloadSdk (inside useProductOptions): the SDK's .wasm, at the URL the bundler gave it, fetched with the page.
+  const preload = /<link rel="preload" href="([^"]+\.wasm)" as="fetch" crossorigin=""\/>/.exec(html);
+  assert.ok(preload, 'a preload of the SDK .wasm in the HTML');
+  const wasm = await fetch(new URL(preload[1], SITE));
+  assert.equal(wasm.status, 200, `the preloaded ${preload[1]} is served`);
+  assert.equal(wasm.headers.get('content-type'), 'application/wasm');
 });
 
 test('pick options, add; the cart in two tabs; the badge follows without the wasm', async () => {

@@ -2,7 +2,7 @@
 // `@ts-expect-error` line is misuse that must not compile (tsc fails if it does).
 import { useState, type ReactElement } from "react";
 import type { CheckoutState, CirrusError, CurrencyCode, OptionMatrix, Product, ProcessorAdapter, Store } from "cirrus-storefront";
-import { CirrusProvider, useCart, useCheckout, useClient, useLoadCart, useProductOptions, useStore, type CartView } from "cirrus-storefront/react";
+import { CirrusProvider, useCart, useCheckout, useClient, useLoadCart, usePreloadSdk, useProductOptions, useStore, type CartView } from "cirrus-storefront/react";
 
 export function Shop({ store, product, adapter }: { store: Store; product: Product; adapter: ProcessorAdapter }): ReactElement {
   return (
@@ -36,6 +36,9 @@ function Cart(): ReactElement {
   useLoadCart("idle");
   // @ts-expect-error useLoadCart takes "mount" or "idle"
   useLoadCart("later");
+  usePreloadSdk();
+  // @ts-expect-error usePreloadSdk takes nothing
+  usePreloadSdk("now");
   void view.add(Object() as Product, "v1").then(() => view.remove("v1")).then((had: boolean) => had);
   // @ts-expect-error setQuantity takes a variant id and a quantity
   view.setQuantity(3);

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::processor::{call_keyed, cancel_verified, refused, retrieve, status, Call, Verified};
 use super::rates::{apply_shipping, check_address};
-use super::record::{load_session, order_total, price_items, Session};
+use super::row::{load_session, order_total, price_items, Session};
 use super::settle::{forget_cancelled, settle, to_the_end};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;

@@ -6,7 +6,7 @@ use cirrus_storefront::model::{ConfirmResponse, PaymentStatus};
 use rusqlite::OptionalExtension;
 use serde_json::Value;
 
-use super::record::Session;
+use super::row::Session;
 use crate::error::{ApiError, ApiResult};
 use crate::stripe::StripeError;
 use crate::State;

@@ -11,7 +11,7 @@ use cirrus_storefront::shipping::in_band;
 use cirrus_storefront::model::{ShippingAddress, ShippingRate, ShippingRatesRequest, ShippingRatesResponse, VariantRates};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::record::{order_total, Session};
+use super::row::{order_total, too_large, Session};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
 use crate::util::{apply_bps_half_up, format_cents};
@@ -154,7 +154,7 @@ pub(super) fn apply_shipping(c: &Connection, s: &Session, rate_id: &str, a: &Shi
         .query_row([&a.country], |r| r.get(0))
         .optional()?
         .unwrap_or(0);
-    let taxed = money::checked_add(s.subtotal, rate.price).map_err(|e| ApiError::bad_request(format!("items: order total too large ({})", e.message)))?;
+    let taxed = money::checked_add(s.subtotal, rate.price).map_err(too_large)?;
     let tax = apply_bps_half_up(taxed, bps);
     order_total(s.subtotal, rate.price, tax)?;
     c.execute(

@@ -10,7 +10,7 @@ use rusqlite::params;
 use super::processor::{cancel_verified, retrieve, status, Verified};
 use super::rates::apply_shipping;
 use super::settle::{forget_cancelled, to_the_end};
-use super::record::{breakdown, load_session, price_items, store_currency, MAX_ITEMS};
+use super::row::{breakdown, load_session, price_items, store_currency, MAX_ITEMS};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
 use crate::middleware::{ClientAddr, Counted};

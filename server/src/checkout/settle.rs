@@ -1,5 +1,5 @@
 //! Settling a payment: the one way a charge becomes an order. Confirm, the
-//! processor's webhook and the reconciliation sweep (at start-up, then
+//! processor's webhook and the settlement sweep (at start-up, then
 //! periodically) all call [`settle`], and run it to its end ([`to_the_end`]).
 
 use std::future::Future;
@@ -10,7 +10,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::Value;
 
 use super::processor::{call_keyed, cancel_verified, processor_error, result_of, status, stock_gone, Verified};
-use super::record::{load_session, Session};
+use super::row::{load_session, Session};
 use crate::error::{ApiError, ApiResult};
 use crate::stripe::StripeError;
 use crate::util::{now_iso, random_hex};
@@ -236,7 +236,7 @@ pub enum Settled {
 const MISSING: &str = "missing";
 
 /// Settles payment `pi_id` of session `session_id` without a confirm: what the
-/// processor's webhook and the reconciliation sweep call. Takes the session's
+/// processor's webhook and the settlement sweep call. Takes the session's
 /// lock, reads the payment back from the processor (the event's copy may be
 /// stale) and [`settle`]s it, exactly as a confirm would, to its end even if the
 /// caller goes away ([`to_the_end`]).
@@ -277,15 +277,15 @@ async fn settle_read_back(state: &State, session_id: &str, pi_id: &str) -> ApiRe
     Ok(Settled::Read(settled.status))
 }
 
-/// The reconciliation sweep, forever: once at start-up (webhooks missed while
+/// The settlement sweep, forever: once at start-up (webhooks missed while
 /// the server was down), then every `every` (a payment whose confirm never came
 /// back and no webhook announced: the buyer's connection dropped and the
 /// server stopped before it finished, a capture that failed, an authentication
 /// finished in the buyer's browser). One sweep at a time.
-pub async fn reconcile_every(state: State, every: Duration) {
+pub async fn sweep_every(state: State, every: Duration) {
     let mut startup = true;
     loop {
-        reconcile(state.clone(), startup).await;
+        sweep(state.clone(), startup).await;
         startup = false;
         tokio::time::sleep(every).await;
     }
@@ -297,7 +297,7 @@ pub async fn reconcile_every(state: State, every: Duration) {
 /// one only what it settled (an order, or stock gone) and its failures stay
 /// quiet, since the next sweep asks again.
 /// Returns (sessions read back, orders written).
-async fn reconcile(state: State, startup: bool) -> (usize, usize) {
+async fn sweep(state: State, startup: bool) -> (usize, usize) {
     let open = state
         .db(|c| {
             let mut stmt = c.prepare(
@@ -312,7 +312,7 @@ async fn reconcile(state: State, startup: bool) -> (usize, usize) {
     let open = match open {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("reconcile: cannot list open sessions: {}", e.message);
+            eprintln!("sweep: cannot list open sessions: {}", e.message);
             return (0, 0);
         }
     };
@@ -322,19 +322,19 @@ async fn reconcile(state: State, startup: bool) -> (usize, usize) {
             Ok(Settled::Read(st)) => {
                 ordered += usize::from(st == PaymentStatus::Succeeded);
                 if startup || st == PaymentStatus::Succeeded {
-                    eprintln!("reconcile: session {sid} payment {pi_id}: {st:?}");
+                    eprintln!("sweep: session {sid} payment {pi_id}: {st:?}");
                 }
             }
-            Ok(Settled::Missing) => eprintln!("reconcile: session {sid} payment {pi_id}: unknown to the processor, not asked again"),
+            Ok(Settled::Missing) => eprintln!("sweep: session {sid} payment {pi_id}: unknown to the processor, not asked again"),
             Ok(_) => {}
             Err(e) if startup || e.code == ServerErrorCode::Conflict => {
-                eprintln!("reconcile: session {sid} payment {pi_id}: {} ({:?})", e.message, e.code);
+                eprintln!("sweep: session {sid} payment {pi_id}: {} ({:?})", e.message, e.code);
             }
             Err(_) => {}
         }
     }
     if (startup && !open.is_empty()) || ordered > 0 {
-        eprintln!("reconcile: {} open payment(s) read back, {ordered} order(s) written", open.len());
+        eprintln!("sweep: {} open payment(s) read back, {ordered} order(s) written", open.len());
     }
     (open.len(), ordered)
 }

@@ -202,7 +202,7 @@ impl Asset {
 #[derive(Clone, Copy)]
 struct FromWww;
 
-/// Whether `r` is an answer of the www dir (the edge keeps its 404 page as it is).
+/// Whether `r` is an answer of the www dir (`middleware::errors` keeps its 404 page as it is).
 #[must_use]
 pub fn is_page(r: &Response) -> bool {
     r.extensions().get::<FromWww>().is_some()

@@ -102,3 +102,19 @@ pub fn cents(s: &str) -> i64 {
     assert_eq!(frac.len(), 2, "{s}");
     whole.parse::<i64>().unwrap() * 100 + frac.parse::<i64>().unwrap()
 }
+
+/// Runs the built binary with only `CIRRUS_ADDR`, `CIRRUS_DB` (in memory) and
+/// `var=value` in its environment; it must stop with exit code 2 (a
+/// configuration error). Returns its stderr.
+pub fn binary_refuses(var: &str, value: &str) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cirrus-dev-server"))
+        .env_clear()
+        .env("CIRRUS_ADDR", "127.0.0.1:0")
+        .env("CIRRUS_DB", ":memory:")
+        .env(var, value)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{var}={value}: {err}");
+    err
+}

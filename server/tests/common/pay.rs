@@ -94,6 +94,10 @@ pub async fn initiate(s: &Server, variant: &str, qty: u64) -> Value {
     s.post_json("/payments/initiate", &json!({ "items": [{ "variantId": variant, "quantity": qty }], "currency": "USD" })).await
 }
 
+/// A new payment session of `qty` units of `variant`: its id.
+pub async fn new_session(s: &Server, variant: &str, qty: u64) -> String {
+    initiate(s, variant, qty).await["sessionId"].as_str().unwrap().to_string()
+}
 
 /// What localstripe's Stripe.js modal does when the buyer finishes (or fails) 3-D Secure.
 pub async fn authenticate(pi: &str, client_secret: &str, success: bool) {
@@ -230,4 +234,24 @@ pub async fn wait_for_orders(s: &Server, session: &str, n: usize, secs: u64) -> 
         }
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     }
+}
+
+/// Session `sid` was charged once and has one order.
+pub async fn assert_charged_once(s: &Server, sid: &str) {
+    assert_eq!((captured_charges(sid).await, orders_of(s, sid).await), (1, 1), "(captured charges, orders) of {sid}");
+}
+
+/// After `attempts - 1` failed attempts on session `sid`, a new card pays: of its
+/// `attempts` PaymentIntents exactly one succeeded, the store has one order and
+/// the stock of `variant` (product `slug`) is one below `before`. Returns the answer.
+pub async fn pay_with_a_new_card(s: &Server, sid: &str, attempts: usize, (slug, variant, before): (&str, &str, u64)) -> Value {
+    let good = card_token("4242424242424242").await;
+    let ok = s.post_json("/payments/confirm", &confirm_body(sid, &good, "rate_us_express")).await;
+    assert_eq!(ok["status"], "succeeded", "{ok}");
+    let pis = payment_intents(sid).await;
+    assert_eq!(pis.len(), attempts);
+    assert_eq!(pis.iter().filter(|p| p["status"] == "succeeded").count(), 1, "charged once");
+    assert_eq!(orders(s).await.len(), 1);
+    assert_eq!(stock(s, slug, variant).await, before - 1);
+    ok
 }

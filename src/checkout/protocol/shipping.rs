@@ -176,10 +176,7 @@ fn shown(tab: &mut Tab, next: CheckoutState, revision: Option<u64>, q: &mut VecD
     // `commit` queued the new amount for a mounted form; an unmounted one is told too.
     let told = q.iter().any(|e| matches!(e, Effect::UpdateAmount { .. }));
     match (session, told) {
-        (Some(s), false) => {
-            tab.shown = tab.shown.map(|_| s.amount);
-            (Stage::Shown, Effect::UpdateAmount { amount: s.amount, currency: s.currency })
-        }
+        (Some(s), false) => (Stage::Shown, Effect::UpdateAmount { amount: s.amount, currency: s.currency }),
         _ => {
             // Hand the queued UpdateAmount out last, as this step's own effect.
             let pos = q.iter().rposition(|e| matches!(e, Effect::UpdateAmount { .. }));

@@ -10,7 +10,7 @@
 use std::collections::VecDeque;
 
 use super::{Effect, Record};
-use crate::checkout::record::{moved_on, reconcile, Reconciled};
+use crate::checkout::crosstab::{moved_on, reconcile, Reconciled};
 use crate::checkout::state::CheckoutState;
 use crate::error::{Error, ErrorCode, Result};
 use crate::shipping::ShippingOption;
@@ -143,9 +143,17 @@ impl Tab {
     pub(super) fn act<T>(&mut self, stored: Option<&Record>, q: &mut VecDeque<Effect>, step: impl FnOnce(&mut CheckoutState) -> Result<T>) -> Result<(CheckoutState, T)> {
         let adopted = self.sync(stored, q)? == Synced::Adopted;
         let mut next = self.state.clone();
-        let r = step(&mut next);
-        let t = r.map_err(|e| if adopted && e.code == ErrorCode::InvalidState { moved_on(&self.state, e) } else { e })?;
+        let t = step(&mut next).map_err(|e| self.refused(adopted, e))?;
         Ok((next, t))
+    }
+
+    /// A refusal of [`Self::act`]'s step (one function for every step: smaller wasm).
+    fn refused(&self, adopted: bool, e: Error) -> Error {
+        if adopted && e.code == ErrorCode::InvalidState {
+            moved_on(&self.state, e)
+        } else {
+            e
+        }
     }
 
     /// Ask to write `next` over the record stored now (the revision after
@@ -191,11 +199,11 @@ impl Tab {
         }
     }
 
-    /// Tell a mounted form the amount of the state, when it shows another one.
-    pub(super) fn show_amount(&mut self, q: &mut VecDeque<Effect>) {
+    /// Tell a mounted form the amount of the state, when it shows another one
+    /// (`shown` changes when the effect is handed out: [`super::hand_out`]).
+    pub(super) fn show_amount(&self, q: &mut VecDeque<Effect>) {
         let Some(session) = self.state.session() else { return };
         if self.shown.is_some_and(|shown| shown != session.amount) {
-            self.shown = Some(session.amount);
             q.push_back(Effect::UpdateAmount { amount: session.amount, currency: session.currency.clone() });
         }
     }

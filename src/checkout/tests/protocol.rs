@@ -12,6 +12,15 @@ fn is_confirm(e: &Effect) -> bool {
     matches!(e, Effect::Confirm(_))
 }
 
+/// An effect an executor awaits (a tab can go away, or another operation
+/// run, before its answer); the others are performed in the step's turn.
+fn awaited(e: &Effect) -> bool {
+    !matches!(
+        e,
+        Effect::Probe | Effect::Write { .. } | Effect::ReleaseLock | Effect::Unmount | Effect::EmptyCart { .. } | Effect::Emit(_) | Effect::FirstAnswer | Effect::Done(_)
+    )
+}
+
 #[test]
 fn a_checkout_runs_from_start_to_paid_with_each_write_a_new_revision() {
     let mut w = World::default();
@@ -215,8 +224,17 @@ fn nothing_awaited_comes_between_an_in_flight_write_and_its_confirm() {
     let run: Vec<&Effect> = w.log[before..].iter().filter(|e| !matches!(e, Effect::Emit(_) | Effect::FirstAnswer)).collect();
     let write = run.iter().position(|e| matches!(e, Effect::Write { record, .. } if record.state.name() == "paying")).unwrap();
     assert!(is_confirm(run[write + 1]), "{run:?}");
-    let told = run.iter().position(|e| matches!(e, Effect::UpdateAmount { amount: 5298, .. })).expect("the form is told the amount");
-    assert!(told > write + 1, "{run:?}");
+    // The payment succeeded at once: the form is unmounted with the cart emptied in the same
+    // turn as the write of the success, and an amount still to tell it is dropped. Seed 282649
+    // of the 1,000,000-schedule simulation: that amount was handed out (an await) between the
+    // success and the cart emptied; the tab went away there, the cart kept what was paid for,
+    // and the next tab opened a second payment session for it and charged it again.
+    let unmount = run.iter().position(|e| matches!(e, Effect::Unmount)).unwrap_or_else(|| panic!("the form is unmounted: {run:?}"));
+    let emptied = run.iter().position(|e| matches!(e, Effect::EmptyCart { .. })).unwrap_or_else(|| panic!("the cart is emptied: {run:?}"));
+    let success = run.iter().rposition(|e| matches!(e, Effect::Write { record, .. } if record.state.name() == "succeeded")).unwrap();
+    assert!(run[success + 1..emptied].iter().all(|e| !awaited(e)), "{run:?}");
+    assert!(run[write + 1..].iter().all(|e| !matches!(e, Effect::UpdateAmount { .. })), "{run:?}");
+    assert!(unmount > success, "{run:?}");
 }
 
 #[test]
@@ -236,5 +254,49 @@ fn a_start_decides_again_once_it_holds_the_lock_never_a_session_for_items_paid_m
         assert_eq!(r, Effect::Done(Ok(Outcome::Opened { finish: false })), "from_cart {from_cart}");
         assert_eq!(late.state().name(), "succeeded", "the order is shown");
         assert_eq!(w.count(|e| matches!(e, Effect::Initiate(_))), 1, "no second session (from_cart {from_cart})");
+    }
+}
+
+#[test]
+fn the_amount_last_handed_to_the_form_is_the_one_the_tab_believes_it_shows_whatever_the_interleaving() {
+    // Seed 632883 of the 1,000,000-schedule simulation (issue 31): two `selectShipping` of one
+    // tab in flight while another tab chose shipping too; an amount held back behind a write was
+    // handed to the form, then the second choice's, then the first's own again, so the form
+    // showed 19.00 while the tab believed 15.00, and a token collected then was charged 15.00.
+    // Every interleaving at the awaits of the three runs is tried (400 schedules).
+    let select = || Operation::SelectShipping { rate_id: "rate_std".into(), address: address() };
+    for seed in 0..400_u64 {
+        let mut w = World::default();
+        let mut tab = shipped(&mut w);
+        let mut other = opened(&mut w);
+        w.go(&mut other, Operation::ShippingOptions { country: "GB".into() }).unwrap();
+        let mut ops = [tab.begin(select()), tab.begin(select()), other.begin(select())];
+        let mut inputs = [Some(Input::None), Some(Input::None), Some(Input::None)];
+        let mut told = None;
+        let mut rng = seed;
+        while inputs.iter().any(Option::is_some) {
+            rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let i = (0..3).map(|k| (usize::try_from(rng >> 62).unwrap_or(0) + k) % 3).find(|&k| inputs[k].is_some()).unwrap_or(0);
+            let mut input = inputs[i].take().unwrap_or(Input::None);
+            loop {
+                let t = if i < 2 { &mut tab } else { &mut other };
+                let e = ops[i].step(t, Ok(w.record.clone()), input);
+                if matches!(e, Effect::Done(_)) {
+                    break;
+                }
+                if let (true, Effect::UpdateAmount { amount, .. }) = (i < 2, &e) {
+                    told = Some(*amount);
+                }
+                // Each run's update is answered with its own tax.
+                w.tax = [400, 0, 900][i];
+                input = w.perform(&e);
+                if awaited(&e) {
+                    inputs[i] = Some(input);
+                    break;
+                }
+            }
+        }
+        assert_eq!(tab.shown(), Some(told.unwrap_or(4498)), "seed {seed}: the form was last told {told:?}");
+        assert_eq!(tab.shown(), tab.state().session().map(|s| s.amount), "seed {seed}: the form shows the tab's amount");
     }
 }

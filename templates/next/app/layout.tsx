@@ -18,13 +18,13 @@ export default async function RootLayout({ children }: { children: React.ReactNo
           Skip to content
         </a>
         <header className="site-header">
-          <Link href="/" className="brand">
+          <Link prefetch={false} href="/" className="brand">
             {name}
           </Link>
           <nav aria-label="Main">
             <ul>
               <li>
-                <Link href="/collections">Collections</Link>
+                <Link prefetch={false} href="/collections">Collections</Link>
               </li>
               <li>
                 <CartBadge />

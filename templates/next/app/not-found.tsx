@@ -5,7 +5,7 @@ export default function NotFound() {
     <>
       <h1>Not found</h1>
       <p>
-        There is nothing at this address. <Link href="/">Back to the shop</Link>
+        There is nothing at this address. <Link prefetch={false} href="/">Back to the shop</Link>
       </p>
     </>
   );

@@ -45,7 +45,7 @@ async function Collections() {
     <ul className="pills">
       {collections.map((c) => (
         <li key={c.slug}>
-          <Link href={`/collections/${encodeURIComponent(c.slug)}`}>{c.name}</Link>
+          <Link prefetch={false} href={`/collections/${encodeURIComponent(c.slug)}`}>{c.name}</Link>
         </li>
       ))}
     </ul>

@@ -9,7 +9,7 @@ export function CartBadge() {
   // The server and the hydration render say "Cart"; the stored count right after.
   const count = useSyncExternalStore(subscribeCartSummary, () => readCartSummary()?.itemCount ?? null, () => null);
   return (
-    <Link href="/cart" className="cart-link" data-cart-count={count || ""}>
+    <Link prefetch={false} href="/cart" className="cart-link" data-cart-count={count || ""}>
       Cart <span className="cart-count">{count ? `(${count})` : ""}</span>
     </Link>
   );

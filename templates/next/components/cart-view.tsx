@@ -13,7 +13,7 @@ export function CartView() {
   if (cart.isEmpty)
     return (
       <p>
-        Your cart is empty. <Link href="/collections">Browse the collections</Link>
+        Your cart is empty. <Link prefetch={false} href="/collections">Browse the collections</Link>
       </p>
     );
   return (
@@ -24,7 +24,7 @@ export function CartView() {
           return (
             <li key={line.variantId} className="line" data-variant={line.variantId}>
               <div>
-                <Link href={`/products/${encodeURIComponent(line.productSlug)}`}>{line.productName}</Link>
+                <Link prefetch={false} href={`/products/${encodeURIComponent(line.productSlug)}`}>{line.productName}</Link>
                 <p className="line-attrs">{Object.values(line.attributes).join(" / ")}</p>
               </div>
               <p className="field">
@@ -45,7 +45,7 @@ export function CartView() {
         <dd data-subtotal>{formatMoney(cart.totals.subtotal, currency, "en-US")}</dd>
       </dl>
       <p>
-        <Link className="btn btn-primary" href="/checkout">
+        <Link prefetch={false} className="btn btn-primary" href="/checkout">
           Check out
         </Link>
       </p>

@@ -83,7 +83,7 @@ export function CheckoutView({ localstripeUrl }: { localstripeUrl: string | null
   else if (state === null && cart.isEmpty)
     body = (
       <p>
-        Your cart is empty. <Link href="/collections">Browse the collections</Link>
+        Your cart is empty. <Link prefetch={false} href="/collections">Browse the collections</Link>
       </p>
     );
   else if (state?.state === "succeeded") body = <Thanks state={state} money={money} />;
@@ -192,7 +192,7 @@ function Thanks({ state, money }: { state: Extract<CheckoutState, { state: "succ
         Order <span data-order>{state.paymentIntentId}</span>, {money(state.session.breakdown.total)}, ships to {state.shipping.address.firstName} {state.shipping.address.lastName} ({state.shipping.rate.name}).
       </p>
       <p>
-        <Link href="/">Continue shopping</Link>
+        <Link prefetch={false} href="/">Continue shopping</Link>
       </p>
     </section>
   );

@@ -14,7 +14,7 @@ export function ProductGrid({ products, price }: { products: CardProduct[]; pric
     <ul className="grid">
       {products.map((p, i) => (
         <li key={p.slug} className="card">
-          <Link href={`/products/${encodeURIComponent(p.slug)}`}>
+          <Link prefetch={false} href={`/products/${encodeURIComponent(p.slug)}`}>
             {p.images[0] ? <img src={assetUrl(p.images[0].url)} alt="" width={300} height={300} loading={i < 4 ? "eager" : "lazy"} decoding="async" /> : null}
             <span className="card-name">{p.name}</span>
           </Link>

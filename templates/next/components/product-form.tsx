@@ -2,11 +2,14 @@
 // The product picker and "Add to cart". The first render is the server's productOptions()
 // (options, availability, the selected variant; its price formatted on the server), so the
 // server HTML sells before any wasm arrives; a choice and "Add to cart" go through the SDK
-// (useProductOptions, useCart); the SDK is fetched right after hydration (useLoadCart), so a
-// click usually finds it loaded.
+// (useProductOptions, useCart). The first click must be fast: the SDK's glue ships with this
+// island (imported here, not a chunk fetched after the click) and starts as soon as the island
+// runs; usePreloadSdk preloads its .wasm from the page's head.
 import { useState } from "react";
-import type { OptionMatrix, Product } from "cirrus-storefront";
-import { useCart, useLoadCart, useProductOptions } from "cirrus-storefront/react";
+import { init, type OptionMatrix, type Product } from "cirrus-storefront";
+import { useCart, useLoadCart, usePreloadSdk, useProductOptions } from "cirrus-storefront/react";
+
+if (typeof window !== "undefined") void init().catch(() => {}); // a failure is the action's error (useCart().error)
 
 export interface ProductFormProps {
   product: Product;
@@ -17,6 +20,7 @@ export interface ProductFormProps {
 }
 
 export function ProductForm({ product, options, prices }: ProductFormProps) {
+  usePreloadSdk();
   useLoadCart();
   const { matrix, select, selectedVariant, pending, error } = useProductOptions(product, options);
   const add = useCart((c) => c.add);

@@ -72,19 +72,18 @@ impl World {
         }
     }
 
-    /// CONTRACT "the record is written before the money moves": when a kept
-    /// page sends a confirm, the stored record has that attempt in flight.
+    /// CONTRACT "the record is written before the money moves": when a page
+    /// sends a confirm, its record (in storage, or in the page's memory) has
+    /// that attempt in flight.
     pub fn confirm_after_record(&mut self, p: usize, req: &ConfirmRequest) {
-        if !self.pages[p].kept {
-            return;
-        }
-        let ok = self.storage.peek().is_some_and(|r| {
+        let record = if self.pages[p].kept { self.storage.peek() } else { self.pages[p].memory.peek() };
+        let ok = record.is_some_and(|r| {
             r.state.payment_unsettled()
                 && attempt_token(&r.state) == Some(req.confirmation_token_id.as_str())
                 && r.state.session().is_some_and(|s| s.session_id == req.session_id)
         });
         if !ok {
-            let stored = self.storage.peek().map(|r| (r.revision, r.state.name(), attempt_token(&r.state).map(str::to_string)));
+            let stored = record.map(|r| (r.revision, r.state.name(), attempt_token(&r.state).map(str::to_string)));
             self.violate(format!(
                 "invariant 3: page {} confirms {} for {} but the stored record is {stored:?}",
                 self.pages[p].id, req.confirmation_token_id, req.session_id

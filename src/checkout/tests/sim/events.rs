@@ -44,19 +44,9 @@ pub(super) enum Ev {
     Finisher(usize),
 }
 
+/// The tests' buyer (`checkout::tests::address`), shipping to `country`.
 pub fn address(country: &str) -> ShippingAddress {
-    ShippingAddress {
-        email: "ada@example.com".into(),
-        first_name: "Ada".into(),
-        last_name: "Lovelace".into(),
-        address1: "1 Analytical St".into(),
-        address2: None,
-        city: "Springfield".into(),
-        state: None,
-        postal_code: "12345".into(),
-        country: country.into(),
-        phone: None,
-    }
+    ShippingAddress { country: country.into(), ..crate::checkout::tests::address() }
 }
 
 impl World {

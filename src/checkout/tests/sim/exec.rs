@@ -47,7 +47,7 @@ impl World {
     /// The stored record as page `p` reads it right before a step.
     fn stored(&self, p: usize) -> Stored {
         if !self.pages[p].kept {
-            return Ok(None);
+            return Ok(self.pages[p].memory.peek().cloned());
         }
         self.storage.read().map_err(|_| Error::new(ErrorCode::InvalidState, "localStorage is not available"))
     }
@@ -172,7 +172,7 @@ impl World {
 
     fn probe(&self) -> Result<(), String> {
         if self.cfg.absent {
-            return Err("SecurityError: localStorage is not available".into());
+            return Ok(()); // this page's memory
         }
         if self.storage.full {
             return Err("QuotaExceededError: the quota has been exceeded".into());
@@ -182,6 +182,13 @@ impl World {
 
     /// A conditional write: applied only if the stored revision is `expect`.
     fn write(&mut self, p: usize, record: Record, expect: Option<u64>) -> Result<bool, String> {
+        if !self.pages[p].kept {
+            let memory = &mut self.pages[p].memory;
+            if memory.peek().map(|r| r.revision) != expect {
+                return Ok(false);
+            }
+            return memory.write(record).map(|()| true).map_err(|_| "this page's memory refused a write".to_string());
+        }
         let stored = self.storage.read().map_err(|_| "SecurityError: localStorage is not available".to_string())?;
         if stored.map(|r| r.revision) != expect {
             trace!(self, "    not applied: stored revision {:?}, expected {expect:?}", self.storage.peek().map(|r| r.revision));

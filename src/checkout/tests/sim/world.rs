@@ -125,6 +125,9 @@ pub struct Page {
     pub cart: usize,
     /// The checkout is kept in storage (else in this page's memory).
     pub kept: bool,
+    /// The record in this page's memory (`storage: null`, no storage): the
+    /// page's checkouts share it as tabs share storage; a reload forgets it.
+    pub memory: Storage<Record>,
 }
 
 pub struct World {
@@ -251,6 +254,7 @@ impl World {
             frozen_until: 0,
             cart,
             kept: !self.cfg.absent,
+            memory: Storage::new(false),
         });
         trace!(self, "page {id} opens");
         let p = self.pages.len() - 1;
@@ -296,8 +300,7 @@ impl World {
         if self.pages[p].checkouts.last().is_some_and(|c| !c.freed) {
             self.begin(p, Operation::Free, "free", Then::Nothing);
         }
-        let kept = self.pages[p].kept;
-        self.pages[p].checkouts.push(Checkout { tab: Tab::new(kept, !self.cfg.bare), form: None, freed: false, opened: false });
+        self.pages[p].checkouts.push(Checkout { tab: Tab::new(true, !self.cfg.bare), form: None, freed: false, opened: false });
     }
 
     /// The page's current checkout, once it opened one (not after `free()`:

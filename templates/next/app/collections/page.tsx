@@ -20,12 +20,12 @@ export default async function Collections() {
           const children = collections.filter((c) => c.parent === root.id);
           return (
             <li key={root.slug}>
-              <Link href={`/collections/${encodeURIComponent(root.slug)}`}>{root.name}</Link>
+              <Link prefetch={false} href={`/collections/${encodeURIComponent(root.slug)}`}>{root.name}</Link>
               {children.length > 0 ? (
                 <ul>
                   {children.map((c) => (
                     <li key={c.slug}>
-                      <Link href={`/collections/${encodeURIComponent(c.slug)}`}>{c.name}</Link>
+                      <Link prefetch={false} href={`/collections/${encodeURIComponent(c.slug)}`}>{c.name}</Link>
                     </li>
                   ))}
                 </ul>

@@ -5,6 +5,14 @@
 //! address (an address is never rebound, only a name is) at the port this
 //! server listens on, or a name configured in `CIRRUS_ALLOWED_HOSTS`.
 
+use axum::extract::{Request, State as AxState};
+use axum::http::header;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use crate::error::ApiError;
+use crate::State;
+
 /// Which `Host` values are this server's.
 #[derive(Debug, Clone)]
 pub struct HostCheck {
@@ -100,6 +108,24 @@ pub fn check_entry(entry: &str) -> Result<(), String> {
         return bad("has characters a host name cannot have");
     }
     Ok(())
+}
+
+/// The layer: refuses a request whose `Host` is not this server's with 400
+/// `invalid_request` naming the header. The authority of an absolute-form
+/// request target stands for the header (RFC 9112 3.2.2).
+pub async fn host(AxState(state): AxState<State>, req: Request, next: Next) -> Response {
+    let host = match req.uri().authority() {
+        Some(a) => a.as_str(),
+        None => match req.headers().get(header::HOST) {
+            None => return ApiError::bad_request("Host: missing header").into_response(),
+            Some(h) => h.to_str().unwrap_or("\u{fffd}"),
+        },
+    };
+    if state.hosts.allows(host) {
+        next.run(req).await
+    } else {
+        ApiError::bad_request(state.hosts.refusal(host)).into_response()
+    }
 }
 
 #[cfg(test)]
