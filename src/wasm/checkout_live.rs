@@ -101,7 +101,7 @@ impl Inner {
             n.set(id.wrapping_add(1));
             id
         });
-        let tab = Tab::new(true, c.cart.is_some());
+        let tab = Tab::new(c.cart.is_some());
         Rc::new(Self {
             id,
             client,

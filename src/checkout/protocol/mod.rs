@@ -7,7 +7,7 @@
 //! deterministic simulation is another, over simulated I/O.
 //!
 //! ```text
-//! let mut tab = Tab::new(kept, cart);                  // one page's checkout
+//! let mut tab = Tab::new(cart);                        // one page's checkout
 //! let mut op = tab.begin(Operation::Pay { return_url });
 //! let mut input = Input::None;
 //! loop {

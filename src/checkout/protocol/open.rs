@@ -54,7 +54,7 @@ pub(super) enum Stage {
     /// Waiting for the initiate answer.
     Initiate(Plan),
     /// Waiting for the write of the new session's record.
-    Written { plan: Plan, next: CheckoutState, revision: Option<u64> },
+    Written { plan: Plan, next: CheckoutState, revision: u64 },
     /// A stored record taken: waiting for the lock (taken if free).
     OpenLock,
     /// Waiting for the mount; `opened`: an existing record (a failed mount
@@ -103,7 +103,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
     match (stage, input) {
         (Stage::Start { items, currency, from_cart }, _) => match stored {
             Err(e) => (over, refuse(e)),
-            Ok(Some(old)) if tab.kept && carries_on(&old.state, Some(&items), from_cart) => open(tab, old, q),
+            Ok(Some(old)) if carries_on(&old.state, Some(&items), from_cart) => open(tab, old, q),
             Ok(_) if items.is_empty() => (over, refuse(Error::invalid_state("the cart is empty: add an item before checkout"))),
             Ok(r) => {
                 let seen = r.map(|r| r.revision);
@@ -112,7 +112,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
         },
         (Stage::Resume { items, from_cart }, _) => match stored {
             Err(e) => (over, refuse(e)),
-            Ok(Some(old)) if tab.kept && carries_on(&old.state, items.as_deref(), from_cart) => open(tab, old, q),
+            Ok(Some(old)) if carries_on(&old.state, items.as_deref(), from_cart) => open(tab, old, q),
             Ok(_) => (over, done(Outcome::Nothing)),
         },
         (Stage::Currency(plan), Input::StoreCurrency(r)) => match r {
@@ -121,8 +121,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             Ok(Some(store)) if store != plan.currency => {
                 (over, refuse(same_currency(&plan.currency, &store, plan.from_cart).err().unwrap_or_else(|| Error::invalid_argument("currency"))))
             }
-            Ok(_) if tab.kept => (Stage::Probe(plan), Effect::Probe),
-            Ok(_) => (Stage::Lock(plan), Effect::AcquireLock),
+            Ok(_) => (Stage::Probe(plan), Effect::Probe),
         },
         (Stage::Probe(plan), Input::Probed(r)) => match r {
             Err(why) => (over, refuse(unwritable(&why, "no payment session was opened"))),
@@ -133,7 +132,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             (_, Err(e)) => (over, fail(tab, q, Refusal::Error(e))),
             // Decided again on the record as it is once the lock is held: another tab may have
             // paid meanwhile (finish that payment, or show the order), never a session beside it.
-            (Ok(()), Ok(Some(old))) if tab.kept && plan.defers_to(&old) => {
+            (Ok(()), Ok(Some(old))) if plan.defers_to(&old) => {
                 tab.lock = true;
                 open(tab, old, q)
             }
@@ -239,23 +238,11 @@ fn rewrite(tab: &mut Tab, stored: Stored, plan: Plan, next: CheckoutState, q: &m
         Ok(r) => r,
         Err(e) => return (Stage::Free, fail(tab, q, Refusal::Error(e))),
     };
-    if let Some(old) = stored.as_ref().filter(|r| tab.kept && plan.defers_to(r)) {
+    if let Some(old) = stored.as_ref().filter(|r| plan.defers_to(r)) {
         return open(tab, old.clone(), q);
     }
-    match tab.write(stored.as_ref(), &next) {
-        Some(Effect::Write { record, expect }) => {
-            let revision = Some(record.revision);
-            (Stage::Written { plan, next, revision }, Effect::Write { record, expect })
-        }
-        _ => {
-            let session = next.adapter_session();
-            tab.commit(next, None, q);
-            match session {
-                Some(s) => (Stage::Mount { amount: s.amount, opened: false }, Effect::Mount(s)),
-                None => (Stage::Free, done(Outcome::Opened { finish: false })),
-            }
-        }
-    }
+    let (revision, write) = Tab::write(stored.as_ref(), &next);
+    (Stage::Written { plan, next, revision }, write)
 }
 
 /// Another tab wrote the record: adopt its progress on this session (unless
@@ -263,15 +250,12 @@ fn rewrite(tab: &mut Tab, stored: Stored, plan: Plan, next: CheckoutState, q: &m
 /// payment back if the record was cleared. A record of another checkout is
 /// left alone (this tab's next action says so).
 fn follow(tab: &mut Tab, stored: Stored, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
-    if tab.flight || !tab.kept {
+    if tab.flight {
         return (Stage::Free, done(Outcome::Unit));
     }
     let Ok(stored) = stored else { return (Stage::Free, done(Outcome::Unit)) };
     match tab.sync(stored.as_ref(), q) {
-        Ok(Synced::Restore) => match tab.write(stored.as_ref(), &tab.state.clone()) {
-            Some(w) => (Stage::Restored, w),
-            None => (Stage::Free, done(Outcome::Unit)),
-        },
+        Ok(Synced::Restore) => (Stage::Restored, Tab::write(stored.as_ref(), &tab.state).1),
         _ => (Stage::Free, done(Outcome::Unit)),
     }
 }

@@ -130,7 +130,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
         },
         (Stage::InFlight { r, next, revision, body }, Input::Wrote(w)) => match w {
             Ok(true) => {
-                tab.commit(next, Some(revision), q);
+                tab.commit(next, revision, q);
                 (Stage::Sent(r), Effect::Confirm(body))
             }
             Ok(false) => confirm(tab, record, q, r)?,
@@ -139,7 +139,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
         (Stage::Sent(r), Input::Confirmed(answer)) => answer_landed(tab, record, q, r, answer)?,
         (Stage::Answered { r, answer, next, after, revision }, Input::Wrote(w)) => match w {
             Ok(true) => {
-                tab.commit(next, Some(revision), q);
+                tab.commit(next, revision, q);
                 go_on(tab, record, q, r, after)?
             }
             Ok(false) => answer_landed(tab, record, q, r, answer)?,
@@ -170,7 +170,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
         },
         (Stage::AdapterFailed { message, next, revision }, Input::Wrote(w)) => match w {
             Ok(true) => {
-                tab.commit(next, Some(revision), q);
+                tab.commit(next, revision, q);
                 state_done()
             }
             Ok(false) => adapter_failed(tab, record, q, message)?,
@@ -198,16 +198,8 @@ fn confirm(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: 
             return Ok((Stage::Over, refuse(e)));
         }
     }
-    Ok(match tab.write(record, &next) {
-        Some(Effect::Write { record, expect }) => {
-            let revision = record.revision;
-            (Stage::InFlight { r, next, revision, body }, Effect::Write { record, expect })
-        }
-        _ => {
-            tab.commit(next, None, q);
-            (Stage::Sent(r), Effect::Confirm(body))
-        }
-    })
+    let (revision, write) = Tab::write(record, &next);
+    Ok((Stage::InFlight { r, next, revision, body }, write))
 }
 
 /// An answer for `r.token` landed: apply it to the record as it is now.
@@ -215,40 +207,30 @@ fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect
     // The state the answer applies to: this tab's in-flight copy, or the
     // record another tab wrote since, while it still waits on this token.
     let mut base = tab.state.clone();
-    if tab.kept {
-        match record {
-            Some(rec) if Some(rec.revision) == tab.revision && rec.state == tab.state => {}
-            Some(rec) if same_session(&rec.state, &tab.state) && rec.state.resume_token() == Some(r.token.as_str()) => {
-                base = rec.state.clone();
-                if !matches!(&base, CheckoutState::Paying(p) if p.attempt.confirm_in_flight) {
-                    base.begin_confirm(&r.token, &r.return_url)?;
-                }
+    match record {
+        Some(rec) if Some(rec.revision) == tab.revision && rec.state == tab.state => {}
+        Some(rec) if same_session(&rec.state, &tab.state) && rec.state.resume_token() == Some(r.token.as_str()) => {
+            base = rec.state.clone();
+            if !matches!(&base, CheckoutState::Paying(p) if p.attempt.confirm_in_flight) {
+                base.begin_confirm(&r.token, &r.return_url)?;
             }
-            // Cleared while this payment is unsettled: the answer puts it back.
-            None if tab.state.payment_unsettled() => {}
-            // Settled elsewhere, paid again with another token, or another
-            // checkout: this late answer changes nothing (finding 2).
-            _ => {
-                let _ = tab.sync(record, q);
-                q.push_back(Effect::FirstAnswer);
-                return Ok(state_done());
-            }
+        }
+        // Cleared while this payment is unsettled: the answer puts it back.
+        None if tab.state.payment_unsettled() => {}
+        // Settled elsewhere, paid again with another token, or another
+        // checkout: this late answer changes nothing (finding 2).
+        _ => {
+            let _ = tab.sync(record, q);
+            q.push_back(Effect::FirstAnswer);
+            return Ok(state_done());
         }
     }
     let after = match answer.clone() {
         Ok(a) => base.confirmed(a),
         Err(e) => base.confirm_failed(e.code, &e.message),
     }?;
-    Ok(match tab.write(record, &base) {
-        Some(Effect::Write { record, expect }) => {
-            let revision = record.revision;
-            (Stage::Answered { r, answer, next: base, after, revision }, Effect::Write { record, expect })
-        }
-        _ => {
-            tab.commit(base, None, q);
-            go_on(tab, record, q, r, after)?
-        }
-    })
+    let (revision, write) = Tab::write(record, &base);
+    Ok((Stage::Answered { r, answer, next: base, after, revision }, write))
 }
 
 fn same_session(a: &CheckoutState, b: &CheckoutState) -> bool {
@@ -288,14 +270,6 @@ fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, mut r
 /// on the live record, the run ends with that state.
 fn adapter_failed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, message: String) -> Result<(Stage, Effect)> {
     let (next, ()) = tab.act(record, q, |s| s.adapter_failed(&message))?;
-    Ok(match tab.write(record, &next) {
-        Some(Effect::Write { record, expect }) => {
-            let revision = record.revision;
-            (Stage::AdapterFailed { message, next, revision }, Effect::Write { record, expect })
-        }
-        _ => {
-            tab.commit(next, None, q);
-            state_done()
-        }
-    })
+    let (revision, write) = Tab::write(record, &next);
+    Ok((Stage::AdapterFailed { message, next, revision }, write))
 }

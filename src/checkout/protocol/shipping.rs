@@ -64,9 +64,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
     Ok(match (stage, input) {
         (Stage::Options { country }, _) => {
             if tab.sync(record, q)? == Synced::Restore {
-                if let Some(w) = tab.write(record, &tab.state.clone()) {
-                    q.push_back(w);
-                }
+                q.push_back(Tab::write(record, &tab.state).1);
             }
             let (_, (ids, subtotal, currency)) = tab.act(record, q, |state| {
                 let session = state.shipping_session()?;
@@ -120,7 +118,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             Err(e) => (over, Effect::Done(Err(Refusal::PassOn(e)))),
         },
         (Stage::Written { rate, address, answer, next, revision }, Input::Wrote(r)) => match r {
-            Ok(true) => shown(tab, next, Some(revision), q),
+            Ok(true) => shown(tab, next, revision, q),
             // Another tab wrote meanwhile: the answer applies to the record as it is now, or not at all.
             Ok(false) => choose(tab, record, q, rate, address, answer)?,
             Err(why) => (over, refuse(unwritable(&why, "the shipping choice was not recorded"))),
@@ -132,20 +130,12 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
         (Stage::Cancel, _) => {
             tab.idle("cancel")?;
             let (next, ()) = tab.act(record, q, CheckoutState::cancel)?;
-            match tab.write(record, &next) {
-                Some(Effect::Write { record, expect }) => {
-                    let revision = record.revision;
-                    (Stage::CancelWritten { next, revision }, Effect::Write { record, expect })
-                }
-                _ => {
-                    tab.commit(next, None, q);
-                    (over, Effect::Done(Ok(Outcome::Unit)))
-                }
-            }
+            let (revision, write) = Tab::write(record, &next);
+            (Stage::CancelWritten { next, revision }, write)
         }
         (Stage::CancelWritten { next, revision }, Input::Wrote(r)) => match r {
             Ok(true) => {
-                tab.commit(next, Some(revision), q);
+                tab.commit(next, revision, q);
                 (over, Effect::Done(Ok(Outcome::Unit)))
             }
             Ok(false) => return advance(Stage::Cancel, tab, Ok(record.cloned()), Input::None, q),
@@ -160,17 +150,12 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
 fn choose(tab: &mut Tab, record: Option<&super::Record>, q: &mut VecDeque<Effect>, rate: ShippingRate, address: ShippingAddress, answer: UpdateResponse) -> Result<(Stage, Effect)> {
     tab.idle("select shipping")?;
     let (next, ()) = tab.act(record, q, |s| s.shipping_chosen(rate.clone(), address.clone(), answer.clone()))?;
-    Ok(match tab.write(record, &next) {
-        Some(Effect::Write { record, expect }) => {
-            let revision = record.revision;
-            (Stage::Written { rate, address, answer, next, revision }, Effect::Write { record, expect })
-        }
-        _ => shown(tab, next, None, q),
-    })
+    let (revision, write) = Tab::write(record, &next);
+    Ok((Stage::Written { rate, address, answer, next, revision }, write))
 }
 
 /// The choice is this tab's state: the form shows its amount.
-fn shown(tab: &mut Tab, next: CheckoutState, revision: Option<u64>, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
+fn shown(tab: &mut Tab, next: CheckoutState, revision: u64, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
     let session = next.session().cloned();
     tab.commit(next, revision, q);
     // `commit` queued the new amount for a mounted form; an unmounted one is told too.

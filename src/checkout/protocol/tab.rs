@@ -25,9 +25,6 @@ pub struct Tab {
     /// The revision of the record `state` was read from or written as
     /// (`None`: no record read or written yet).
     pub(super) revision: Option<u64>,
-    /// The record is kept in storage (`false`: in this tab's memory only,
-    /// the page passed `storage: null` or has no storage).
-    pub(super) kept: bool,
     /// A cart to take what was paid for out of (`options.cart`).
     pub(super) cart: bool,
     /// The amount the adapter's form shows (`None`: not mounted).
@@ -55,14 +52,13 @@ pub(super) enum Synced {
 }
 
 impl Tab {
-    /// A fresh page's checkout: `idle`, nothing read. `kept`: the record is
-    /// kept in storage (else in memory); `cart`: a cart to empty once paid.
+    /// A fresh page's checkout: `idle`, nothing read. `cart`: a cart to
+    /// empty once paid.
     #[must_use]
-    pub const fn new(kept: bool, cart: bool) -> Self {
+    pub const fn new(cart: bool) -> Self {
         Self {
             state: CheckoutState::Idle,
             revision: None,
-            kept,
             cart,
             shown: None,
             lock: false,
@@ -113,11 +109,8 @@ impl Tab {
     /// Compare this tab's copy with the record stored now: adopt another
     /// tab's progress on this session (queueing what follows a change), or
     /// refuse when the record is another checkout's or was cleared
-    /// ([`reconcile`]). In memory only, the copy is the record.
+    /// ([`reconcile`]).
     pub(super) fn sync(&mut self, stored: Option<&Record>, q: &mut VecDeque<Effect>) -> Result<Synced> {
-        if !self.kept {
-            return Ok(Synced::Current);
-        }
         if let Some(r) = stored {
             if Some(r.revision) == self.revision && r.state == self.state {
                 return Ok(Synced::Current);
@@ -156,24 +149,18 @@ impl Tab {
         }
     }
 
-    /// Ask to write `next` over the record stored now (the revision after
-    /// it, applied only if that record is still there); `None` when the
-    /// record is kept in memory only (then [`Self::commit`] at once).
-    pub(super) fn write(&self, stored: Option<&Record>, next: &CheckoutState) -> Option<Effect> {
-        if !self.kept {
-            return None;
-        }
+    /// Ask to write `next` over the record stored now: the revision after
+    /// it, and the write, applied only if that record is still there.
+    pub(super) fn write(stored: Option<&Record>, next: &CheckoutState) -> (u64, Effect) {
         let expect = stored.map(|r| r.revision);
         let revision = expect.map_or(1, |r| r.saturating_add(1));
-        Some(Effect::Write { record: Record { revision, state: next.clone() }, expect })
+        (revision, Effect::Write { record: Record { revision, state: next.clone() }, expect })
     }
 
-    /// `next` was written (or is kept in memory): it is this tab's copy now.
-    pub(super) fn commit(&mut self, next: CheckoutState, written: Option<u64>, q: &mut VecDeque<Effect>) {
+    /// `next` was written as `revision`: it is this tab's copy now.
+    pub(super) fn commit(&mut self, next: CheckoutState, revision: u64, q: &mut VecDeque<Effect>) {
         self.state = next;
-        if written.is_some() {
-            self.revision = written;
-        }
+        self.revision = Some(revision);
         self.changed(q);
     }
 

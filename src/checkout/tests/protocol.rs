@@ -63,7 +63,7 @@ fn a_checkout_that_ends_or_is_freed_unmounts_its_form() {
 fn storage_that_cannot_be_written_is_a_typed_error_before_any_session_is_opened() {
     // Finding 3 (issue 31): `setItem` throws.
     let mut w = World { full: true, ..World::default() };
-    let mut tab = Tab::new(true, true);
+    let mut tab = Tab::new(true);
     let e = refusal(w.go(&mut tab, start()));
     assert_eq!(e.code, ErrorCode::InvalidState, "{e}");
     assert!(e.message.contains("storage refused to write this checkout's record (QuotaExceededError): no payment session was opened"), "{e}");
@@ -164,13 +164,13 @@ fn choosing_shipping_holds_the_lock() {
 fn a_paid_checkout_of_bare_items_opens_as_the_order_on_reload() {
     // Finding 6 (issue 31).
     let mut w = World::default();
-    let mut tab = Tab::new(true, false);
+    let mut tab = Tab::new(false);
     w.go(&mut tab, Operation::Start { items: items(), currency: "USD".into(), from_cart: false }).unwrap();
     w.go(&mut tab, Operation::ShippingOptions { country: "GB".into() }).unwrap();
     w.go(&mut tab, Operation::SelectShipping { rate_id: "rate_std".into(), address: address() }).unwrap();
     w.go(&mut tab, pay()).unwrap();
     assert_eq!(w.count(|e| matches!(e, Effect::EmptyCart { .. })), 0, "no cart to empty");
-    let mut reloaded = Tab::new(true, false);
+    let mut reloaded = Tab::new(false);
     let r = w.go(&mut reloaded, Operation::Start { items: items(), currency: "USD".into(), from_cart: false });
     assert_eq!(r, Ok(Outcome::Opened { finish: false }));
     assert_eq!(reloaded.state().name(), "succeeded");
@@ -195,7 +195,7 @@ fn another_tabs_progress_is_followed_and_a_paid_record_empties_the_cart_once() {
 #[test]
 fn a_start_that_finds_a_payment_made_meanwhile_finishes_it_instead_of_a_new_session() {
     let mut w = World::default();
-    let mut tab = Tab::new(true, true);
+    let mut tab = Tab::new(true);
     let mut op = tab.begin(start());
     assert_eq!(w.run(&mut tab, &mut op, Input::None, |e| *e == Effect::AcquireLock), Effect::AcquireLock);
     // Another tab (no lock API) paid meanwhile; its answer is unknown.
@@ -242,10 +242,10 @@ fn a_start_decides_again_once_it_holds_the_lock_never_a_session_for_items_paid_m
     // sim-3 (issue 31): a start frozen before its lock while another tab pays the same items.
     for from_cart in [false, true] {
         let mut w = World::default();
-        let mut late = Tab::new(true, from_cart);
+        let mut late = Tab::new(from_cart);
         let mut op = late.begin(Operation::Start { items: items(), currency: "USD".into(), from_cart });
         assert_eq!(w.run(&mut late, &mut op, Input::None, |e| *e == Effect::AcquireLock), Effect::AcquireLock);
-        let mut other = Tab::new(true, from_cart);
+        let mut other = Tab::new(from_cart);
         w.go(&mut other, Operation::Start { items: items(), currency: "USD".into(), from_cart }).unwrap();
         w.go(&mut other, Operation::ShippingOptions { country: "GB".into() }).unwrap();
         w.go(&mut other, Operation::SelectShipping { rate_id: "rate_std".into(), address: address() }).unwrap();

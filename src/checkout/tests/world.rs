@@ -115,7 +115,7 @@ pub(super) fn pay() -> Operation {
 
 /// A tab of the world's record that opened it (as `resume` does).
 pub(super) fn opened(w: &mut World) -> Tab {
-    let mut tab = Tab::new(true, true);
+    let mut tab = Tab::new(true);
     let r = w.go(&mut tab, Operation::Resume { items: None, from_cart: true });
     assert!(matches!(r, Ok(Outcome::Opened { .. })), "{r:?}");
     tab
@@ -123,7 +123,7 @@ pub(super) fn opened(w: &mut World) -> Tab {
 
 /// A tab that started a checkout and chose shipping.
 pub(super) fn shipped(w: &mut World) -> Tab {
-    let mut tab = Tab::new(true, true);
+    let mut tab = Tab::new(true);
     w.go(&mut tab, start()).unwrap();
     w.go(&mut tab, Operation::ShippingOptions { country: "GB".into() }).unwrap();
     w.go(&mut tab, Operation::SelectShipping { rate_id: "rate_std".into(), address: address() }).unwrap();

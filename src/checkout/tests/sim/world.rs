@@ -300,7 +300,7 @@ impl World {
         if self.pages[p].checkouts.last().is_some_and(|c| !c.freed) {
             self.begin(p, Operation::Free, "free", Then::Nothing);
         }
-        self.pages[p].checkouts.push(Checkout { tab: Tab::new(true, !self.cfg.bare), form: None, freed: false, opened: false });
+        self.pages[p].checkouts.push(Checkout { tab: Tab::new(!self.cfg.bare), form: None, freed: false, opened: false });
     }
 
     /// The page's current checkout, once it opened one (not after `free()`:
