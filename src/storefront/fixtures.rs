@@ -1,7 +1,8 @@
 //! Test data for the storefront helpers: a store, and products built from
 //! option lists and variant tuples.
 
-use crate::model::{DisplayStyle, Image, OptionValue, Page, Product, ProductOption, ProductStatus, StockStatus, Variant};
+use super::input::{OptionValue, Product, ProductOption};
+use crate::model::{Image, StockStatus, Variant};
 use super::StoreSettings;
 
 pub(crate) fn store() -> StoreSettings {
@@ -35,34 +36,26 @@ pub(crate) fn variant(id: &str, attrs: &[(&str, &str)], stock: u32) -> Variant {
 pub(crate) fn product(options: &[(&str, &[&str])], variants: Vec<Variant>) -> Product {
     Product {
         id: "prod_1".into(),
-        store_id: "store_1".into(),
         name: "Trail Tee".into(),
         slug: "trail-tee".into(),
-        status: ProductStatus::Active,
         description: "<p>A soft tee &amp; more.</p>".into(),
         meta_title: None,
         meta_description: None,
         images: vec![Image { url: "/static/products/trail-tee-1.svg".into(), alt: "Trail Tee, front".into() }],
-        tags: vec![],
-        created_at: "2025-01-01T00:00:00Z".into(),
-        updated_at: "2025-01-01T00:00:00Z".into(),
         options: options
             .iter()
             .zip(0u32..)
             .map(|((name, values), pos)| ProductOption {
-                id: ["opt_", name].concat(),
                 name: (*name).to_owned(),
-                display_style: DisplayStyle::Dropdown,
                 position: pos,
                 values: values
                     .iter()
                     .zip(0u32..)
-                    .map(|(v, p)| OptionValue { id: ["ov_", name, "_", v].concat(), value: (*v).to_owned(), position: p })
+                    .map(|(v, p)| OptionValue { value: (*v).to_owned(), position: p })
                     .collect(),
             })
             .collect(),
         variants,
-        collections: vec![],
     }
 }
 
@@ -78,20 +71,4 @@ pub(crate) fn tee() -> Product {
             variant("v_l_blue", &[("Size", "L"), ("Color", "Blue")], 0),
         ],
     )
-}
-
-/// A CMS page ("About us", `/pages/about`) without meta title and description.
-pub(crate) fn page() -> Page {
-    Page {
-        id: "page_about".into(),
-        title: "About us".into(),
-        slug: "about".into(),
-        content: "<p>We make gear.</p>".into(),
-        page_type: "page".into(),
-        frontend_id: "about".into(),
-        meta_title: String::new(),
-        meta_description: String::new(),
-        created_at: "2025-01-01T00:00:00Z".into(),
-        updated_at: "2025-01-01T00:00:00Z".into(),
-    }
 }

@@ -15,6 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod input;
 pub mod routes;
 pub mod seo;
 pub mod variants;

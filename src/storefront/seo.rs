@@ -17,7 +17,7 @@ use super::routes::{absolute_url, canonical_url, origin, store_path, StoreResour
 use super::variants::in_stock;
 use super::StoreSettings;
 use crate::error::{Error, Result};
-use crate::model::{Collection, Page, Product};
+use super::input::{Collection, Page, Product};
 use crate::model::Image;
 
 /// Longest title, in characters.

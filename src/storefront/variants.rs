@@ -13,7 +13,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::model::Product;
+use super::input::Product;
 use crate::model::{StockStatus, Variant};
 
 /// Option name to option value, e.g. `{"Size": "M", "Color": "Red"}`.
