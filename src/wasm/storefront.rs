@@ -12,7 +12,8 @@ use wasm_bindgen::prelude::*;
 use super::interop::{arg_from_js, required_arg, to_js};
 use crate::error::Result;
 use crate::jsoncheck::Root;
-use crate::storefront::input::{Collection, Page, Product, ResourceArg};
+use crate::storefront::input::{Collection, Page, Product};
+use crate::storefront::routes::ResourceArg;
 use crate::storefront::{self, OptionSelection, StoreSettings};
 
 #[wasm_bindgen(typescript_custom_section)]
