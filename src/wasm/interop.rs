@@ -46,8 +46,7 @@ pub(crate) fn options_from_js<T: DeserializeOwned>(value: JsValue, what: &str, r
 
 /// The one decoder of [`arg_from_js`] and [`options_from_js`].
 fn decode<T: DeserializeOwned>(value: JsValue, what: &str, root: Option<Root>, strict: bool, wording: &[(&str, &str)]) -> Result<T> {
-    let value = if value.is_undefined() || value.is_null() { js_sys::Object::new().into() } else { value };
-    check_object::<T>(&value, what, strict)?;
+    let value = check_object(value, struct_fields::<T>(), what, strict)?;
     serde_wasm_bindgen::from_value(value.clone()).map_err(|e| arg_error(e, &value, what, root, false, wording))
 }
 
@@ -133,19 +132,26 @@ fn struct_fields<T: DeserializeOwned>() -> Option<&'static [&'static str]> {
     probe.0
 }
 
-/// A struct must be given as an object, and (`strict`) an unknown member of
+/// The value to decode (`undefined` and `null` read as `{}`). A struct (its serialized
+/// member names `fields`) must be given as an object, and (`strict`) an unknown member of
 /// the top object is refused (serde-wasm-bindgen reads a struct member by member, so
-/// `deny_unknown_fields` never sees the others), in serde's words.
-fn check_object<T: DeserializeOwned>(value: &JsValue, what: &str, strict: bool) -> Result<()> {
-    let Some(fields) = struct_fields::<T>() else { return Ok(()) };
-    expect_object(value, what)?;
+/// `deny_unknown_fields` never sees the others), in serde's words. Not generic: one copy
+/// for every type decoded.
+fn check_object(value: JsValue, fields: Option<&[&str]>, what: &str, strict: bool) -> Result<JsValue> {
+    let value = if value.is_undefined() || value.is_null() { js_sys::Object::new().into() } else { value };
+    let Some(fields) = fields else { return Ok(value) };
+    expect_object(&value, what)?;
     if !strict {
-        return Ok(());
+        return Ok(value);
     }
-    match unknown_member(value, fields) {
-        Some(k) => Err(Error::invalid_argument([what, ": unknown field `", &k, "`, expected one of `", &fields.join("`, `"), "`"].concat())),
-        None => Ok(()),
+    let Some(k) = unknown_member(&value, fields) else { return Ok(value) };
+    let mut message = [what, ": unknown field `", &k, "`, expected one of "].concat();
+    for (i, f) in fields.iter().enumerate() {
+        message.push_str(if i == 0 { "`" } else { ", `" });
+        message.push_str(f);
+        message.push('`');
     }
+    Err(Error::invalid_argument(message))
 }
 
 /// The first own enumerable member of the object `value` that `known` does
