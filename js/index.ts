@@ -22,6 +22,7 @@ export * from "./client-entry.js";
 export type {
   CartChange,
   CartEvent,
+  CartEventSource,
   CartLine,
   CartSummary,
   CartTotals,

@@ -1,6 +1,8 @@
-// Hand-written: the shapes that only exist in JavaScript (functions, `Storage`, objects a
-// caller passes in), which no Rust type describes. Everything else is generated from the Rust
-// types (tests/typegen/, `CIRRUS_BLESS=1 cargo test --test typegen`) into js/generated/, whose
+// Hand-written: the shapes that only exist in JavaScript (objects with methods a caller
+// passes in: the processor adapter, the client and the cart as the checkout calls them), which
+// no Rust type describes. The options types that hold them are generated from Rust
+// (`JsObject` members, tools/typegen/src/ts.rs `JS_MEMBERS`). Everything else is generated from the Rust
+// types (tools/typegen/, `cargo run -p cirrus-typegen`) into js/generated/, whose
 // cart and checkout files import these into the glues' `.d.ts`; scripts/build-pkg.sh ships
 // this file next to the root entry's glue (and `checkout/interfaces.d.ts` re-exporting it
 // next to the checkout module's).
@@ -13,7 +15,6 @@ import type {
   InitiateRequest,
   InitiateResponse,
   PaymentItem,
-  RestoreProblem,
   ShippingRatesRequest,
   UpdateRequest,
   UpdateResponse,
@@ -44,29 +45,6 @@ export interface CheckoutClient {
    */
   store?(): Promise<{ defaultCurrency: CurrencyCode }>;
 }
-/** Options shared by `Checkout.start` and `Checkout.resume`. */
-export interface CheckoutOptions {
-  adapter: ProcessorAdapter;
-  /**
-   * Where the checkout's record is kept: default `localStorage`, which every tab of the
-   * origin reads (there is no per-tab mode). Another shared `Storage` may be passed; `null`
-   * keeps it in this page's memory (the page's next checkout of the cart finds it; other tabs
-   * do not, and a reload forgets it).
-   */
-  storage?: Pick<Storage, "getItem" | "setItem" | "removeItem"> | null;
-  /**
-   * The record's key; default `"<cart.storageKey>:checkout"` for a persistent cart, else
-   * "cirrus.checkout". Also names the cross-tab checkout lock.
-   */
-  storageKey?: string;
-  /**
-   * The cart being bought. Its checkout is shared with every tab; when the payment
-   * succeeds, what was paid for is taken out of it (in every tab, for a persistent cart).
-   */
-  cart?: CheckoutCart;
-  /** Without a cart: the items being bought (`resume` does not open a record for other items). */
-  items?: PaymentItem[];
-}
 /** What `Checkout` reads of a `Cart` (and calls to empty it once paid). */
 export interface CheckoutCart {
   paymentItems(): PaymentItem[];
@@ -80,32 +58,5 @@ export interface CheckoutCart {
   /** Called once the payment succeeded for a paid line the buyer added more of meanwhile. */
   setQuantity?(variantId: string, quantity: number): unknown;
 }
-/** What to buy: a `Cart`, or the items and currency directly. */
-export type StartCheckoutOptions = CheckoutOptions &
-  (
-    | { cart: CheckoutCart }
-    | { items: PaymentItem[]; currency: CurrencyCode; cart?: undefined }
-  );
-export interface PayOptions {
-  /** Absolute http(s) URL the processor returns to after a redirect-based next action. */
-  returnUrl: string;
-}
+/** What `Checkout.subscribe` is given: called with the new state after every change. */
 export type CheckoutListener = (state: CheckoutState) => void;
-/** Options of `Cart.persistent`. */
-export interface PersistentCartOptions {
-  /** localStorage key; default "cirrus-storefront.cart". */
-  key?: string;
-  /** Where to keep the cart; default `localStorage`. */
-  storage?: Storage;
-  /** After every change: this tab's (`"change"`) or another tab's (`"storage"`). */
-  onChange?: (event: CartEvent) => void;
-}
-/** What `Cart.subscribe` listeners (and `onChange`) receive after every change of the cart. */
-export interface CartEvent {
-  /** `"change"`: this tab changed it (an action, or a paid checkout taking lines out); `"storage"`: another tab did. */
-  source: "change" | "storage";
-  /** The cart's problem after the change (e.g. `write_failed`: saving failed, the cart in memory is intact), else `null`. */
-  problem: RestoreProblem | null;
-  /** The cart's `version` after the change. */
-  version: number;
-}

@@ -14,10 +14,6 @@ ensure_webkit
 ensure_python_tools
 ensure_node_modules
 
-# A generator must never bless itself here: with CIRRUS_BLESS set, the drift checks of the
-# generated files (stage 10-core) would rewrite them instead of failing.
-unset CIRRUS_BLESS
-
 # Every API key of this run (this one and the ones stages make with new_api_key) is listed
 # in a 0600 file outside the repo; after each stage, check_no_secrets fails the stage if one
 # appears in its output (captured below) or in any file under .cirrus/.

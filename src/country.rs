@@ -1,6 +1,6 @@
 //! ISO 3166-1 alpha-2 country codes: the one list of countries (issue 27). It is the
 //! run-time check of a country argument (a shipping address, `shippingRates`, the
-//! checkout's `shippingOptions`) and tests/typegen/ generates the TypeScript
+//! checkout's `shippingOptions`) and tools/typegen/ generates the TypeScript
 //! `CountryCode` union from it, so the two never differ.
 
 /// The 249 officially assigned ISO 3166-1 alpha-2 codes (tzdata's `iso3166.tab`), sorted

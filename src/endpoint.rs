@@ -353,5 +353,4 @@ impl Body for ConfirmRequest {
 }
 
 #[cfg(test)]
-#[path = "endpoint_tests.rs"]
 mod tests;

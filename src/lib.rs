@@ -21,6 +21,7 @@ pub mod country;
 pub mod decode;
 pub mod endpoint;
 pub mod error;
+pub mod jsobject;
 pub mod jsoncheck;
 pub mod locale;
 pub mod model;

@@ -35,6 +35,7 @@ pub mod nullable {
     }
 }
 
+/// An image of a product or a variant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Image {
@@ -42,6 +43,7 @@ pub struct Image {
     pub alt: String,
 }
 
+/// A product's publication status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum ProductStatus {
@@ -50,6 +52,7 @@ pub enum ProductStatus {
     Archived,
 }
 
+/// A variant's stock status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum StockStatus {
@@ -57,12 +60,14 @@ pub enum StockStatus {
     OutOfStock,
 }
 
+/// How a product option's values are shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DisplayStyle {
     Dropdown,
 }
 
+/// One value of a product option.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OptionValue {
@@ -83,6 +88,7 @@ pub struct ProductOption {
     pub values: Vec<OptionValue>,
 }
 
+/// A purchasable variant of a product.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Variant {
@@ -99,6 +105,7 @@ pub struct Variant {
     pub attributes: StrMap,
 }
 
+/// A collection named by reference (a product's collections, a breadcrumb).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CollectionRef {
@@ -107,6 +114,7 @@ pub struct CollectionRef {
     pub slug: String,
 }
 
+/// A product of the catalog with its options and variants (`GET /products`, `GET /products/slug/{slug}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Product {
@@ -141,6 +149,7 @@ pub struct MinimalProduct {
     pub price: String,
 }
 
+/// Where a page of `GET /products` is in the whole list (with `includePagination: true`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Pagination {
@@ -159,6 +168,7 @@ pub struct ProductsResponse<P = Product> {
     pub pagination: Option<Pagination>,
 }
 
+/// `GET /products/slug/{slug}` body.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProductResponse {
     pub product: Product,
@@ -179,6 +189,7 @@ pub struct CollectionProduct {
     pub compare_at_price: Option<String>,
 }
 
+/// A collection with its products (`GET /collections/slug/{slug}`, `GET /collections/{id}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Collection {
@@ -198,16 +209,19 @@ pub struct Collection {
     pub breadcrumb: Vec<CollectionRef>,
 }
 
+/// `GET /collections` body.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CollectionsResponse {
     pub collections: Vec<Collection>,
 }
 
+/// `GET /collections/slug/{slug}` and `GET /collections/{id}` body.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CollectionResponse {
     pub collection: Collection,
 }
 
+/// A content page of the store (`GET /pages`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Page {
@@ -223,11 +237,13 @@ pub struct Page {
     pub updated_at: String,
 }
 
+/// `GET /pages` body.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PagesResponse {
     pub pages: Vec<Page>,
 }
 
+/// The store's settings (`GET /store`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Store {
@@ -261,6 +277,7 @@ pub struct Store {
     pub home_meta_description: String,
 }
 
+/// `GET /store` body.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StoreResponse {
     pub store: Store,
@@ -268,6 +285,7 @@ pub struct StoreResponse {
 
 // ---------------------------------------------------------------- shipping
 
+/// `POST /shipping-rates` body.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ShippingRatesRequest {
@@ -279,6 +297,7 @@ pub struct ShippingRatesRequest {
     pub order_total: Option<f64>,
 }
 
+/// A shipping rate a variant can use.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ShippingRate {
@@ -296,6 +315,7 @@ pub struct ShippingRate {
     pub max_order_price: Option<String>,
 }
 
+/// The shipping rates of one variant.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct VariantRates {
@@ -304,6 +324,7 @@ pub struct VariantRates {
     pub rates: Vec<ShippingRate>,
 }
 
+/// `POST /shipping-rates` body of the answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ShippingRatesResponse {
@@ -312,6 +333,7 @@ pub struct ShippingRatesResponse {
 
 // ---------------------------------------------------------------- payments
 
+/// A variant and the quantity of it being bought.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PaymentItem {
@@ -319,6 +341,7 @@ pub struct PaymentItem {
     pub quantity: u32,
 }
 
+/// `POST /payments/initiate` body: what is bought, in which currency.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InitiateRequest {
@@ -326,6 +349,7 @@ pub struct InitiateRequest {
     pub currency: String,
 }
 
+/// The payment processor of a payment session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Processor {
@@ -342,6 +366,7 @@ pub struct Breakdown {
     pub total: i64,
 }
 
+/// `POST /payments/initiate` answer: the payment session and its amount.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InitiateResponse {
@@ -354,6 +379,7 @@ pub struct InitiateResponse {
     pub breakdown: Breakdown,
 }
 
+/// Where an order is shipped.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ShippingAddress {
@@ -373,6 +399,7 @@ pub struct ShippingAddress {
     pub phone: Option<String>,
 }
 
+/// `POST /payments/update` body: the shipping rate and address chosen.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateRequest {
@@ -381,6 +408,7 @@ pub struct UpdateRequest {
     pub shipping_address: ShippingAddress,
 }
 
+/// `POST /payments/update` answer: the session's new amount.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateResponse {
@@ -390,6 +418,7 @@ pub struct UpdateResponse {
     pub breakdown: Breakdown,
 }
 
+/// `POST /payments/confirm` body.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConfirmRequest {
@@ -412,6 +441,7 @@ pub enum PaymentStatus {
     Canceled,
 }
 
+/// `POST /payments/confirm` answer: the processor's status of the payment.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConfirmResponse {
@@ -453,30 +483,4 @@ pub struct ErrorBody {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn nullable_field_must_be_present() {
-        let missing = r#"{"success":true,"status":"succeeded","clientSecret":null,"paymentIntentId":"pi_1"}"#;
-        let err = serde_json::from_str::<ConfirmResponse>(missing).unwrap_err();
-        assert!(err.to_string().contains("missing field `error`"), "{err}");
-        let present = r#"{"success":true,"status":"succeeded","clientSecret":null,"paymentIntentId":"pi_1","error":null}"#;
-        let ok: ConfirmResponse = serde_json::from_str(present).unwrap();
-        assert_eq!(ok.error, None);
-        assert_eq!(ok.status, PaymentStatus::Succeeded);
-    }
-
-    #[test]
-    fn pagination_is_omitted_when_absent() {
-        let body = ProductsResponse::<MinimalProduct> { products: vec![], pagination: None };
-        assert_eq!(serde_json::to_string(&body).unwrap(), r#"{"products":[]}"#);
-    }
-
-    #[test]
-    fn error_codes_pair_with_contract_statuses() {
-        let code: ServerErrorCode = serde_json::from_str(r#""payload_too_large""#).unwrap();
-        assert_eq!(code.status(), 413);
-        assert_eq!(serde_json::to_string(&ServerErrorCode::RateLimited).unwrap(), r#""rate_limited""#);
-    }
-}
+mod tests;

@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use crate::cache::Strategy;
 use crate::error::{Error, Result};
+use crate::jsobject::JsObject;
 
 /// Default per-attempt timeout.
 pub const DEFAULT_TIMEOUT_MS: u32 = 10_000;
@@ -15,20 +16,44 @@ pub const DEFAULT_RETRIES: u32 = 2;
 /// Upper bound for `retries` (each retry waits longer; more makes no sense).
 pub const MAX_RETRIES: u32 = 10;
 
-/// Options as the caller gives them (JS `new CirrusClient({...})`, minus the
-/// JS-only `fetch`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+/// Options of `new CirrusClient(options)`, as the caller gives them: checked once by
+/// [`ClientOptions::validate`], so a bad base URL or key fails before any request.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClientOptions {
+    /// The API's base URL, ending with `/api/v1` (https, unless the host is loopback).
     pub base_url: String,
+    /// The storefront API key: `ak_` followed by 48 hexadecimal characters.
     pub api_key: String,
+    /// Milliseconds each attempt may take (default 10000).
     #[serde(default)]
     pub timeout_ms: Option<u32>,
+    /// Retries of a retryable request after the first attempt, 0..=10 (default 2).
     #[serde(default)]
     pub retries: Option<u32>,
-    /// Time to live of the per-client GET cache; `None` or 0 disables it.
+    /// Time to live of the per-client GET cache (`cache: { maxAgeMs: cacheTtlMs }`); absent or 0
+    /// disables it.
     #[serde(default)]
     pub cache_ttl_ms: Option<u32>,
+    /// The client's cache strategy (`CacheShort()`, `{ maxAgeMs, staleWhileRevalidateMs,
+    /// staleIfErrorMs }`, `"no-store"`); not with `cacheTtlMs`, which is `{ maxAgeMs: cacheTtlMs }`.
+    #[serde(default)]
+    pub cache: JsObject,
+    /// A `fetch` implementation (SSR, tests); default `globalThis.fetch`.
+    #[serde(default)]
+    pub fetch: JsObject,
+}
+
+/// Options of `allProducts()`: the page size and the minimal flag.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AllProductsOptions {
+    /// Products per request, 1..=500 (default 100).
+    #[serde(default)]
+    pub page_size: Option<u32>,
+    /// `MinimalProduct`s instead of `Product`s.
+    #[serde(default)]
+    pub minimal: bool,
 }
 
 /// Validated options.

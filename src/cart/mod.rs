@@ -24,6 +24,7 @@ use crate::model::PaymentItem;
 use crate::money::{self, Currency, MAX_SAFE_MINOR};
 
 pub mod lines;
+pub mod persistent;
 pub mod refresh;
 pub mod storage;
 
@@ -33,6 +34,7 @@ mod props;
 pub(crate) mod tests;
 
 pub use lines::{CartLine, CartProduct, CartTotals, CartVariant};
+pub use persistent::{CartEvent, CartEventSource, PersistentCartOptions};
 pub use refresh::{CartChange, LineRemoved, PriceChange, RefreshReport, StockChange};
 pub use storage::{CartSummary, Restored, RestoreProblem, RestoreProblemKind, SavedCart, SavedReader, STORAGE_VERSION};
 

@@ -54,7 +54,8 @@ pub struct LineRemoved {
     pub removed_quantity: u32,
 }
 
-/// The result of [`Cart::refresh`] / [`Cart::check`].
+/// What [`Cart::refresh`] / [`Cart::check`] found: the changes made to the cart and the lines
+/// not checked.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RefreshReport {

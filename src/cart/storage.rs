@@ -33,6 +33,7 @@ pub struct RestoreProblem {
     pub message: String,
 }
 
+/// Why a saved cart could not be used, or could not be saved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RestoreProblemKind {

@@ -7,7 +7,7 @@ use super::state::{
     Cancelled, CheckoutFailureCode, CheckoutSession, CheckoutState, Confirming, Failed, Initiated, Paying, PaymentAttempt, RequiresAction,
     ShippingChoice, ShippingChosen, Succeeded,
 };
-use super::record::Run;
+use super::crosstab::Run;
 use super::validate::{check_amount, validate_address, validate_return_url};
 use crate::error::{Error, ErrorCode, Result};
 use crate::model::{

@@ -44,14 +44,16 @@
 //! silent no-op.
 
 pub mod machine;
+pub mod options;
 pub mod protocol;
-pub mod record;
+pub mod crosstab;
 pub mod state;
 pub mod stored;
 pub mod validate;
 
+pub use options::{CheckoutOptions, PayOptions};
 pub use machine::{definitive, AfterConfirm, PayStep, PROCESSING_DELAYS_MS, RECHECK_DELAYS_MS};
-pub use record::Run;
+pub use crosstab::Run;
 pub use state::{
     AdapterSession, Cancelled, CheckoutFailureCode, Confirming, CheckoutSession, CheckoutState, Failed, Initiated, Paying, PaymentAttempt,
     RequiresAction, ShippingChoice, ShippingChosen, Succeeded,

@@ -1,6 +1,6 @@
 //! The checkout's data: the state union and what it holds. These types are
 //! what JavaScript sees (through serde-wasm-bindgen) and what
-//! `js/generated/checkout.ts` is generated from (`tests/typegen/checkout.rs`).
+//! `js/generated/checkout.ts` is generated from (`tools/typegen/src/checkout.rs`).
 
 use serde::{Deserialize, Serialize};
 

@@ -1,15 +1,16 @@
-//! What the helpers are given, each argument its own serde type (decoded by
-//! the wasm's one decoder, `wasm::interop`): the members they use of a
-//! `Product`, `Collection` and `Page` (the wire types in [`crate::model`]
-//! have these and more; other members are ignored when decoding; fewer
-//! members and no nested types the helpers never read keep the wasm's
-//! decoders small), and a [`StoreResource`] ([`ResourceArg`]). The store
-//! settings are [`super::StoreSettings`].
+//! What the helpers read of a `Product`, `Collection` and `Page` (decoded by the wasm's one
+//! decoder, `wasm::interop`): the wire types in [`crate::model`] have these members and more;
+//! the others are ignored when decoding. A narrow type of its own because of the decoder's
+//! size: the helpers decoding the model's own `Product`/`Collection`/`Page` (every member,
+//! and `CollectionProduct` for a collection's products) made the client entry's wasm
+//! 2,648 B gz larger (95,110 -> 97,758 B, `client storefront` features, built as
+//! `scripts/build-pkg.sh` does; the catalog page of `scripts/bench-size.sh` +2.9 KB), over
+//! issue 33's 1 KB page-weight budget. A member added to these is one the helpers read; its
+//! type is the model's (`Image`, `Variant`, `CollectionRef`). The store settings are
+//! [`super::StoreSettings`], the resource of `storePath` [`super::routes::ResourceArg`].
 
 use serde::Deserialize;
 
-use super::routes::{ResourceKind, StoreResource};
-use crate::error::Result;
 use crate::model::{nullable, CollectionRef, Image, Variant};
 
 /// The members of a catalog `Product` the helpers read.
@@ -71,24 +72,4 @@ pub struct Page {
     pub content: String,
     pub meta_title: String,
     pub meta_description: String,
-}
-
-/// A [`StoreResource`] as JS gives it (`storePath`): `kind`, and `slug` but
-/// for `home` (`null` reads as absent; other members are ignored).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ResourceArg {
-    pub kind: ResourceKind,
-    #[serde(default)]
-    pub slug: Option<String>,
-}
-
-impl ResourceArg {
-    /// The resource named: `slug` required but for `home`, which must not have one.
-    ///
-    /// # Errors
-    /// `invalid_argument` naming `resource.slug` when it is missing or not allowed.
-    pub fn resource(self) -> Result<StoreResource> {
-        StoreResource::from_parts(self.kind, self.slug)
-    }
 }

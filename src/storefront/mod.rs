@@ -11,7 +11,7 @@
 //!   a collection and a CMS page.
 //!
 //! Exported to JS by `src/wasm/storefront.rs`; the TypeScript types are
-//! generated from these types by `tests/typegen/` (storefront.rs).
+//! generated from these types by `tools/typegen/` (storefront.rs).
 
 use serde::{Deserialize, Serialize};
 

@@ -27,7 +27,7 @@ pub enum StoreResource {
 }
 
 /// The kinds of [`StoreResource`], as the JS `kind` member spells them
-/// (decoded by serde: [`super::input::ResourceArg`]).
+/// (decoded by serde: [`ResourceArg`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum ResourceKind {
@@ -280,4 +280,24 @@ pub fn absolute_url(store: &StoreSettings, url: &str) -> Result<String> {
     }
     let sep = if url.starts_with('/') { "" } else { "/" };
     Ok(format!("{origin}{sep}{}", percent_encode(url, url_safe)))
+}
+
+/// A [`StoreResource`] as JS gives it (`storePath`): `kind`, and `slug` but
+/// for `home` (`null` reads as absent; other members are ignored).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceArg {
+    pub kind: ResourceKind,
+    #[serde(default)]
+    pub slug: Option<String>,
+}
+
+impl ResourceArg {
+    /// The resource named: `slug` required but for `home`, which must not have one.
+    ///
+    /// # Errors
+    /// `invalid_argument` naming `resource.slug` when it is missing or not allowed.
+    pub fn resource(self) -> Result<StoreResource> {
+        StoreResource::from_parts(self.kind, self.slug)
+    }
 }

@@ -400,7 +400,7 @@ fn wire_resources_decode_as_the_inputs() {
 
 #[test]
 fn resources_read_and_written_as_string_maps() {
-    use super::input::ResourceArg;
+    use super::routes::ResourceArg;
     let arg = |v: Value| serde_json::from_value::<ResourceArg>(v).map_err(|e| e.to_string()).and_then(|r| r.resource().map_err(|e| e.message));
     assert_eq!(arg(serde_json::json!({ "kind": "home", "slug": null, "other": 1 })), Ok(StoreResource::Home));
     assert_eq!(arg(serde_json::json!({ "kind": "page", "slug": "p" })), Ok(StoreResource::Page { slug: "p".into() }));

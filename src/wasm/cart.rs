@@ -24,7 +24,7 @@ use super::interop::{list_from_js, required_arg, to_js};
 use super::js::{safe_integer, show};
 use super::listeners::{unsubscriber, EventListener};
 use super::money::{amount, currency_code, format_currency, locale_arg, number};
-use crate::cart::{self, CartProduct};
+use crate::cart::{self, CartEventSource, CartProduct};
 use crate::error::{Error, Result};
 use crate::jsoncheck::Root;
 use crate::model::{ShippingRatesResponse, VariantRates};
@@ -32,16 +32,9 @@ use crate::money;
 use crate::shipping;
 
 /// The TypeScript types of the cart surface, generated from the Rust types by
-/// tests/typegen/ (the JS-only options come from js/interfaces.d.ts).
+/// tools/typegen/ (the JS-only options come from js/interfaces.d.ts).
 #[wasm_bindgen(typescript_custom_section)]
 const CART_TYPES: &str = include_str!("../../js/generated/cart-types.ts");
-
-#[wasm_bindgen]
-extern "C" {
-    /// The options of `Cart.persistent` (functions and a `Storage` inside: read member by member).
-    #[wasm_bindgen(typescript_type = "PersistentCartOptions")]
-    pub type PersistentCartOptions;
-}
 
 /// A `variantId` argument: a string.
 fn variant_id_arg(v: &JsValue) -> Result<String> {
@@ -89,7 +82,7 @@ impl Cart {
                 cart_persist::announce_saved();
             }
         }
-        emit(&self.state, "change");
+        emit(&self.state, CartEventSource::Change);
         Ok(out)
     }
 
@@ -141,15 +134,13 @@ impl Cart {
     ///
     /// # Errors
     /// `invalid_argument` for an unknown `currency` or bad options.
-    pub fn persistent(#[wasm_bindgen(unchecked_param_type = "CurrencyCode")] currency: JsValue, options: Option<PersistentCartOptions>) -> Result<Cart> {
+    pub fn persistent(
+        #[wasm_bindgen(unchecked_param_type = "CurrencyCode")] currency: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "PersistentCartOptions")] options: JsValue,
+    ) -> Result<Cart> {
         let currency = &currency_code(&currency)?;
-        let options: JsValue = options.map_or(JsValue::UNDEFINED, Into::into);
-        let key = cart_persist::key(&options)?;
-        let on_change = match super::js::get(&options, "onChange") {
-            f if f.is_undefined() || f.is_null() => None,
-            f => Some(super::js::function_arg(f, "options.onChange must be a function")?),
-        };
-        let (storage, mut problem) = cart_persist::open(&options)?;
+        let (key, on_change, storage) = cart_persist::options(options)?;
+        let (storage, mut problem) = cart_persist::open(storage)?;
         let saved = match &storage {
             Some(s) => cart_persist::read(s, &key).unwrap_or_else(|p| {
                 problem = Some(p);
@@ -174,7 +165,7 @@ impl Cart {
                     s.replace(cart);
                     s.problem.clone_from(&problem);
                 }
-                emit(&state, "storage");
+                emit(&state, CartEventSource::Storage);
             })
         });
         Ok(Self { state, _follow: follow })
@@ -349,6 +340,7 @@ impl Cart {
         number(self.state.borrow().cart.subtotal())
     }
 
+    /// Whether the cart has no line.
     #[wasm_bindgen(getter, js_name = isEmpty)]
     pub fn is_empty(&self) -> bool {
         self.state.borrow().cart.is_empty()

@@ -9,11 +9,12 @@
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
-use super::interop::{de_message, to_js};
+use super::interop::{de_message, options_from_js, to_js};
 use super::js::{self, get, safe_integer};
 use super::listeners::EventListener;
 use super::storage::{self, Store};
-use crate::cart::{self, RestoreProblem, RestoreProblemKind, SavedCart, SavedReader};
+use crate::cart::{self, PersistentCartOptions, RestoreProblem, RestoreProblemKind, SavedCart, SavedReader};
+use crate::jsoncheck::Root;
 use crate::error::Result;
 
 const DEFAULT_KEY: &str = "cirrus-storefront.cart";
@@ -63,25 +64,36 @@ pub(super) fn saved_text(cart: &cart::Cart, lines: &Array) -> String {
     js_sys::JSON::stringify(&doc).ok().and_then(|s| s.as_string()).unwrap_or_default()
 }
 
-/// `options.key`, default `"cirrus-storefront.cart"`.
+/// The options of `Cart.persistent`, decoded once ([`super::interop`]): `key` (default
+/// `"cirrus-storefront.cart"`), `onChange` (a function, if given) and `storage` (the value
+/// given, for [`open`]).
 ///
 /// # Errors
-/// `invalid_argument` for an empty or non-string key.
-pub(super) fn key(options: &JsValue) -> Result<String> {
-    match get(options, "key") {
-        k if k.is_undefined() || k.is_null() => Ok(DEFAULT_KEY.to_owned()),
-        k => k.as_string().filter(|k| !k.is_empty()).ok_or_else(|| js::wrong_type("options.key must be a non-empty string", &k)),
-    }
+/// `invalid_argument` naming the option: a key that is not a non-empty string, an
+/// `onChange` that is not a function, an unknown member.
+pub(super) fn options(options: JsValue) -> Result<(String, Option<js_sys::Function>, JsValue)> {
+    let o: PersistentCartOptions =
+        options_from_js(options, "options", Root::PersistentCartOptions, &[("key", "a non-empty string")])?;
+    let key = match o.key {
+        None => DEFAULT_KEY.to_owned(),
+        Some(k) if k.is_empty() => return Err(js::wrong_type("options.key must be a non-empty string", &JsValue::from_str(""))),
+        Some(k) => k,
+    };
+    let on_change = match o.on_change.0 {
+        f if f.is_undefined() || f.is_null() => None,
+        f => Some(js::function_arg(f, "options.onChange must be a function")?),
+    };
+    Ok((key, on_change, o.storage.0))
 }
 
-/// `options.storage`, default `localStorage`, and the problem when there is
-/// none (the cart is kept in memory only).
+/// `options.storage` (the value given), default `localStorage`, and the problem when there
+/// is none (the cart is kept in memory only).
 ///
 /// # Errors
 /// `invalid_argument` when `options.storage` is not an object.
-pub(super) fn open(options: &JsValue) -> Result<(Option<Store>, Option<RestoreProblem>)> {
+pub(super) fn open(storage: JsValue) -> Result<(Option<Store>, Option<RestoreProblem>)> {
     let unavailable = |message: String| Some(RestoreProblem::new(RestoreProblemKind::StorageUnavailable, message));
-    match get(options, "storage") {
+    match storage {
         s if s.is_undefined() || s.is_null() => match storage::local() {
             Ok(Some(s)) => Ok((Some(s), None)),
             // Reading `localStorage` itself throws where storage is disabled.

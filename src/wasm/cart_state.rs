@@ -6,22 +6,13 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use js_sys::Array;
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::cart_persist::{self, Persistence};
 use super::cart_snapshots::Snapshots;
 use super::interop::to_js;
 use super::listeners::Listeners;
-use crate::cart::{self, RestoreProblem, RestoreProblemKind};
-
-/// What listeners receive (`CartEvent`).
-#[derive(Serialize)]
-struct CartEvent<'a> {
-    source: &'a str,
-    problem: Option<&'a RestoreProblem>,
-    version: u32,
-}
+use crate::cart::{self, CartEvent, RestoreProblem, RestoreProblemKind};
 
 /// Everything of a cart: the core cart, the line snapshots handed to JS, the
 /// persistence and the listeners. Borrowed only inside a method, never while
@@ -37,7 +28,7 @@ pub(super) struct State {
 }
 
 /// Where a change came from: this tab (`"change"`) or another one (`"storage"`).
-pub(super) type Source = &'static str;
+pub(super) type Source = cart::CartEventSource;
 
 impl State {
     pub(super) fn new(cart: cart::Cart) -> Self {
@@ -103,7 +94,7 @@ pub(super) fn emit(state: &Rc<RefCell<State>>, source: Source) {
         if listeners.is_empty() {
             return;
         }
-        (listeners, to_js(&CartEvent { source, problem: s.problem.as_ref(), version: s.version }))
+        (listeners, to_js(&CartEvent { source, problem: s.problem.clone(), version: s.version }))
     };
     if let Ok(event) = event {
         super::listeners::emit(listeners, &event);

@@ -16,7 +16,7 @@ use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use super::checkout_record::Inner;
+use super::checkout_live::Inner;
 use super::interop::to_js;
 use super::js::{error_text, get};
 use super::lock;

@@ -9,11 +9,14 @@
 
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
-use super::interop::list_from_js;
+use super::checkout_split::record_key;
+use super::interop::{list_from_js, options_from_js};
 use super::js::get;
 use super::storage::Store;
 use crate::checkout::protocol::Record;
+use crate::checkout::CheckoutOptions;
 use crate::checkout::stored::restore;
 use crate::model::PaymentItem;
 use crate::error::{Error, Result};
@@ -51,9 +54,56 @@ pub(super) fn keep_aside(storage: Option<&Store>, key: &str, e: Error) -> Error 
     Error::new(e.code, format!("{}; it was kept aside under {:?}", e.message, &aside))
 }
 
+/// The options of `start`/`resume` ([`CheckoutOptions`]), decoded once (unknown members
+/// refused; a member of the wrong type in the words the API has always used).
+///
+/// # Errors
+/// `invalid_argument` naming the option.
+pub(super) fn decode(options: JsValue) -> Result<CheckoutOptions> {
+    if !options.is_object() {
+        return Err(bad("options must be an object with at least `adapter`"));
+    }
+    options_from_js(
+        options,
+        "options",
+        Root::CheckoutOptions,
+        &[("storageKey", "a non-empty string"), ("currency", "a string like \"USD\"")],
+    )
+}
+
+/// What a live checkout keeps of its options (`checkout_live::Common`, with the record's
+/// place, which `checkout` reads from `options.storage`): the adapter (its methods checked),
+/// the record's key, the cart (when it can be emptied).
+pub(super) type Kept = (JsValue, String, Option<JsValue>);
+
+/// [`Kept`] of the options.
+///
+/// # Errors
+/// `invalid_argument` naming the member at fault.
+pub(super) fn common(o: &CheckoutOptions) -> Result<Kept> {
+    let adapter = &o.adapter.0;
+    for m in ["mount", "updateAmount", "collectToken", "handleNextAction"] {
+        if !get(adapter, m).is_function() {
+            return Err(super::js::wrong_type(&format!("options.adapter.{m} must be a function (see ProcessorAdapter)"), &get(adapter, m)));
+        }
+    }
+    let storage_key = match &o.storage_key {
+        Some(k) if k.is_empty() => return Err(super::js::wrong_type("options.storageKey must be a non-empty string", &JsValue::from_str(""))),
+        k => k.clone(),
+    };
+    let key = record_key(storage_key, &o.cart.0);
+    let cart = get(&o.cart.0, "clear").is_function().then(|| o.cart.0.clone());
+    Ok((adapter.clone(), key, cart))
+}
+
+/// Whether the options name a cart (its checkout empties it once paid).
+pub(super) fn from_cart(o: &CheckoutOptions) -> bool {
+    !o.cart.0.is_undefined()
+}
+
 /// Whether the options name what to buy (`cart` or `items`).
-pub(super) fn names_what_to_buy(options: &JsValue) -> bool {
-    !get(options, "cart").is_undefined() || !get(options, "items").is_undefined()
+pub(super) fn names_what_to_buy(o: &CheckoutOptions) -> bool {
+    from_cart(o) || o.items.is_some()
 }
 
 /// Call a `Cart` method with no arguments.
@@ -74,14 +124,16 @@ pub(super) fn cart_items(cart: &JsValue) -> Result<Vec<PaymentItem>> {
 /// function) or `{ items, currency }`. The items may be empty (a cart the
 /// SDK emptied when its payment succeeded): `start` refuses that only when
 /// it has to open a new checkout.
-pub(super) fn what_to_buy(options: &JsValue) -> Result<(Vec<PaymentItem>, String)> {
-    let cart = get(options, "cart");
-    let (items, currency) = if cart.is_undefined() {
-        (list_from_js(get(options, "items"), "options.items", Root::PaymentItem)?, get(options, "currency"))
-    } else {
-        let currency = get(&cart, "currency");
-        (cart_items(&cart)?, if currency.is_function() { call(&cart, "currency")? } else { currency })
-    };
+pub(super) fn what_to_buy(o: &CheckoutOptions) -> Result<(Vec<PaymentItem>, String)> {
+    if !from_cart(o) {
+        let items = o.items.clone().ok_or_else(|| bad("options.items must be an array of PaymentItems (or pass options.cart)"))?;
+        let currency = o.currency.clone().ok_or_else(|| super::js::wrong_type("options.currency must be a string like \"USD\"", &JsValue::UNDEFINED))?;
+        return Ok((items, currency));
+    }
+    let cart = &o.cart.0;
+    let items = cart_items(cart)?;
+    let currency = get(cart, "currency");
+    let currency = if currency.is_function() { call(cart, "currency")? } else { currency };
     let currency = super::js::string_arg(&currency, "options.currency must be a string like \"USD\"")?;
     Ok((items, currency))
 }

@@ -20,7 +20,6 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::Promise;
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::future_to_promise;
@@ -30,7 +29,7 @@ use crate::cache::{self, Strategy};
 use crate::endpoint::{Call, Op, ProductsQuery};
 use crate::error::{Error, Result};
 use crate::model::{ConfirmRequest, InitiateRequest, ShippingRatesRequest, UpdateRequest};
-use crate::options::{client_cache, ClientOptions};
+use crate::options::{client_cache, AllProductsOptions, ClientOptions};
 
 use super::client_cache::{CallOpts, Inner};
 use super::client_pages::ProductPages;
@@ -39,35 +38,6 @@ use super::interop::{arg_from_js, to_js};
 use super::js::get;
 use super::post_body::BodyArg;
 use crate::jsoncheck::Root;
-
-/// The client's options as JS passes them: the core's [`ClientOptions`] plus
-/// the JS-only `fetch`.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Options {
-    base_url: String,
-    api_key: String,
-    #[serde(default)]
-    timeout_ms: Option<u32>,
-    #[serde(default)]
-    retries: Option<u32>,
-    #[serde(default)]
-    cache_ttl_ms: Option<u32>,
-    #[serde(default, with = "serde_wasm_bindgen::preserve")]
-    cache: JsValue,
-    #[serde(default, with = "serde_wasm_bindgen::preserve")]
-    fetch: JsValue,
-}
-
-/// Options of `allProducts()`.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct AllProductsOptions {
-    #[serde(default)]
-    page_size: Option<u32>,
-    #[serde(default)]
-    minimal: bool,
-}
 
 /// A Cirrus V1 storefront client.
 #[wasm_bindgen]
@@ -157,15 +127,14 @@ impl CirrusClient {
     /// `invalid_argument` for a bad option.
     #[wasm_bindgen(constructor)]
     pub fn new(#[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue) -> Result<CirrusClient, JsValue> {
-        let o: Options = arg_from_js(options, "options", Some(Root::ClientOptions), true)?;
-        let fetch = if o.fetch.is_undefined() || o.fetch.is_null() {
+        let o: ClientOptions = arg_from_js(options, "options", Some(Root::ClientOptions), true)?;
+        let fetch = if o.fetch.0.is_undefined() || o.fetch.0.is_null() {
             None
         } else {
-            Some(super::js::function_arg(o.fetch, "options.fetch must be a function")?)
+            Some(super::js::function_arg(o.fetch.0.clone(), "options.fetch must be a function")?)
         };
-        let core = ClientOptions { base_url: o.base_url, api_key: o.api_key, timeout_ms: o.timeout_ms, retries: o.retries, cache_ttl_ms: o.cache_ttl_ms };
-        let config = core.validate()?;
-        let cache = client_cache(config.cache_ttl_ms, cache_arg("options.cache", &o.cache)?)?;
+        let config = o.validate()?;
+        let cache = client_cache(config.cache_ttl_ms, cache_arg("options.cache", &o.cache.0)?)?;
         let http = Transport { authorization: config.authorization(), base_url: config.base_url, fetch, timeout_ms: config.timeout_ms, retries: config.retries };
         Ok(CirrusClient { inner: Rc::new(Inner { http, cache, entries: RefCell::default(), next_id: Cell::new(0) }) })
     }
@@ -181,7 +150,7 @@ impl CirrusClient {
     #[wasm_bindgen(js_name = allProducts, skip_typescript)]
     pub fn all_products(&self, options: JsValue, signal: Option<JsValue>) -> Result<JsValue, JsValue> {
         let call = call_arg(signal)?;
-        let o: AllProductsOptions = arg_from_js(options, "options", None, true)?;
+        let o: AllProductsOptions = arg_from_js(options, "options", Some(Root::AllProductsOptions), true)?;
         let limit = o.page_size.unwrap_or(100);
         Call::products(&ProductsQuery { limit: Some(limit), ..ProductsQuery::default() })
             .map_err(|_| Error::invalid_argument(format!("options.pageSize must be an integer in 1..=500, got {}", limit)))?;

@@ -38,13 +38,6 @@ type ExactOptions<T, O, Call extends string> = [Exclude<keyof O, keyof T>] exten
 /** What `products(options)` resolves with. */
 export type ProductsResult<O> = { products: ProductOf<O>[] } & PaginationOf<O>;
 
-/** Options of `allProducts()`: page size and the minimal flag. */
-export interface AllProductsOptions {
-  /** Products per request, 1..=500 (default 100). */
-  pageSize?: number;
-  minimal?: boolean;
-}
-
 /**
  * A cache strategy (Hydrogen's, in milliseconds): `"no-store"` (nothing cached), or how long
  * an answer is used: fresh for `maxAgeMs` (no request); then for `staleWhileRevalidateMs`

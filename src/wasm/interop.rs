@@ -29,9 +29,25 @@ use crate::jsoncheck::Root;
 /// # Errors
 /// `invalid_argument` naming `what` and, where it can, the path.
 pub(crate) fn arg_from_js<T: DeserializeOwned>(value: JsValue, what: &str, root: Option<Root>, strict: bool) -> Result<T> {
-    let value = if value.is_undefined() || value.is_null() { js_sys::Object::new().into() } else { value };
-    check_object::<T>(&value, what, strict)?;
-    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| arg_error(e, &value, what, root, false))
+    decode(value, what, root, strict, &[])
+}
+
+/// [`arg_from_js`] of an options object (strict), where a member of the wrong type is
+/// refused in the words the public API has always used for it: with `wording`
+/// `[("key", "a non-empty string")]`, `options.key must be a non-empty string, got the
+/// number 7` (instead of `options.key: expected a string, got the number 7`).
+///
+/// # Errors
+/// `invalid_argument` as [`arg_from_js`].
+#[cfg(any(feature = "cart", feature = "checkout"))]
+pub(crate) fn options_from_js<T: DeserializeOwned>(value: JsValue, what: &str, root: Root, wording: &[(&str, &str)]) -> Result<T> {
+    decode(value, what, Some(root), true, wording)
+}
+
+/// The one decoder of [`arg_from_js`] and [`options_from_js`].
+fn decode<T: DeserializeOwned>(value: JsValue, what: &str, root: Option<Root>, strict: bool, wording: &[(&str, &str)]) -> Result<T> {
+    let value = check_object(value, struct_fields::<T>(), what, strict)?;
+    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| arg_error(e, &value, what, root, false, wording))
 }
 
 /// [`arg_from_js`] for an array of `root`s (`products`, `options.items`, a
@@ -43,14 +59,14 @@ pub(crate) fn arg_from_js<T: DeserializeOwned>(value: JsValue, what: &str, root:
 #[cfg(any(feature = "cart", feature = "checkout"))]
 pub(crate) fn list_from_js<T: DeserializeOwned>(value: JsValue, what: &str, root: Root) -> Result<Vec<T>> {
     let value = if value.is_undefined() || value.is_null() { js_sys::Object::new().into() } else { value };
-    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| arg_error(e, &value, what, Some(root), true))
+    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| arg_error(e, &value, what, Some(root), true, &[]))
 }
 
 /// The error of a value that did not decode: the first problem the schema
 /// walk finds (of each element in turn for a `list`), else the decoder's own
 /// message.
 #[cold]
-fn arg_error(e: serde_wasm_bindgen::Error, value: &JsValue, what: &str, root: Option<Root>, list: bool) -> Error {
+fn arg_error(e: serde_wasm_bindgen::Error, value: &JsValue, what: &str, root: Option<Root>, list: bool, wording: &[(&str, &str)]) -> Error {
     let check = |v: &JsValue, root: Root| {
         let text = js_sys::JSON::stringify(v).ok()?.as_string()?;
         crate::jsoncheck::check(text.as_bytes(), root).err()
@@ -67,6 +83,14 @@ fn arg_error(e: serde_wasm_bindgen::Error, value: &JsValue, what: &str, root: Op
             Some(p)
         })
     });
+    let worded = found.as_ref().and_then(|p| {
+        let (_, expected) = wording.iter().find(|(member, _)| *member == p.path)?;
+        let got = p.message.split_once(", got ")?.1;
+        Some([what, ".", &p.path, " must be ", expected, ", got ", got].concat())
+    });
+    if let Some(message) = worded {
+        return Error::invalid_argument(message);
+    }
     Error::invalid_argument(match found {
         Some(p) if p.path == "(root)" => [what, ": ", &p.message].concat(),
         Some(p) if !p.path.is_empty() => {
@@ -108,19 +132,26 @@ fn struct_fields<T: DeserializeOwned>() -> Option<&'static [&'static str]> {
     probe.0
 }
 
-/// A struct must be given as an object, and (`strict`) an unknown member of
+/// The value to decode (`undefined` and `null` read as `{}`). A struct (its serialized
+/// member names `fields`) must be given as an object, and (`strict`) an unknown member of
 /// the top object is refused (serde-wasm-bindgen reads a struct member by member, so
-/// `deny_unknown_fields` never sees the others), in serde's words.
-fn check_object<T: DeserializeOwned>(value: &JsValue, what: &str, strict: bool) -> Result<()> {
-    let Some(fields) = struct_fields::<T>() else { return Ok(()) };
-    expect_object(value, what)?;
+/// `deny_unknown_fields` never sees the others), in serde's words. Not generic: one copy
+/// for every type decoded.
+fn check_object(value: JsValue, fields: Option<&[&str]>, what: &str, strict: bool) -> Result<JsValue> {
+    let value = if value.is_undefined() || value.is_null() { js_sys::Object::new().into() } else { value };
+    let Some(fields) = fields else { return Ok(value) };
+    expect_object(&value, what)?;
     if !strict {
-        return Ok(());
+        return Ok(value);
     }
-    match unknown_member(value, fields) {
-        Some(k) => Err(Error::invalid_argument([what, ": unknown field `", &k, "`, expected one of `", &fields.join("`, `"), "`"].concat())),
-        None => Ok(()),
+    let Some(k) = unknown_member(&value, fields) else { return Ok(value) };
+    let mut message = [what, ": unknown field `", &k, "`, expected one of "].concat();
+    for (i, f) in fields.iter().enumerate() {
+        message.push_str(if i == 0 { "`" } else { ", `" });
+        message.push_str(f);
+        message.push('`');
     }
+    Err(Error::invalid_argument(message))
 }
 
 /// The first own enumerable member of the object `value` that `known` does

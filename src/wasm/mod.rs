@@ -14,7 +14,7 @@
 //! - `checkout`: the `Checkout` class, the executor of the checkout protocol
 //!   (`crate::checkout::protocol`): its steps run and their effects performed
 //!   (`checkout_exec`), what a live checkout holds and the storage I/O of its record
-//!   (`checkout_record`), its options (`checkout_options`), its calls to the client
+//!   (`checkout_live`), its options (`checkout_options`), its calls to the client
 //!   (`payment_api`) and the cross-tab lock (`lock`);
 //! - [`storefront`]: the storefront helpers (variants, store URLs, SEO), in both entries;
 //! - `checkout_split`: what the checkout, a wasm module of its own, shares with the
@@ -50,7 +50,7 @@ mod checkout_options;
 #[cfg(feature = "checkout")]
 mod checkout_exec;
 #[cfg(feature = "checkout")]
-mod checkout_record;
+mod checkout_live;
 #[cfg(any(feature = "cart", feature = "checkout"))]
 mod checkout_split;
 #[cfg(feature = "client")]

@@ -5,14 +5,15 @@
 //! Every argument is decoded once through [`super::interop`] (a bad one is an
 //! `invalid_argument` naming its path), every result handed back as a plain
 //! object through `to_js`. The TypeScript types are generated from the core's
-//! types by `tests/typegen/` (storefront.rs).
+//! types by `tools/typegen/` (storefront.rs).
 
 use wasm_bindgen::prelude::*;
 
 use super::interop::{arg_from_js, required_arg, to_js};
 use crate::error::Result;
 use crate::jsoncheck::Root;
-use crate::storefront::input::{Collection, Page, Product, ResourceArg};
+use crate::storefront::input::{Collection, Page, Product};
+use crate::storefront::routes::ResourceArg;
 use crate::storefront::{self, OptionSelection, StoreSettings};
 
 #[wasm_bindgen(typescript_custom_section)]

@@ -76,7 +76,7 @@ pub type Stored = Result<Option<Record>>;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Operation {
     /// `Checkout.start`: open the stored record when it carries on for
-    /// `items` ([`super::record::carries_on`]), else a new payment session.
+    /// `items` ([`super::crosstab::carries_on`]), else a new payment session.
     /// `from_cart`: the items are a `Cart`'s (emptied once paid), not bare `items`.
     Start { items: Vec<PaymentItem>, currency: String, from_cart: bool },
     /// `Checkout.resume`: open the stored record if it carries on
@@ -143,7 +143,7 @@ pub enum Effect {
     /// Wait this long (ms). → [`Input::None`].
     Sleep(u32),
     /// The payment for `paid` succeeded: take it out of the cart, what
-    /// [`super::record::after_paying`] says of the cart as it is now
+    /// [`super::crosstab::after_paying`] says of the cart as it is now
     /// (every line left at 0: clear it). → [`Input::None`].
     EmptyCart { paid: Vec<PaymentItem> },
     /// Tell the listeners the state changed. → [`Input::None`].

@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 
 use super::tab::{unwritable, Synced};
 use super::{refuse, Effect, Input, Operation, Outcome, Record, Refusal, Stored, Tab};
-use crate::checkout::record::{carries_on, same_items};
+use crate::checkout::crosstab::{carries_on, same_items};
 use crate::checkout::state::CheckoutState;
 use crate::checkout::validate::same_currency;
 use crate::error::Error;

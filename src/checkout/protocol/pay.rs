@@ -21,7 +21,7 @@ use std::collections::VecDeque;
 use super::tab::{unwritable, Synced};
 use super::{refuse, Effect, Input, Operation, Outcome, Record, Stored, Tab};
 use crate::checkout::machine::{AfterConfirm, PayStep};
-use crate::checkout::record::Run;
+use crate::checkout::crosstab::Run;
 use crate::checkout::state::CheckoutState;
 use crate::checkout::validate_return_url;
 use crate::error::{Error, Result};

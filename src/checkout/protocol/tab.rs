@@ -10,7 +10,7 @@
 use std::collections::VecDeque;
 
 use super::{Effect, Record};
-use crate::checkout::record::{moved_on, reconcile, Reconciled};
+use crate::checkout::crosstab::{moved_on, reconcile, Reconciled};
 use crate::checkout::state::CheckoutState;
 use crate::error::{Error, ErrorCode, Result};
 use crate::shipping::ShippingOption;

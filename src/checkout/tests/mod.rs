@@ -1,9 +1,9 @@
 //! Native tests of the checkout core: transitions ([`machine`]), the stored
 //! form ([`stored`]). Shared fixtures here.
 
+mod crosstab;
 mod machine;
 mod protocol;
-mod record;
 mod sim;
 mod stored;
 mod world;

@@ -214,7 +214,7 @@ impl World {
         if self.cfg.bare {
             return;
         }
-        let left = crate::checkout::record::after_paying(&self.carts[c].lines, paid);
+        let left = crate::checkout::crosstab::after_paying(&self.carts[c].lines, paid);
         let cart = &mut self.carts[c];
         for (variant, quantity) in left {
             if let Some(i) = cart.lines.iter().position(|l| l.variant_id == variant) {

@@ -2,7 +2,7 @@
 //! open, what a stale tab may do, and that opening never waits on a person.
 
 use super::*;
-use crate::checkout::record::{carries_on, moved_on, reconcile, same_items, Reconciled};
+use crate::checkout::crosstab::{carries_on, moved_on, reconcile, same_items, Reconciled};
 use crate::checkout::Run;
 use crate::model::PaymentItem;
 
@@ -140,7 +140,7 @@ fn the_stored_records_unsettled_rule_is_the_states() {
 
 #[test]
 fn success_empties_what_was_paid_for_and_keeps_what_came_after() {
-    use crate::checkout::record::after_paying;
+    use crate::checkout::crosstab::after_paying;
     // The cart holds exactly what was paid: every line goes.
     assert_eq!(after_paying(&items(), &items()), vec![("var_1".to_owned(), 0), ("var_2".to_owned(), 0)]);
     // Another tab added one more of var_1 and a new line meanwhile: those stay.

@@ -21,7 +21,7 @@ use super::lock;
 use super::payment_api::JsClient;
 use super::storage::Store;
 use crate::checkout::protocol::{Operation, Record, Stored, Tab};
-use crate::checkout::record::after_paying;
+use crate::checkout::crosstab::after_paying;
 use crate::checkout::stored::Stored as StoredForm;
 use crate::checkout::state::CheckoutState;
 use crate::model::PaymentItem;

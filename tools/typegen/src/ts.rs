@@ -6,6 +6,8 @@ use std::fmt::Write as _;
 
 use serde_reflection::{ContainerFormat, Format, Named, VariantFormat};
 
+use crate::docs::{comment, docs};
+
 /// The TypeScript type of a traced field. Amounts, and only they, are `i64` minor
 /// units (checked <= 2^53 - 1): the branded `MinorUnits` (sdk.rs declares it), so a
 /// decimal or a plain number is not taken for one; counts are u32/u64, `number`. An
@@ -64,18 +66,42 @@ pub const CODES: &[(&str, &str, &str)] = &[
     ("AdapterSession", "currency", "CurrencyCode"),
     ("ShippingAddress", "country", "CountryCode"),
     ("ShippingRatesRequest", "country", "CountryCode"),
+    ("CheckoutOptions", "currency", "CurrencyCode"),
 ];
 
-/// A member's traced format with [`CODES`] applied (a code's `String` becomes its union).
+/// A member's traced format with [`CODES`] applied (a code's `String`, or `Option<String>`,
+/// becomes its union).
 pub fn coded(container: &str, field: &str, f: &Format) -> Format {
     match CODES.iter().find(|(c, m, _)| *c == container && *m == field) {
-        Some((.., union)) => {
-            assert_eq!(f, &Format::Str, "{container}.{field} is listed in CODES but is not a string");
-            Format::TypeName((*union).to_owned())
-        }
+        Some((.., union)) => match f {
+            Format::Str => Format::TypeName((*union).to_owned()),
+            Format::Option(inner) if **inner == Format::Str => Format::Option(Box::new(Format::TypeName((*union).to_owned()))),
+            _ => panic!("{container}.{field} is listed in CODES but is not a string"),
+        },
         None => f.clone(),
     }
 }
+
+/// The Rust type of an options member only JavaScript can give (`cirrus_storefront::jsobject`):
+/// traced as a unit struct of this name, declared from [`JS_MEMBERS`], never in a schema.
+pub const JS_OBJECT: &str = "JsObject";
+
+/// Whether a traced member is a [`JS_OBJECT`].
+pub fn is_js(f: &Format) -> bool {
+    matches!(f, Format::TypeName(n) if n == JS_OBJECT)
+}
+
+/// The TypeScript of each [`JS_OBJECT`] member: `(type, member, declaration)`. The shapes
+/// they name (`ProcessorAdapter`, `CheckoutCart`) are JS-only, in `js/interfaces.d.ts`.
+pub const JS_MEMBERS: &[(&str, &str, &str)] = &[
+    ("ClientOptions", "cache", "cache?: CacheStrategy"),
+    ("ClientOptions", "fetch", "fetch?: typeof globalThis.fetch"),
+    ("PersistentCartOptions", "storage", "storage?: Storage"),
+    ("PersistentCartOptions", "onChange", "onChange?: (event: CartEvent) => void"),
+    ("CheckoutOptions", "adapter", "adapter: ProcessorAdapter"),
+    ("CheckoutOptions", "storage", "storage?: Pick<Storage, \"getItem\" | \"setItem\" | \"removeItem\"> | null"),
+    ("CheckoutOptions", "cart", "cart?: CheckoutCart"),
+];
 
 /// `name: type` of a traced struct member.
 pub fn member(name: &str, f: &Format, presence: Presence) -> String {
@@ -95,7 +121,14 @@ pub fn members(c: &ContainerFormat, name: &str) -> Vec<String> {
 
 /// Appends the declaration of `name`: a string-literal union for a unit enum,
 /// an interface for a struct (`presence` says how each member is declared).
+/// Each carries the Rust doc comments of the type and its members ([`crate::docs`]).
 pub fn declare(out: &mut String, name: &str, c: &ContainerFormat, presence: &dyn Fn(&str, &Format) -> Presence) {
+    if name == JS_OBJECT {
+        return;
+    }
+    if let Some(d) = docs().of_type(name) {
+        comment(out, "", d);
+    }
     match c {
         ContainerFormat::Enum(variants) => {
             let vals: Vec<String> = enum_values(variants).iter().map(|v| format!("\"{v}\"")).collect();
@@ -104,6 +137,17 @@ pub fn declare(out: &mut String, name: &str, c: &ContainerFormat, presence: &dyn
         ContainerFormat::Struct(fields) => {
             writeln!(out, "export interface {name} {{").unwrap();
             for f in fields {
+                if let Some(d) = docs().of_member(name, &f.name) {
+                    comment(out, "  ", d);
+                }
+                if is_js(&f.value) {
+                    let (.., decl) = JS_MEMBERS
+                        .iter()
+                        .find(|(c, m, _)| *c == name && *m == f.name)
+                        .unwrap_or_else(|| panic!("{name}.{}: a JsObject member not in JS_MEMBERS", f.name));
+                    writeln!(out, "  {decl};").unwrap();
+                    continue;
+                }
                 writeln!(out, "  {};", member(&f.name, &coded(name, &f.name, &f.value), presence(&f.name, &f.value))).unwrap();
             }
             out.push_str("}\n");
@@ -117,30 +161,15 @@ pub fn required(_: &str, _: &Format) -> Presence {
     Presence::Required
 }
 
+/// Every member an argument's (options of the cart and the checkout).
+pub fn input(_: &str, _: &Format) -> Presence {
+    Presence::Input
+}
+
 /// The line a generated file uses to take hand-written interfaces from
 /// `js/interfaces.d.ts` (shipped next to the glue by scripts/build-pkg.sh) into
 /// the glue's scope, and to export them from it.
 pub fn use_interfaces(out: &mut String, names: &[&str]) {
     let list = names.join(", ");
     writeln!(out, "import type {{ {list} }} from \"./interfaces.js\";\nexport type {{ {list} }};").unwrap();
-}
-
-/// The drift check: each `(path, content)` must be what is committed; with
-/// `CIRRUS_BLESS` set the files are written instead. Names every stale file.
-pub fn up_to_date(files: &[(&str, String)]) {
-    let bless = std::env::var_os("CIRRUS_BLESS").is_some_and(|v| !v.is_empty()); // `CIRRUS_BLESS=` checks
-    let mut stale = Vec::new();
-    for (path, content) in files {
-        let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
-        if bless {
-            std::fs::write(&full, content).unwrap_or_else(|e| panic!("writing {path}: {e}"));
-        } else if std::fs::read_to_string(&full).unwrap_or_default() != *content {
-            stale.push(*path);
-        }
-    }
-    assert!(
-        stale.is_empty(),
-        "out of date with the Rust types: {}; run `CIRRUS_BLESS=1 cargo test --test typegen`",
-        stale.join(", ")
-    );
 }
