@@ -68,7 +68,7 @@ export type {
   VariantRates,
 } from "./cirrus_storefront.js";
 export type { AllProductsOptions, PaginationOf, ProductOf, ProductPages, ProductsResult } from "./cirrus_storefront.js";
-export type { CacheStrategy, CallOptions, StaleAnswer } from "./cirrus_storefront.js";
+export type { CacheMembers, CacheStrategy, CallOptions, StaleAnswer, StaleReason } from "./cirrus_storefront.js";
 export type {
   OpenGraph,
   OptionAvailability,
