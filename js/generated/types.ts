@@ -223,6 +223,7 @@ export interface OptionValue {
   value: string;
   position: number;
 }
+/** A content page of the store (`GET /pages`). */
 export interface Page {
   id: string;
   title: string;

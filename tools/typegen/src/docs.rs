@@ -23,8 +23,14 @@ const RUST_NAMES: &[(&str, &str)] = &[("ProductsOptions", "ProductsQuery"), ("Mi
 
 /// Files of `src/` whose types are never traced and share a traced type's name: the storefront
 /// helpers' narrow decode types (`Product`, `Collection`, `Page`, … of what the helpers read),
-/// whose docs are not the wire types'.
+/// whose docs are not the wire types'. Tests (a `tests` folder, `tests.rs`) are never read
+/// either (the checkout simulation's `Page`).
 const UNTRACED_FILES: &[&str] = &["src/storefront/input.rs"];
+
+/// Whether `p` is read for docs: not a test, not an [`UNTRACED_FILES`] file.
+fn traced(p: &Path) -> bool {
+    !UNTRACED_FILES.iter().any(|f| p.ends_with(f)) && !p.components().any(|c| c.as_os_str() == "tests" || c.as_os_str() == "tests.rs")
+}
 
 fn rust_name(name: &str) -> &str {
     RUST_NAMES.iter().find(|(n, _)| *n == name).map_or(name, |(_, r)| r)
@@ -60,7 +66,7 @@ impl Docs {
         for p in entries {
             if p.is_dir() {
                 self.read_dir(&p);
-            } else if p.extension().is_some_and(|e| e == "rs") && !UNTRACED_FILES.iter().any(|f| p.ends_with(f)) {
+            } else if p.extension().is_some_and(|e| e == "rs") && traced(&p) {
                 let text = std::fs::read_to_string(&p).unwrap();
                 let file = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
                 self.items(&file.items);
