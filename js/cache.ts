@@ -2,9 +2,7 @@
 // milliseconds), for `new CirrusClient({ cache })` and a call's `{ cache }`. Plain values: they
 // need no `init()`, so a module may build its strategies at import time. What the members mean
 // and how they are checked is the core's (src/cache.rs).
-import type { CacheStrategy } from "./cirrus_storefront.js";
-
-type CacheMembers = Exclude<CacheStrategy, string>;
+import type { CacheMembers } from "./cirrus_storefront.js";
 
 /** Fresh for 1 s, then answered stale while one request refreshes it, for 9 s more. */
 export function CacheShort(overrides?: CacheMembers): CacheMembers {

@@ -74,7 +74,7 @@ import type { InitInput as GlueInitInput, SyncInitInput as GlueSyncInitInput } f
 export type InitInput = GlueInitInput;
 /** What `initSync()` instantiates at once: the `.wasm`'s bytes or a compiled `WebAssembly.Module`. */
 export type SyncInitInput = GlueSyncInitInput;
-export type { CacheStrategy, CallOptions, StaleAnswer } from "./cirrus_storefront.js";
+export type { CacheMembers, CacheStrategy, CallOptions, StaleAnswer, StaleReason } from "./cirrus_storefront.js";
 export type {
   OpenGraph,
   OptionAvailability,

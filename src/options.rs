@@ -56,6 +56,29 @@ pub struct AllProductsOptions {
     pub minimal: bool,
 }
 
+/// The last argument of every call (`CirrusClient`'s fetchers), when it is not an
+/// `AbortSignal`. `fetchOptions` go to `fetch` as its second argument (Next's `{ next: {
+/// revalidate, tags } }`, Workers' `cf`, `cache: "force-cache"` …); `method`, `headers`,
+/// `body` and `signal` are the client's and are refused. Identical GETs in flight share one
+/// request, sent with the first caller's `fetchOptions`. Every member is checked when the call
+/// is made, before any request.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CallOptions {
+    /// Aborts this call (a GET others share goes on for them).
+    #[serde(default)]
+    pub signal: JsObject,
+    /// This call's cache strategy, instead of the client's (GETs; POSTs are never cached).
+    #[serde(default)]
+    pub cache: JsObject,
+    /// `fetch`'s second argument for this call's request.
+    #[serde(default)]
+    pub fetch_options: JsObject,
+    /// Told (before the promise resolves) when this call is answered with a stale answer.
+    #[serde(default)]
+    pub on_stale: JsObject,
+}
+
 /// Validated options.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {

@@ -54,6 +54,42 @@ export interface Breakdown {
   total: MinorUnits;
 }
 /**
+ * The object form of a `CacheStrategy` (`CacheShort()`, `{ maxAgeMs: 60_000 }`), as the
+ * caller gives it: each member an integer number of milliseconds, absent members 0.
+ */
+export interface CacheMembers {
+  /** Fresh for this long: answered from the cache, no request. */
+  maxAgeMs?: number | null;
+  /**
+   * After `maxAgeMs`, for this long more: answered at once from the cache while one request
+   * refreshes it in the background.
+   */
+  staleWhileRevalidateMs?: number | null;
+  /**
+   * After `maxAgeMs`, for this long more: given instead of a network error, a timeout or a
+   * 5xx (the call's `onStale` is told).
+   */
+  staleIfErrorMs?: number | null;
+}
+/**
+ * The last argument of every call (`CirrusClient`'s fetchers), when it is not an
+ * `AbortSignal`. `fetchOptions` go to `fetch` as its second argument (Next's `{ next: {
+ * revalidate, tags } }`, Workers' `cf`, `cache: "force-cache"` …); `method`, `headers`,
+ * `body` and `signal` are the client's and are refused. Identical GETs in flight share one
+ * request, sent with the first caller's `fetchOptions`. Every member is checked when the call
+ * is made, before any request.
+ */
+export interface CallOptions {
+  /** Aborts this call (a GET others share goes on for them). */
+  signal?: AbortSignal;
+  /** This call's cache strategy, instead of the client's (GETs; POSTs are never cached). */
+  cache?: CacheStrategy;
+  /** `fetch`'s second argument for this call's request. */
+  fetchOptions?: { [member: string]: unknown };
+  /** Told (before the promise resolves) when this call is answered with a stale answer. */
+  onStale?: (answer: StaleAnswer) => void;
+}
+/**
  * Options of `new CirrusClient(options)`, as the caller gives them: checked once by
  * `ClientOptions::validate`, so a bad base URL or key fails before any request.
  */
@@ -307,6 +343,22 @@ export interface ShippingRatesRequest {
 export interface ShippingRatesResponse {
   variantRates: VariantRates[];
 }
+/** What `onStale` is told when a call was answered with a stored answer past its `maxAgeMs`. */
+export interface StaleAnswer {
+  /** Why the stored answer was given. */
+  reason: StaleReason;
+  /** The request path (`"/products?limit=12"`). */
+  path: string;
+  /** Milliseconds since the answer was fetched. */
+  ageMs: number;
+  /** The request's error (`reason: "error"`), else `null`. */
+  error: Error | null;
+}
+/**
+ * `"revalidating"`: stale-while-revalidate (a refresh runs in the background); `"error"`:
+ * stale-if-error (`error` is what the request failed with).
+ */
+export type StaleReason = "revalidating" | "error";
 /** A variant's stock status. */
 export type StockStatus = "IN_STOCK" | "OUT_OF_STOCK";
 /** The store's settings (`GET /store`). */
@@ -375,3 +427,12 @@ export interface VariantRates {
   profileId: string;
   rates: ShippingRate[];
 }
+/**
+ * A cache strategy (Hydrogen's, in milliseconds): `"no-store"` (nothing cached), or how long
+ * an answer is used: fresh for `maxAgeMs` (no request); then for `staleWhileRevalidateMs`
+ * more it is given at once while one request refreshes it in the background; and for
+ * `staleIfErrorMs` after `maxAgeMs` it is given instead of a network error, a timeout or a
+ * 5xx (the call's `onStale` hears of it). Absent members are 0. Presets: `CacheShort()`, `CacheLong()`,
+ * `CacheNone()`, `CacheCustom({...})`.
+ */
+export type CacheStrategy = "no-store" | CacheMembers;

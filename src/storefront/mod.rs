@@ -12,6 +12,14 @@
 //!
 //! Exported to JS by `src/wasm/storefront.rs`; the TypeScript types are
 //! generated from these types by `tools/typegen/` (storefront.rs).
+//!
+//! [`StoreSettings`] names the members of the model's `Store` the helpers read, not a copy
+//! of it: the helpers take any object with these members (a `Store`, or settings a site
+//! writes itself), so they cannot require the other 18; and decoding the model's whole
+//! `Store` instead made the client entry's wasm 891 B gz larger (95,689 -> 96,580 B,
+//! `client storefront` features built and `wasm-opt`ed as `scripts/build-pkg.sh` does,
+//! gzip -9), most of issue 33's 1 KB page-weight budget. A member the helpers come to read
+//! is added here, with the model's name and type (`From<&Store>` keeps the two in step).
 
 use serde::{Deserialize, Serialize};
 

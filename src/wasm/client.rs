@@ -25,11 +25,11 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortSignal;
 
-use crate::cache::{self, Strategy};
+use crate::cache::{self, CacheMembers, Strategy};
 use crate::endpoint::{Call, Op, ProductsQuery};
 use crate::error::{Error, Result};
 use crate::model::{ConfirmRequest, InitiateRequest, ShippingRatesRequest, UpdateRequest};
-use crate::options::{client_cache, AllProductsOptions, ClientOptions};
+use crate::options::{client_cache, AllProductsOptions, CallOptions, ClientOptions};
 
 use super::client_cache::{CallOpts, Inner};
 use super::client_pages::ProductPages;
@@ -45,18 +45,20 @@ pub struct CirrusClient {
     inner: Rc<Inner>,
 }
 
-/// The caller's `signal` argument: absent, or something with a boolean `aborted`.
-fn signal_arg(signal: Option<JsValue>) -> Result<Option<AbortSignal>> {
-    match signal {
-        None => Ok(None),
-        Some(s) if s.is_undefined() || s.is_null() => Ok(None),
-        Some(s) if get(&s, "aborted").as_bool().is_some() => Ok(Some(s.unchecked_into())),
-        Some(s) => Err(super::js::wrong_type("signal must be an AbortSignal", &s)),
+/// A `signal` (the call's last argument, or `callOptions.signal`, named `what`): absent, or
+/// something with a boolean `aborted`.
+fn signal_arg(what: &str, s: JsValue) -> Result<Option<AbortSignal>> {
+    if s.is_undefined() || s.is_null() {
+        Ok(None)
+    } else if get(&s, "aborted").as_bool().is_some() {
+        Ok(Some(s.unchecked_into()))
+    } else {
+        Err(super::js::wrong_type(&[what, " must be an AbortSignal"].concat(), &s))
     }
 }
 
-/// A `cache` option: absent, `"no-store"`, or `{ maxAgeMs, staleWhileRevalidateMs,
-/// staleIfErrorMs }`, checked by the core ([`Strategy`]).
+/// A `cache` option (named `what`): absent, `"no-store"`, or a [`CacheMembers`] object
+/// (decoded by [`arg_from_js`] as every option is), checked by the core ([`Strategy`]).
 fn cache_arg(what: &str, v: &JsValue) -> Result<Option<Strategy>> {
     if v.is_undefined() || v.is_null() {
         return Ok(None);
@@ -67,23 +69,21 @@ fn cache_arg(what: &str, v: &JsValue) -> Result<Option<Strategy>> {
     if !v.is_object() || js_sys::Array::is_array(v) {
         return Strategy::from_keyword(what, "").map(Some);
     }
-    // Absent: `None`; not a number: NaN, which the core refuses.
-    let members = cache::MEMBERS.map(|m| {
-        let x = get(v, m);
-        (!x.is_undefined() && !x.is_null()).then(|| x.as_f64().unwrap_or(f64::NAN))
-    });
-    Strategy::from_members(what, super::interop::unknown_member(v, &cache::MEMBERS).is_some(), members).map(Some)
+    let members: CacheMembers = arg_from_js(v.clone(), what, Some(Root::CacheMembers), true)?;
+    Ok(Some(Strategy::from_members(members)))
 }
 
-/// A call's last argument: absent, an `AbortSignal`, or `{ signal, cache,
-/// fetchOptions, onStale }` ([`CallOpts`]).
+/// A call's last argument: absent, an `AbortSignal`, or [`CallOptions`] (decoded by
+/// [`arg_from_js`] as every option is: an unknown member is refused), each member then
+/// checked here into [`CallOpts`].
 fn call_arg(v: Option<JsValue>) -> Result<CallOpts> {
     let Some(v) = v.filter(|v| !v.is_undefined() && !v.is_null()) else { return Ok(CallOpts::default()) };
     // An AbortSignal, or something else that is not an object: signal_arg says which.
     if get(&v, "aborted").as_bool().is_some() || !v.is_object() || js_sys::Array::is_array(&v) {
-        return Ok(CallOpts { signal: signal_arg(Some(v))?, ..CallOpts::default() });
+        return Ok(CallOpts { signal: signal_arg("signal", v)?, ..CallOpts::default() });
     }
-    let fetch_options = get(&v, "fetchOptions");
+    let o: CallOptions = arg_from_js(v, "callOptions", Some(Root::CallOptions), true)?;
+    let fetch_options = o.fetch_options.0;
     let fetch_options = if fetch_options.is_undefined() || fetch_options.is_null() {
         None
     } else if fetch_options.is_object() && !js_sys::Array::is_array(&fetch_options) {
@@ -93,10 +93,10 @@ fn call_arg(v: Option<JsValue>) -> Result<CallOpts> {
         return Err(Error::invalid_argument("callOptions.fetchOptions must be an object"));
     };
     Ok(CallOpts {
-        signal: signal_arg(Some(get(&v, "signal")))?,
-        cache: cache_arg("callOptions.cache", &get(&v, "cache"))?,
+        signal: signal_arg("callOptions.signal", o.signal.0)?,
+        cache: cache_arg("callOptions.cache", &o.cache.0)?,
         fetch_options,
-        on_stale: match get(&v, "onStale") {
+        on_stale: match o.on_stale.0 {
             f if f.is_function() => Some(f.unchecked_into()),
             f if f.is_undefined() || f.is_null() => None,
             f => return Err(super::js::wrong_type("callOptions.onStale must be a function", &f)),

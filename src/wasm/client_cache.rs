@@ -15,14 +15,15 @@ use web_sys::{AbortController, AbortSignal};
 
 use super::body;
 use super::http::{self, Transport};
-use crate::cache::{self, Strategy, Use};
+use crate::cache::{self, StaleAnswer, StaleReason, Strategy, Use};
+use crate::jsobject::JsObject;
 use crate::endpoint::Call;
 use crate::error::{Error, Result};
 
 #[wasm_bindgen(inline_js = "export function stale(f, reason, path, ageMs, error) { try { f({ reason, path, ageMs, error }); } catch {} }
 export function handled(p) { p.catch(() => {}); }")]
 extern "C" {
-    /// Calls an `onStale` listener with a `StaleAnswer` (what it throws is ignored:
+    /// Calls an `onStale` listener with a [`StaleAnswer`] (what it throws is ignored:
     /// the answer is given all the same).
     fn stale(f: &Function, reason: &str, path: &str, age_ms: f64, error: &JsValue);
     /// Marks a promise's rejection as handled.
@@ -108,9 +109,9 @@ pub(super) struct Inner {
 }
 
 /// Tells the call's `onStale` that a stale answer was given.
-fn tell_stale(listener: Option<&Function>, revalidating: bool, path: &str, age_ms: f64, error: &JsValue) {
+fn tell_stale(listener: Option<&Function>, answer: StaleAnswer) {
     if let Some(f) = listener {
-        stale(f, if revalidating { "revalidating" } else { "error" }, path, age_ms, error);
+        stale(f, answer.reason.as_str(), &answer.path, answer.age_ms, &answer.error.0);
     }
 }
 
@@ -167,7 +168,7 @@ impl Inner {
                         // Nobody awaits the refresh: its failure must not be an unhandled rejection.
                         handled(&refresh);
                     }
-                    tell_stale(on_stale, true, &path, age, &JsValue::NULL);
+                    tell_stale(on_stale, StaleAnswer { reason: StaleReason::Revalidating, path, age_ms: age, error: JsObject(JsValue::NULL) });
                     return Ok(value);
                 }
                 (None, Some(f)) => {
@@ -212,7 +213,7 @@ impl Inner {
                 drop(entries);
                 match stale {
                     Some((value, age)) => {
-                        tell_stale(on_stale, false, &path, age, &e);
+                        tell_stale(on_stale, StaleAnswer { reason: StaleReason::Error, path, age_ms: age, error: JsObject(e.clone()) });
                         Ok(value)
                     }
                     None => Err(e),

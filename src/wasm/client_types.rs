@@ -1,6 +1,6 @@
 //! The TypeScript of `CirrusClient` ([`super::client`]): the generated model
 //! types (js/generated/types.ts) and the hand-written signatures wasm-bindgen
-//! cannot infer (options that type the result, the cache strategy, call options).
+//! cannot infer (options that type the result).
 
 use wasm_bindgen::prelude::*;
 
@@ -37,44 +37,6 @@ type ExactOptions<T, O, Call extends string> = [Exclude<keyof O, keyof T>] exten
 
 /** What `products(options)` resolves with. */
 export type ProductsResult<O> = { products: ProductOf<O>[] } & PaginationOf<O>;
-
-/**
- * A cache strategy (Hydrogen's, in milliseconds): `"no-store"` (nothing cached), or how long
- * an answer is used: fresh for `maxAgeMs` (no request); then for `staleWhileRevalidateMs`
- * more it is given at once while one request refreshes it in the background; and for
- * `staleIfErrorMs` after `maxAgeMs` it is given instead of a network error, a timeout or a
- * 5xx (the call's `onStale` hears of it). Absent members are 0. Presets: `CacheShort()`, `CacheLong()`,
- * `CacheNone()`, `CacheCustom({...})`.
- */
-export type CacheStrategy = "no-store" | { maxAgeMs?: number; staleWhileRevalidateMs?: number; staleIfErrorMs?: number };
-
-/** What `onStale` is told when a call was answered with a stored answer past its `maxAgeMs`. */
-export interface StaleAnswer {
-  /** `"revalidating"`: stale-while-revalidate (a refresh runs in the background); `"error"`: stale-if-error (`error` is what the request failed with). */
-  reason: "revalidating" | "error";
-  /** The request path (`"/products?limit=12"`). */
-  path: string;
-  /** Milliseconds since the answer was fetched. */
-  ageMs: number;
-  /** The request's error (`reason: "error"`), else `null`. */
-  error: Error | null;
-}
-
-/**
- * The last argument of every call: an `AbortSignal`, or these options.
- * `fetchOptions` go to `fetch` as its second argument (Next's `{ next: { revalidate, tags } }`,
- * Workers' `cf`, `cache: "force-cache"` …); `method`, `headers`, `body` and `signal` are the
- * client's and are refused. Identical GETs in flight share one request, sent with the first
- * caller's `fetchOptions`.
- */
-export interface CallOptions {
-  signal?: AbortSignal;
-  /** This call's cache strategy, instead of the client's (GETs; POSTs are never cached). */
-  cache?: CacheStrategy;
-  fetchOptions?: { [member: string]: unknown };
-  /** Told (before the promise resolves) when this call is answered with a stale answer. */
-  onStale?: (answer: StaleAnswer) => void;
-}
 
 export interface CirrusClient {
   /**

@@ -155,12 +155,12 @@ fn check_object(value: JsValue, fields: Option<&[&str]>, what: &str, strict: boo
 }
 
 /// The first own enumerable member of the object `value` that `known` does
-/// not name: the one check of unknown members of a JS argument (the options'
-/// [`arg_from_js`], the client's `cache` option). Members whose value is
+/// not name: the one check of unknown members of a JS argument (every options object,
+/// `cache` and the call options included, through [`check_object`]). Members whose value is
 /// `undefined` or a function are left out, as `JSON.stringify` would. (A
 /// stored value, read back as JSON text, is checked by its closed schema
 /// instead: `jsoncheck::check_closed`.)
-pub(crate) fn unknown_member(value: &JsValue, known: &[&str]) -> Option<String> {
+fn unknown_member(value: &JsValue, known: &[&str]) -> Option<String> {
     js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter().find_map(|key| {
         let k = key.as_string().filter(|k| !known.contains(&k.as_str()))?;
         let v = super::js::get(value, &k);

@@ -737,8 +737,11 @@ export const CASES = [
       [{ fetchOptions: { headers: {} } }, "fetchOptions.headers"],
       [{ fetchOptions: { signal: null } }, "fetchOptions.signal"],
       [{ fetchOptions: "x" }, "callOptions.fetchOptions"],
-      [{ cache: { maxAge: 1 } }, "callOptions.cache has a member other than maxAgeMs"],
-      [{ onStale: 1 }, "callOptions.onStale"],
+      [{ cache: { maxAge: 1 } }, "callOptions.cache: unknown field `maxAge`, expected one of `maxAgeMs`"],
+      [{ cache: "no-cache" }, "callOptions.cache must be \"no-store\" or a CacheStrategy object"],
+      [{ onStale: 1 }, "callOptions.onStale must be a function, got the number 1"],
+      [{ cach: lib.CacheShort() }, "callOptions: unknown field `cach`, expected one of `signal`, `cache`, `fetchOptions`, `onStale`"],
+      [{ signal: 5 }, "callOptions.signal must be an AbortSignal, got the number 5"],
       [5, "signal must be an AbortSignal"],
     ]) {
       const e = await fails(cc.store(opts), "invalid_argument");

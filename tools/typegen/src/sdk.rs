@@ -11,7 +11,8 @@ use std::fmt::Write as _;
 
 use cirrus_storefront::error::ErrorCode;
 use cirrus_storefront::model::*;
-use cirrus_storefront::options::{AllProductsOptions, ClientOptions};
+use cirrus_storefront::cache::{CacheMembers, StaleAnswer, StaleReason, NO_STORE};
+use cirrus_storefront::options::{AllProductsOptions, CallOptions, ClientOptions};
 use cirrus_storefront::endpoint::ProductsQuery;
 use serde_reflection::{ContainerFormat, Format, Registry, Tracer, TracerConfig};
 
@@ -34,7 +35,11 @@ pub const OUTPUTS: &[&str] = &[
 
 /// Input types: `Option` is "may be omitted".
 const INPUTS: &[&str] =
-    &["ClientOptions", "AllProductsOptions", "ProductsOptions", "ShippingRatesRequest", "InitiateRequest", "UpdateRequest", "ConfirmRequest", "ShippingAddress", "PaymentItem"];
+    &["ClientOptions", "CallOptions", "CacheMembers", "AllProductsOptions", "ProductsOptions", "ShippingRatesRequest", "InitiateRequest", "UpdateRequest", "ConfirmRequest", "ShippingAddress", "PaymentItem"];
+
+/// Types TypeScript declares as a string or a traced struct (serde-reflection traces no such
+/// type): `(name, the string, the struct, the Rust type whose doc comment it carries)`.
+const STRING_OR: &[(&str, &str, &str, &str)] = &[("CacheStrategy", NO_STORE, "CacheMembers", "Strategy")];
 
 /// Argument roots of the storefront helpers (`src/storefront/`; both entries export them), in
 /// the schema only (storefront.rs declares what JS sees): read as the client's inputs are.
@@ -117,6 +122,10 @@ pub fn trace() -> Registry {
             t.trace_simple_type::<ConfirmResponse>().unwrap();
             t.trace_simple_type::<ClientOptions>().unwrap();
             t.trace_simple_type::<AllProductsOptions>().unwrap();
+            t.trace_simple_type::<CallOptions>().unwrap();
+            t.trace_simple_type::<CacheMembers>().unwrap();
+            t.trace_simple_type::<StaleReason>().unwrap();
+            t.trace_simple_type::<StaleAnswer>().unwrap();
         },
         None,
     );
@@ -199,6 +208,13 @@ pub fn gen_ts(reg: &Registry) -> String {
             }
         };
         ts::declare(&mut out, name, c, &presence);
+    }
+    for (name, string, object, doc) in STRING_OR {
+        assert!(reg.contains_key(*object), "{name}: {object} is not traced");
+        if let Some(d) = crate::docs::docs().of_type(doc) {
+            crate::docs::comment(&mut out, "", d);
+        }
+        writeln!(out, "export type {name} = \"{string}\" | {object};").unwrap();
     }
     out
 }

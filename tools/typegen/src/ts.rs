@@ -96,6 +96,11 @@ pub fn is_js(f: &Format) -> bool {
 pub const JS_MEMBERS: &[(&str, &str, &str)] = &[
     ("ClientOptions", "cache", "cache?: CacheStrategy"),
     ("ClientOptions", "fetch", "fetch?: typeof globalThis.fetch"),
+    ("CallOptions", "signal", "signal?: AbortSignal"),
+    ("CallOptions", "cache", "cache?: CacheStrategy"),
+    ("CallOptions", "fetchOptions", "fetchOptions?: { [member: string]: unknown }"),
+    ("CallOptions", "onStale", "onStale?: (answer: StaleAnswer) => void"),
+    ("StaleAnswer", "error", "error: Error | null"),
     ("PersistentCartOptions", "storage", "storage?: Storage"),
     ("PersistentCartOptions", "onChange", "onChange?: (event: CartEvent) => void"),
     ("CheckoutOptions", "adapter", "adapter: ProcessorAdapter"),
