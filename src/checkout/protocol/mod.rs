@@ -114,7 +114,7 @@ pub enum Effect {
     /// Write `record` if the stored record's revision is `expect` (`None`:
     /// only if nothing is stored); otherwise leave storage as it is.
     /// → [`Input::Wrote`] (`Ok(false)`: not applied, decide again).
-    Write { record: Record, expect: Option<u64> },
+    Write { record: Box<Record>, expect: Option<u64> },
     /// `client.store()`'s currency, when the client has it. → [`Input::StoreCurrency`].
     StoreCurrency,
     /// `POST /payments/initiate`. → [`Input::Initiated`].
@@ -122,9 +122,9 @@ pub enum Effect {
     /// `POST /shipping/rates`. → [`Input::Rates`].
     Rates(ShippingRatesRequest),
     /// `POST /payments/update`. → [`Input::Updated`].
-    Update(UpdateRequest),
+    Update(Box<UpdateRequest>),
     /// `POST /payments/confirm`. → [`Input::Confirmed`].
-    Confirm(ConfirmRequest),
+    Confirm(Box<ConfirmRequest>),
     /// Take the cart's cross-tab lock (held until [`Effect::ReleaseLock`] or
     /// the tab goes away). → [`Input::Lock`].
     AcquireLock,
@@ -147,7 +147,7 @@ pub enum Effect {
     /// (every line left at 0: clear it). → [`Input::None`].
     EmptyCart { paid: Vec<PaymentItem> },
     /// Tell the listeners the state changed. → [`Input::None`].
-    Emit(CheckoutState),
+    Emit(Box<CheckoutState>),
     /// The first answer of a resumed payment is in (`start`/`resume` may
     /// return now). → [`Input::None`].
     FirstAnswer,

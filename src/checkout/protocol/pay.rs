@@ -131,7 +131,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
         (Stage::InFlight { r, next, revision, body }, Input::Wrote(w)) => match w {
             Ok(true) => {
                 tab.commit(next, revision, q);
-                (Stage::Sent(r), Effect::Confirm(body))
+                (Stage::Sent(r), Effect::Confirm(Box::new(body)))
             }
             Ok(false) => confirm(tab, record, q, r)?,
             Err(why) => (Stage::Over, refuse(unwritable(&why, "the payment was not sent"))),

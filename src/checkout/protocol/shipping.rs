@@ -111,7 +111,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
         (Stage::Lock { rate, address, body }, Input::Lock(r)) => {
             r?;
             tab.lock = true;
-            (Stage::Update { rate, address }, Effect::Update(body))
+            (Stage::Update { rate, address }, Effect::Update(Box::new(body)))
         }
         (Stage::Update { rate, address }, Input::Updated(r)) => match r {
             Ok(answer) => choose(tab, record, q, rate, address, answer)?,

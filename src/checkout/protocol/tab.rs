@@ -154,7 +154,7 @@ impl Tab {
     pub(super) fn write(stored: Option<&Record>, next: &CheckoutState) -> (u64, Effect) {
         let expect = stored.map(|r| r.revision);
         let revision = expect.map_or(1, |r| r.saturating_add(1));
-        (revision, Effect::Write { record: Record { revision, state: next.clone() }, expect })
+        (revision, Effect::Write { record: Box::new(Record { revision, state: next.clone() }), expect })
     }
 
     /// `next` was written as `revision`: it is this tab's copy now.
@@ -178,7 +178,7 @@ impl Tab {
             let paid = self.state.session().map(|s| s.items.clone()).unwrap_or_default();
             q.push_back(Effect::EmptyCart { paid });
         }
-        q.push_back(Effect::Emit(self.state.clone()));
+        q.push_back(Effect::Emit(Box::new(self.state.clone())));
         if self.state.is_final() {
             self.unmount(q);
         } else {

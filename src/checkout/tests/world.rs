@@ -39,7 +39,7 @@ impl World {
                 if self.record.as_ref().map(|r| r.revision) != *expect {
                     return Input::Wrote(Ok(false));
                 }
-                self.record = Some(record.clone());
+                self.record = Some((**record).clone());
                 Input::Wrote(Ok(true))
             }
             Effect::StoreCurrency => Input::StoreCurrency(Ok(Some("USD".into()))),

@@ -120,7 +120,7 @@ impl World {
         trace!(self, "page {id}:   {}", short(&format!("{effect:?}")));
         match effect {
             Effect::Probe => Ok(Input::Probed(self.probe())),
-            Effect::Write { record, expect } => Ok(Input::Wrote(self.write(p, record, expect))),
+            Effect::Write { record, expect } => Ok(Input::Wrote(self.write(p, *record, expect))),
             Effect::ReleaseLock => {
                 self.lock.release(id);
                 Ok(Input::None)
@@ -154,10 +154,10 @@ impl World {
                 Err(self.send(p, Request::Initiate { items: req.items, content }))
             }
             Effect::Rates(req) => Err(self.send(p, Request::Rates(req.variant_ids))),
-            Effect::Update(req) => Err(self.send(p, Request::Update(req))),
+            Effect::Update(req) => Err(self.send(p, Request::Update(*req))),
             Effect::Confirm(req) => {
                 self.confirm_after_record(p, &req);
-                Err(self.send(p, Request::Confirm(req)))
+                Err(self.send(p, Request::Confirm(*req)))
             }
             Effect::Done(_) => unreachable!("handled by drive"),
         }
