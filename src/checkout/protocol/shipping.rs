@@ -8,10 +8,10 @@ use std::collections::VecDeque;
 
 use super::tab::{unwritable, Synced};
 use super::{refuse, Effect, Input, Operation, Outcome, Refusal, Stored, Tab};
-use crate::checkout::state::CheckoutState;
+use crate::checkout::state::{CheckoutState, ShippingChoice};
 use crate::checkout::validate_address;
 use crate::error::{Error, Result};
-use crate::model::{ShippingAddress, ShippingRate, ShippingRatesRequest, ShippingRatesResponse, UpdateRequest, UpdateResponse};
+use crate::model::{ShippingAddress, ShippingRatesRequest, ShippingRatesResponse, UpdateRequest, UpdateResponse};
 use crate::money::Currency;
 use crate::shipping::usable_rates;
 
@@ -22,10 +22,10 @@ pub(super) enum Stage {
     Rates { country: String, ids: Vec<String>, subtotal: i64, currency: String },
     Select { rate_id: String, address: ShippingAddress },
     /// Waiting for the lock, then the update.
-    Lock { rate: ShippingRate, address: ShippingAddress, body: UpdateRequest },
-    Update { rate: ShippingRate, address: ShippingAddress },
+    Lock { choice: Box<ShippingChoice>, body: UpdateRequest },
+    Update { choice: Box<ShippingChoice> },
     /// Waiting for the write of the chosen shipping.
-    Written { rate: ShippingRate, address: ShippingAddress, answer: UpdateResponse, next: CheckoutState, revision: u64 },
+    Written { choice: Box<ShippingChoice>, answer: UpdateResponse, next: CheckoutState, revision: u64 },
     /// Waiting for the form to show the new amount.
     Shown,
     Cancel,
@@ -106,21 +106,21 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             };
             let body = tab.state.update_request(&rate, &address)?;
             // Changing what will be charged holds the cart's lock (issue 31).
-            (Stage::Lock { rate, address, body }, Effect::AcquireLock)
+            (Stage::Lock { choice: Box::new(ShippingChoice { rate, address }), body }, Effect::AcquireLock)
         }
-        (Stage::Lock { rate, address, body }, Input::Lock(r)) => {
+        (Stage::Lock { choice, body }, Input::Lock(r)) => {
             r?;
             tab.lock = true;
-            (Stage::Update { rate, address }, Effect::Update(Box::new(body)))
+            (Stage::Update { choice }, Effect::Update(Box::new(body)))
         }
-        (Stage::Update { rate, address }, Input::Updated(r)) => match r {
-            Ok(answer) => choose(tab, record, q, rate, address, answer)?,
+        (Stage::Update { choice }, Input::Updated(r)) => match r {
+            Ok(answer) => choose(tab, record, q, choice, answer)?,
             Err(e) => (over, Effect::Done(Err(Refusal::PassOn(e)))),
         },
-        (Stage::Written { rate, address, answer, next, revision }, Input::Wrote(r)) => match r {
+        (Stage::Written { choice, answer, next, revision }, Input::Wrote(r)) => match r {
             Ok(true) => shown(tab, next, revision, q),
             // Another tab wrote meanwhile: the answer applies to the record as it is now, or not at all.
-            Ok(false) => choose(tab, record, q, rate, address, answer)?,
+            Ok(false) => choose(tab, record, q, choice, answer)?,
             Err(why) => (over, refuse(unwritable(&why, "the shipping choice was not recorded"))),
         },
         (Stage::Shown, Input::Adapter(r)) => match r {
@@ -147,11 +147,11 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
 
 /// The update's answer applied to the record as it is now (another tab may
 /// have paid or cancelled meanwhile), then written.
-fn choose(tab: &mut Tab, record: Option<&super::Record>, q: &mut VecDeque<Effect>, rate: ShippingRate, address: ShippingAddress, answer: UpdateResponse) -> Result<(Stage, Effect)> {
+fn choose(tab: &mut Tab, record: Option<&super::Record>, q: &mut VecDeque<Effect>, choice: Box<ShippingChoice>, answer: UpdateResponse) -> Result<(Stage, Effect)> {
     tab.idle("select shipping")?;
-    let (next, ()) = tab.act(record, q, |s| s.shipping_chosen(rate.clone(), address.clone(), answer.clone()))?;
+    let (next, ()) = tab.act(record, q, |s| s.shipping_chosen(choice.rate.clone(), choice.address.clone(), answer.clone()))?;
     let (revision, write) = Tab::write(record, &next);
-    Ok((Stage::Written { rate, address, answer, next, revision }, write))
+    Ok((Stage::Written { choice, answer, next, revision }, write))
 }
 
 /// The choice is this tab's state: the form shows its amount.
