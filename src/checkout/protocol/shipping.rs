@@ -22,7 +22,7 @@ pub(super) enum Stage {
     Rates { country: String, ids: Vec<String>, subtotal: i64, currency: String },
     Select { rate_id: String, address: ShippingAddress },
     /// Waiting for the lock, then the update.
-    Lock { choice: Box<ShippingChoice>, body: UpdateRequest },
+    Lock { choice: Box<ShippingChoice>, body: Box<UpdateRequest> },
     Update { choice: Box<ShippingChoice> },
     /// Waiting for the write of the chosen shipping.
     Written { choice: Box<ShippingChoice>, answer: UpdateResponse, next: CheckoutState, revision: u64 },
@@ -104,14 +104,14 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
                 let found = list.iter().find(|o| o.rate.id == rate_id).map(|o| o.rate.clone());
                 found.ok_or_else(|| bad(&format!("shipping rate {:?} is not one of the options for {country}", &rate_id)))?
             };
-            let body = tab.state.update_request(&rate, &address)?;
+            let body = Box::new(tab.state.update_request(&rate, &address)?);
             // Changing what will be charged holds the cart's lock (issue 31).
             (Stage::Lock { choice: Box::new(ShippingChoice { rate, address }), body }, Effect::AcquireLock)
         }
         (Stage::Lock { choice, body }, Input::Lock(r)) => {
             r?;
             tab.lock = true;
-            (Stage::Update { choice }, Effect::Update(Box::new(body)))
+            (Stage::Update { choice }, Effect::Update(body))
         }
         (Stage::Update { choice }, Input::Updated(r)) => match r {
             Ok(answer) => choose(tab, record, q, choice, answer)?,
