@@ -99,12 +99,12 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
         (Stage::Begin { run, return_url }, _) => {
             let new = |token: String, collected_at| Runner { run, return_url: return_url.clone(), token, collected_at, actions: 0, polls: 0, rechecks: 0, answered: false };
             match run {
-                Run::Resume => match tab.act(record, q, |s| Ok(s.resume_token().map(str::to_owned)))?.1 {
+                Run::Resume => match tab.look(record, q, |s| Ok(s.resume_token().map(str::to_owned)))? {
                     Some(t) => confirm(tab, record, q, new(t, None))?,
                     None => state_done(),
                 },
                 Run::Pay => {
-                    let step = tab.act(record, q, |s| s.pay_step())?.1;
+                    let step = tab.look(record, q, CheckoutState::pay_step)?;
                     validate_return_url(&return_url)?;
                     match step {
                         PayStep::Reconfirm(t) => confirm(tab, record, q, new(t, None))?,

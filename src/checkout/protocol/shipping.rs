@@ -66,7 +66,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             if tab.sync(record, q)? == Synced::Restore {
                 q.push_back(Tab::write(record, &tab.state).1);
             }
-            let (_, (ids, subtotal, currency)) = tab.act(record, q, |state| {
+            let (ids, subtotal, currency) = tab.look(record, q, |state| {
                 let session = state.shipping_session()?;
                 let ids: Vec<String> = session.items.iter().map(|i| i.variant_id.clone()).collect();
                 Ok((ids, session.breakdown.subtotal, session.currency.clone()))
@@ -88,7 +88,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
         }
         (Stage::Select { rate_id, address }, _) => {
             tab.idle("select shipping")?;
-            tab.act(record, q, |s| s.shipping_session().map(drop))?;
+            tab.look(record, q, |s| s.shipping_session().map(drop))?;
             // The address's own rules first ("us" is refused as not uppercase, not as another country).
             validate_address(&address)?;
             let rate = {

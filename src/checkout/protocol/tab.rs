@@ -140,6 +140,13 @@ impl Tab {
         Ok((next, t))
     }
 
+    /// [`Self::sync`], then `look` at the copy (nothing changed, nothing
+    /// cloned): a refusal after adopting another tab's progress says what happened.
+    pub(super) fn look<T>(&mut self, stored: Option<&Record>, q: &mut VecDeque<Effect>, look: impl FnOnce(&CheckoutState) -> Result<T>) -> Result<T> {
+        let adopted = self.sync(stored, q)? == Synced::Adopted;
+        look(&self.state).map_err(|e| self.refused(adopted, e))
+    }
+
     /// A refusal of [`Self::act`]'s step (one function for every step: smaller wasm).
     fn refused(&self, adopted: bool, e: Error) -> Error {
         if adopted && e.code == ErrorCode::InvalidState {
