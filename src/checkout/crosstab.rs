@@ -92,7 +92,7 @@ pub enum Reconciled {
 /// `invalid_state` when the record belongs to another checkout now (another
 /// tab started a new one for this cart) or was cleared, naming what
 /// happened and what to do. Neither case is written over.
-pub fn reconcile(ours: &CheckoutState, stored: Option<CheckoutState>) -> Result<Reconciled> {
+pub fn reconcile(ours: &CheckoutState, stored: Option<&CheckoutState>) -> Result<Reconciled> {
     let ours_id = session_id(ours);
     let Some(theirs) = stored else {
         if ours.payment_unsettled() {
@@ -105,12 +105,12 @@ pub fn reconcile(ours: &CheckoutState, stored: Option<CheckoutState>) -> Result<
             "this checkout's record was cleared (Checkout.clearStored or another tab); open the checkout again with Checkout.resume() ?? Checkout.start()",
         ));
     };
-    if theirs == *ours {
+    if theirs == ours {
         return Ok(Reconciled::Current);
     }
-    let theirs_id = session_id(&theirs);
+    let theirs_id = session_id(theirs);
     if theirs_id == ours_id {
-        return Ok(Reconciled::Adopt(Box::new(theirs)));
+        return Ok(Reconciled::Adopt(Box::new(theirs.clone())));
     }
     Err(Error::invalid_state(format!("another tab replaced this checkout with a new one (session {:?}); open the checkout again with Checkout.resume() ?? Checkout.start()", theirs_id.unwrap_or("none"))))
 }

@@ -116,7 +116,7 @@ impl Tab {
                 return Ok(Synced::Current);
             }
         }
-        match reconcile(&self.state, stored.map(|r| r.state.clone()))? {
+        match reconcile(&self.state, stored.map(|r| &r.state))? {
             Reconciled::Current => {
                 self.revision = stored.map(|r| r.revision);
                 Ok(Synced::Current)
