@@ -79,7 +79,7 @@ pub enum Reconciled {
     /// The record is this tab's copy: act on it.
     Current,
     /// Another tab moved the same session on: take this state, then act.
-    Adopt(Box<CheckoutState>),
+    Adopt(CheckoutState),
     /// The record is gone while this tab's copy has a payment not settled
     /// yet: write the copy back (a payment is never forgotten), then act.
     Restore,
@@ -110,7 +110,7 @@ pub fn reconcile(ours: &CheckoutState, stored: Option<&CheckoutState>) -> Result
     }
     let theirs_id = session_id(theirs);
     if theirs_id == ours_id {
-        return Ok(Reconciled::Adopt(Box::new(theirs.clone())));
+        return Ok(Reconciled::Adopt(theirs.clone()));
     }
     Err(Error::invalid_state(format!("another tab replaced this checkout with a new one (session {:?}); open the checkout again with Checkout.resume() ?? Checkout.start()", theirs_id.unwrap_or("none"))))
 }

@@ -123,7 +123,7 @@ impl Tab {
             }
             Reconciled::Restore => Ok(Synced::Restore),
             Reconciled::Adopt(theirs) => {
-                self.state = *theirs;
+                self.state = theirs;
                 self.revision = stored.map(|r| r.revision);
                 self.changed(q);
                 Ok(Synced::Adopted)

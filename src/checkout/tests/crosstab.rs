@@ -79,18 +79,17 @@ fn a_cancelled_or_finally_failed_checkout_is_over_once_items_are_known() {
 #[test]
 fn a_stale_tab_adopts_what_another_tab_did_to_the_same_session() {
     assert_eq!(reconcile(&chosen(), Some(&chosen())).unwrap(), Reconciled::Current);
-    assert_eq!(reconcile(&chosen(), Some(&confirming())).unwrap(), Reconciled::Adopt(Box::new(confirming())));
+    assert_eq!(reconcile(&chosen(), Some(&confirming())).unwrap(), Reconciled::Adopt(confirming()));
     let mut cancelled = chosen();
     cancelled.cancel().unwrap();
-    assert_eq!(reconcile(&chosen(), Some(&cancelled)).unwrap(), Reconciled::Adopt(Box::new(cancelled)));
+    assert_eq!(reconcile(&chosen(), Some(&cancelled)).unwrap(), Reconciled::Adopt(cancelled));
 }
 
 #[test]
 fn a_stale_cancel_is_refused_once_another_tab_paid() {
     // Tab B read `shipping_chosen`; tab A paid into `confirming`; B presses cancel.
     let stale = chosen();
-    let Reconciled::Adopt(live) = reconcile(&stale, Some(&confirming())).unwrap() else { panic!("adopt") };
-    let mut live = *live;
+    let Reconciled::Adopt(mut live) = reconcile(&stale, Some(&confirming())).unwrap() else { panic!("adopt") };
     let refusal = live.cancel().unwrap_err();
     let e = moved_on(&live, refusal);
     assert_eq!(e.code, ErrorCode::InvalidState);
