@@ -18,7 +18,7 @@
 
 use std::collections::VecDeque;
 
-use super::tab::{unwritable, Synced};
+use super::tab::{wrote, Synced};
 use super::{refuse, Effect, Input, Operation, Outcome, Record, Stored, Tab};
 use crate::checkout::machine::{AfterConfirm, PayStep};
 use crate::checkout::crosstab::Run;
@@ -128,14 +128,13 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             Ok(_) => adapter_failed(tab, record, q, "the processor adapter returned no token".to_owned())?,
             Err(e) => adapter_failed(tab, record, q, e.message)?,
         },
-        (Stage::InFlight { r, next, revision, body }, Input::Wrote(w)) => match w {
-            Ok(true) => {
-                tab.commit(next, revision, q);
-                (Stage::Sent(r), Effect::Confirm(Box::new(body)))
+        (Stage::InFlight { r, next, revision, body }, Input::Wrote(w)) => {
+            if !wrote(w, "the payment was not sent")? {
+                return confirm(tab, record, q, r);
             }
-            Ok(false) => confirm(tab, record, q, r)?,
-            Err(why) => (Stage::Over, refuse(unwritable(&why, "the payment was not sent"))),
-        },
+            tab.commit(next, revision, q);
+            (Stage::Sent(r), Effect::Confirm(Box::new(body)))
+        }
         (Stage::Sent(r), Input::Confirmed(answer)) => answer_landed(tab, record, q, r, answer)?,
         (Stage::Answered { r, answer, next, after, revision }, Input::Wrote(w)) => match w {
             Ok(true) => {
@@ -168,14 +167,13 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
                 confirm(tab, record, q, Runner { token, ..r })?
             }
         },
-        (Stage::AdapterFailed { message, next, revision }, Input::Wrote(w)) => match w {
-            Ok(true) => {
-                tab.commit(next, revision, q);
-                state_done()
+        (Stage::AdapterFailed { message, next, revision }, Input::Wrote(w)) => {
+            if !wrote(w, "the adapter's failure was not recorded")? {
+                return adapter_failed(tab, record, q, message);
             }
-            Ok(false) => adapter_failed(tab, record, q, message)?,
-            Err(why) => (Stage::Over, refuse(unwritable(&why, "the adapter's failure was not recorded"))),
-        },
+            tab.commit(next, revision, q);
+            state_done()
+        }
         (_, input) => (Stage::Over, super::unexpected(&input)),
     })
 }

@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 
-use super::tab::{unwritable, Synced};
+use super::tab::{wrote, Synced};
 use super::{refuse, Effect, Input, Operation, Outcome, Refusal, Stored, Tab};
 use crate::checkout::state::{CheckoutState, ShippingChoice};
 use crate::checkout::validate_address;
@@ -117,12 +117,14 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             Ok(answer) => choose(tab, record, q, choice, answer)?,
             Err(e) => (over, Effect::Done(Err(Refusal::PassOn(e)))),
         },
-        (Stage::Written { choice, answer, next, revision }, Input::Wrote(r)) => match r {
-            Ok(true) => shown(tab, next, revision, q),
-            // Another tab wrote meanwhile: the answer applies to the record as it is now, or not at all.
-            Ok(false) => choose(tab, record, q, choice, answer)?,
-            Err(why) => (over, refuse(unwritable(&why, "the shipping choice was not recorded"))),
-        },
+        (Stage::Written { choice, answer, next, revision }, Input::Wrote(r)) => {
+            if wrote(r, "the shipping choice was not recorded")? {
+                shown(tab, next, revision, q)
+            } else {
+                // Another tab wrote meanwhile: the answer applies to the record as it is now, or not at all.
+                choose(tab, record, q, choice, answer)?
+            }
+        }
         (Stage::Shown, Input::Adapter(r)) => match r {
             Ok(()) => (over, Effect::Done(Ok(Outcome::State))),
             Err(e) => (over, Effect::Done(Err(Refusal::PassOn(e)))),
@@ -133,14 +135,13 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             let (revision, write) = Tab::write(record, &next);
             (Stage::CancelWritten { next, revision }, write)
         }
-        (Stage::CancelWritten { next, revision }, Input::Wrote(r)) => match r {
-            Ok(true) => {
-                tab.commit(next, revision, q);
-                (over, Effect::Done(Ok(Outcome::Unit)))
+        (Stage::CancelWritten { next, revision }, Input::Wrote(r)) => {
+            if !wrote(r, "the checkout was not cancelled")? {
+                return advance(Stage::Cancel, tab, Ok(record.cloned()), Input::None, q);
             }
-            Ok(false) => return advance(Stage::Cancel, tab, Ok(record.cloned()), Input::None, q),
-            Err(why) => (over, refuse(unwritable(&why, "the checkout was not cancelled"))),
-        },
+            tab.commit(next, revision, q);
+            (over, Effect::Done(Ok(Outcome::Unit)))
+        }
         (_, input) => (over, super::unexpected(&input)),
     })
 }

@@ -210,6 +210,13 @@ impl Tab {
     }
 }
 
+/// A write's result ([`super::Input::Wrote`]): `true` written, `false` not
+/// applied (decide again); storage's refusal as the typed error saying
+/// `what` did not happen ([`unwritable`]).
+pub(super) fn wrote(r: core::result::Result<bool, String>, what: &str) -> Result<bool> {
+    r.map_err(|why| unwritable(&why, what))
+}
+
 /// The typed error of a record storage refused to write (`setItem` threw):
 /// `what` says what did not happen because of it.
 pub(super) fn unwritable(why: &str, what: &str) -> Error {
