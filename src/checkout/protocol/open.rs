@@ -43,7 +43,8 @@ impl Plan {
 
 #[derive(Debug, Clone)]
 pub(super) enum Stage {
-    Start { items: Vec<PaymentItem>, currency: String, from_cart: bool },
+    /// `seen` is set once the start read the record.
+    Start(Plan),
     Resume { items: Option<Vec<PaymentItem>>, from_cart: bool },
     /// Waiting for the store's currency.
     Currency(Plan),
@@ -69,7 +70,7 @@ pub(super) enum Stage {
 impl Stage {
     pub(super) fn begin(op: Operation) -> Self {
         match op {
-            Operation::Start { items, currency, from_cart } => Self::Start { items, currency, from_cart },
+            Operation::Start { items, currency, from_cart } => Self::Start(Plan { items, currency, from_cart, seen: None }),
             Operation::Resume { items, from_cart } => Self::Resume { items, from_cart },
             Operation::Follow => Self::Follow,
             _ => Self::Free,
@@ -101,13 +102,13 @@ fn done(r: Outcome) -> Effect {
 fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
     let over = Stage::Free;
     match (stage, input) {
-        (Stage::Start { items, currency, from_cart }, _) => match stored {
+        (Stage::Start(mut plan), _) => match stored {
             Err(e) => (over, refuse(e)),
-            Ok(Some(old)) if carries_on(&old.state, Some(&items), from_cart) => open(tab, old, q),
-            Ok(_) if items.is_empty() => (over, refuse(Error::invalid_state("the cart is empty: add an item before checkout"))),
+            Ok(Some(old)) if carries_on(&old.state, Some(&plan.items), plan.from_cart) => open(tab, old, q),
+            Ok(_) if plan.items.is_empty() => (over, refuse(Error::invalid_state("the cart is empty: add an item before checkout"))),
             Ok(r) => {
-                let seen = r.map(|r| r.revision);
-                (Stage::Currency(Plan { items, currency, from_cart, seen }), Effect::StoreCurrency)
+                plan.seen = r.map(|r| r.revision);
+                (Stage::Currency(plan), Effect::StoreCurrency)
             }
         },
         (Stage::Resume { items, from_cart }, _) => match stored {
