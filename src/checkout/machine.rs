@@ -192,8 +192,8 @@ impl CheckoutState {
     /// # Errors
     /// As [`Self::update_request`]; `invalid_argument` if the answer is for
     /// another session or its amount does not add up.
-    pub fn shipping_chosen(&mut self, rate: ShippingRate, address: ShippingAddress, answer: UpdateResponse) -> Result<()> {
-        self.update_request(&rate, &address)?;
+    pub fn shipping_chosen(&mut self, shipping: ShippingChoice, answer: UpdateResponse) -> Result<()> {
+        self.update_request(&shipping.rate, &shipping.address)?;
         let session = self.shipping_session()?;
         if answer.session_id != session.session_id {
             return Err(Error::invalid_argument(format!("update answered for session {}, expected {}", answer.session_id, session.session_id)));
@@ -203,7 +203,7 @@ impl CheckoutState {
         session.amount = answer.amount;
         session.breakdown = answer.breakdown;
         session.currency = answer.currency;
-        *self = Self::ShippingChosen(ShippingChosen { session, shipping: ShippingChoice { rate, address } });
+        *self = Self::ShippingChosen(ShippingChosen { session, shipping });
         Ok(())
     }
 

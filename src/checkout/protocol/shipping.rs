@@ -150,7 +150,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
 /// have paid or cancelled meanwhile), then written.
 fn choose(tab: &mut Tab, record: Option<&super::Record>, q: &mut VecDeque<Effect>, choice: Box<ShippingChoice>, answer: UpdateResponse) -> Result<(Stage, Effect)> {
     tab.idle("select shipping")?;
-    let (next, ()) = tab.act(record, q, |s| s.shipping_chosen(choice.rate.clone(), choice.address.clone(), answer.clone()))?;
+    let (next, ()) = tab.act(record, q, |s| s.shipping_chosen((*choice).clone(), answer.clone()))?;
     let (revision, write) = Tab::write(record, &next);
     Ok((Stage::Written { choice, answer, next, revision }, write))
 }

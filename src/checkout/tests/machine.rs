@@ -27,7 +27,7 @@ fn happy_path_reaches_succeeded() {
     assert_eq!(s.name(), "initiated");
     let body = s.update_request(&rate(), &address()).unwrap();
     assert_eq!((body.session_id.as_str(), body.shipping_rate_id.as_str()), ("ps_1", "rate_std"));
-    s.shipping_chosen(rate(), address(), update_answer("ps_1", 800)).unwrap();
+    s.shipping_chosen(choice(), update_answer("ps_1", 800)).unwrap();
     assert_eq!(s.session().unwrap().amount, 5298);
     assert_eq!(s.pay_step().unwrap(), PayStep::CollectToken);
     assert!(!s.payment_unsettled());
@@ -58,7 +58,7 @@ fn illegal_steps_are_invalid_state_errors() {
     s.confirmed(answer(Paid, None, None)).unwrap();
     let before = s.clone();
     assert_state_err(s.update_request(&rate(), &address()), "`succeeded`");
-    assert_state_err(s.shipping_chosen(rate(), address(), update_answer("ps_1", 800)), "`succeeded`");
+    assert_state_err(s.shipping_chosen(choice(), update_answer("ps_1", 800)), "`succeeded`");
     assert_state_err(s.pay_step(), "`succeeded`");
     assert_state_err(s.cancel(), "cannot cancel");
     assert_state_err(s.confirmed(answer(Paid, None, None)), "`succeeded`");
@@ -351,9 +351,9 @@ fn inconsistent_server_answers_are_rejected() {
     assert_arg_err(s.initiated(Vec::new(), return_answer()), "items must not be empty");
     assert_eq!(s, CheckoutState::Idle);
     let mut s = initiated();
-    let e = s.shipping_chosen(rate(), address(), update_answer("ps_2", 800)).unwrap_err();
+    let e = s.shipping_chosen(choice(), update_answer("ps_2", 800)).unwrap_err();
     assert!(e.message.contains("ps_2"), "{e}");
-    assert_arg_err(s.shipping_chosen(rate(), address(), update_answer("ps_1", 801)), "does not match");
+    assert_arg_err(s.shipping_chosen(choice(), update_answer("ps_1", 801)), "does not match");
     assert_eq!(s.name(), "initiated");
 }
 

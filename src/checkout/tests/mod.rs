@@ -42,6 +42,11 @@ pub(super) fn rate() -> ShippingRate {
     }
 }
 
+/// [`rate`] to [`address`]: the choice `shipping_chosen` applies.
+pub(super) fn choice() -> ShippingChoice {
+    ShippingChoice { rate: rate(), address: address() }
+}
+
 pub(super) fn items() -> Vec<PaymentItem> {
     vec![PaymentItem { variant_id: "var_1".into(), quantity: 2 }, PaymentItem { variant_id: "var_2".into(), quantity: 1 }]
 }
@@ -74,7 +79,7 @@ pub(super) fn update_answer(session: &str, tax: i64) -> UpdateResponse {
 
 pub(super) fn chosen() -> CheckoutState {
     let mut s = initiated();
-    s.shipping_chosen(rate(), address(), update_answer("ps_1", 800)).unwrap();
+    s.shipping_chosen(choice(), update_answer("ps_1", 800)).unwrap();
     s
 }
 
