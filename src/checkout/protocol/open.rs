@@ -87,17 +87,8 @@ impl Stage {
 
 /// A failure once this tab may hold the lock for a new session: let it go.
 fn fail(tab: &mut Tab, q: &mut VecDeque<Effect>, r: Refusal) -> Effect {
-    let_go(tab, q);
+    tab.let_go(q);
     Effect::Done(Err(r))
-}
-
-/// Let the cart's lock go, unless a payment not settled keeps it (until the
-/// tab goes away: resume it).
-fn let_go(tab: &mut Tab, q: &mut VecDeque<Effect>) {
-    if tab.lock && !tab.state.payment_unsettled() {
-        tab.lock = false;
-        q.push_back(Effect::ReleaseLock);
-    }
 }
 
 fn done(r: Outcome) -> Effect {
@@ -197,7 +188,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             (over, done(Outcome::Unit))
         }
         (Stage::Free, _) => {
-            let_go(tab, q);
+            tab.let_go(q);
             tab.unmount(q);
             (over, done(Outcome::Unit))
         }

@@ -176,9 +176,8 @@ impl Tab {
     /// checkout); the listeners told; a form that shows another amount told
     /// the new one.
     pub(super) fn changed(&mut self, q: &mut VecDeque<Effect>) {
-        if self.state.is_final() && self.lock {
-            self.lock = false;
-            q.push_back(Effect::ReleaseLock);
+        if self.state.is_final() {
+            self.let_go(q);
         }
         if let (CheckoutState::Succeeded(_), true, false) = (&self.state, self.cart, self.emptied) {
             self.emptied = true;
@@ -199,6 +198,15 @@ impl Tab {
         let Some(session) = self.state.session() else { return };
         if self.shown.is_some_and(|shown| shown != session.amount) {
             q.push_back(Effect::UpdateAmount { amount: session.amount, currency: session.currency.clone() });
+        }
+    }
+
+    /// Let the cart's lock go, unless a payment not settled keeps it (until
+    /// the tab goes away: resume it).
+    pub(super) fn let_go(&mut self, q: &mut VecDeque<Effect>) {
+        if self.lock && !self.state.payment_unsettled() {
+            self.lock = false;
+            q.push_back(Effect::ReleaseLock);
         }
     }
 
