@@ -10,10 +10,20 @@ export type Sdk = typeof Root;
 
 let loading: Promise<Sdk> | undefined;
 let loaded: Sdk | undefined;
+let given: Sdk | undefined;
+
+/**
+ * The root entry's module as the page imported it itself (`import * as sdk from
+ * "cirrus-storefront"` in the chunk that needs it first): `loadSdk()` initialises that one and
+ * fetches no chunk of its own (a network round trip on the first action's path).
+ */
+export function provideSdk(sdk: Sdk): void {
+  given ??= sdk;
+}
 
 /** The root entry, initialised (again after a failed try). */
 export function loadSdk(): Promise<Sdk> {
-  loading ??= import("./index.js")
+  loading ??= (given !== undefined ? Promise.resolve(given) : import("./index.js"))
     .then(async (m) => {
       await m.init();
       loaded = m;

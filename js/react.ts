@@ -39,7 +39,7 @@ import type { Checkout } from "./index.js";
 import { readCartSummary, subscribeCartSummary, type StoredCartSummary } from "./cart-summary.js";
 import { asCirrusError, cirrusError, type CirrusError } from "./error.js";
 import { report } from "./react-report.js";
-import { loadSdk, loadSdkWhenIdle, sdkWasmHref, type Sdk } from "./lazy-sdk.js";
+import { loadSdk, loadSdkWhenIdle, provideSdk, sdkWasmHref, type Sdk } from "./lazy-sdk.js";
 import { ProductPicker, type PickerInitial, type PickerState } from "./picker.js";
 
 /** The cart before the SDK read it (on the server, after hydration, until the buyer acts). */
@@ -360,14 +360,18 @@ export function useLoadCart(when: "mount" | "idle" = "mount"): void {
  * the server, a `<link rel="preload" as="fetch" crossorigin>` of the SDK's `.wasm` in the page's
  * head (React 19's `preload`, at the URL of the glue's `new URL(…, import.meta.url)`: for
  * bundlers that emit the `.wasm` from it, Turbopack, webpack, Vite), so the browser fetches it
- * with the page; in the browser, starts loading the SDK from the first render. Pages without it
- * fetch no `.wasm` until the buyer acts.
+ * with the page; in the browser, starts loading the SDK from the first render. `sdk`: the root
+ * entry's module when the island imports it itself (`import * as sdk from "cirrus-storefront"`):
+ * the bindings then use it and fetch no chunk of their own on the first action's path. Pages
+ * without it fetch no `.wasm` until the buyer acts.
  */
-export function usePreloadSdk(): void {
+export function usePreloadSdk(sdk?: Sdk): void {
   const href = sdkWasmHref();
   const preload = (ReactDOM as { preload?: (href: string, options: { as: string; crossOrigin: string }) => void }).preload;
   if (href !== null && typeof preload === "function") preload(href, { as: "fetch", crossOrigin: "anonymous" });
-  if (typeof window !== "undefined") void loadSdk().catch(() => {}); // the action that needs it reports the error
+  if (typeof window === "undefined") return;
+  if (sdk !== undefined) provideSdk(sdk);
+  void loadSdk().catch(() => {}); // the action that needs it reports the error
 }
 
 /** The store settings the provider was given (`null` when it was given none). */

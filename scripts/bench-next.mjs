@@ -153,16 +153,18 @@ async function click(productSlug, runs) {
       });
       await page.goto(url(`/products/${encodeURIComponent(productSlug)}`), { waitUntil: 'load', timeout: 60_000 });
       await page.waitForFunction(() => window.__clickToBadge !== undefined, null, { timeout: 30_000 });
-      const [ms, enabled, loadAt, wasm] = await page.evaluate(() => [
+      const [ms, enabled, loadAt, wasm, late] = await page.evaluate(() => [
         window.__clickToBadge,
         window.__clickedEnabled,
         performance.getEntriesByType('navigation')[0].loadEventStart,
         performance.getEntriesByType('resource').filter((e) => /\.wasm(\?|$)/.test(e.name)).map((e) => [e.initiatorType, e.startTime, e.responseEnd]),
+        // scripts requested after the load event: a chunk the click may wait for (a round trip on its path)
+        performance.getEntriesByType('resource').filter((e) => /\.js(\?|$)/.test(e.name) && e.startTime > performance.getEntriesByType('navigation')[0].loadEventStart).map((e) => e.name.replace(/^.*\//, '')),
       ]);
       if (!enabled) throw new Error('"Add to cart" was not there enabled at the load event');
       times.push(ms);
       const fetched = wasm.map(([by, start, end]) => `.wasm (${by}) ${Math.round(start)}-${Math.round(end)} ms`).join(', ') || 'no .wasm';
-      console.log(`run ${i + 1}: load event at ${Math.round(loadAt)} ms, click -> badge ${Math.round(ms)} ms; ${fetched}`);
+      console.log(`run ${i + 1}: load event at ${Math.round(loadAt)} ms, click -> badge ${Math.round(ms)} ms; ${fetched}; ${late.length ? `scripts requested after the load event: ${late.join(', ')}` : 'no script requested after the load event'}`);
       await context.close();
     }
   } finally {

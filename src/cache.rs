@@ -53,8 +53,8 @@ pub struct CacheMembers {
 pub const NO_STORE: &str = "no-store";
 
 /// What `onStale` is told when a call was answered with a stored answer past its `maxAgeMs`.
-// (Made by src/wasm/client_cache.rs, handed to the listener as a plain object; `Deserialize`
-// is the type generator's view of it.)
+// (Made by src/wasm/client_cache.rs as a plain object of these members, `tell_stale`; this
+// type is the type generator's view of it.)
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StaleAnswer {

@@ -36,5 +36,7 @@ start_server "$(P 18796)" CIRRUS_API_KEY="$CIRRUS_API_KEY" CIRRUS_TEST_HOOKS=1 C
 export E2E_SITE="${CIRRUS_BASE_URL%/api/v1}/" E2E_ARTIFACTS="$ROOT/artifacts/e2e"
 start_template "$W/app" "$(P 3405)"
 t0=$SECONDS
-node --test --test-reporter=spec tests/next/flow.test.mjs
+node --test --test-reporter=spec tests/next/flow.test.mjs || {
+  echo "next start's log (last 40 lines):" >&2; tail -40 "$W/app/next.log" >&2; exit 1
+}
 log "browser flow in $((SECONDS - t0)) s"

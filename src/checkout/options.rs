@@ -1,8 +1,8 @@
 //! What `Checkout.start`, `Checkout.resume` and `pay` are given: one serde type each,
 //! decoded once at the wasm boundary (src/wasm/interop.rs, unknown members refused) and
 //! generated into TypeScript (tools/typegen/). The members only JavaScript can give (the
-//! adapter, a `Storage`, a `Cart`) are [`JsObject`]s, checked where they are used
-//! (src/wasm/checkout_options.rs).
+//! adapter, a `Storage`, a `Cart`) are declared as [`JsObject`]s: src/wasm/checkout_options.rs
+//! reads them from the argument by name and checks them.
 
 use serde::Deserialize;
 

@@ -73,17 +73,18 @@ pub(super) fn saved_text(cart: &cart::Cart, lines: &Array) -> String {
 /// `onChange` that is not a function, an unknown member.
 pub(super) fn options(options: JsValue) -> Result<(String, Option<js_sys::Function>, JsValue)> {
     let o: PersistentCartOptions =
-        options_from_js(options, "options", Root::PersistentCartOptions, &[("key", "a non-empty string")])?;
+        options_from_js(options.clone(), "options", Root::PersistentCartOptions, &[("key", "a non-empty string")])?;
     let key = match o.key {
         None => DEFAULT_KEY.to_owned(),
         Some(k) if k.is_empty() => return Err(js::wrong_type("options.key must be a non-empty string", &JsValue::from_str(""))),
         Some(k) => k,
     };
-    let on_change = match o.on_change.0 {
+    // The JS-only members (`onChange`, `storage`), read by name.
+    let on_change = match js::get(&options, "onChange") {
         f if f.is_undefined() || f.is_null() => None,
         f => Some(js::function_arg(f, "options.onChange must be a function")?),
     };
-    Ok((key, on_change, o.storage.0))
+    Ok((key, on_change, js::get(&options, "storage")))
 }
 
 /// `options.storage` (the value given), default `localStorage`, and the problem when there

@@ -48,9 +48,9 @@ const TS_GENERATED: &str = include_str!("../../js/generated/checkout.ts");
 
 /// What the live checkout keeps of its options ([`checkout_options::common`]) and where its
 /// record is kept ([`Place`]).
-fn common(o: &crate::checkout::CheckoutOptions) -> Result<Common> {
+fn common(o: &checkout_options::Options) -> Result<Common> {
     let (adapter, key, cart) = checkout_options::common(o)?;
-    let place = match &o.storage.0 {
+    let place = match &o.storage {
         v if v.is_null() => Place::Memory,
         // Every tab of the origin reads the record. Reading `localStorage`
         // throws where storage is disabled (`Place::Disabled`).

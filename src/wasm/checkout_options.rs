@@ -54,21 +54,35 @@ pub(super) fn keep_aside(storage: Option<&Store>, key: &str, e: Error) -> Error 
     Error::new(e.code, format!("{}; it was kept aside under {:?}", e.message, &aside))
 }
 
-/// The options of `start`/`resume` ([`CheckoutOptions`]), decoded once (unknown members
-/// refused; a member of the wrong type in the words the API has always used).
+/// The options of `start`/`resume`: their data ([`CheckoutOptions`]) and the members only
+/// JavaScript can give, which the options type declares ([`crate::jsobject::JsObject`]) and
+/// which are read here from the argument by name, to be checked where they are used.
+pub(super) struct Options {
+    pub(super) data: CheckoutOptions,
+    /// `options.adapter` (checked by [`common`]).
+    pub(super) adapter: JsValue,
+    /// `options.storage` (checked by `checkout::common`).
+    pub(super) storage: JsValue,
+    /// `options.cart` (`undefined` when absent).
+    pub(super) cart: JsValue,
+}
+
+/// The options of `start`/`resume`, decoded once (unknown members refused; a member of the
+/// wrong type in the words the API has always used).
 ///
 /// # Errors
 /// `invalid_argument` naming the option.
-pub(super) fn decode(options: JsValue) -> Result<CheckoutOptions> {
+pub(super) fn decode(options: JsValue) -> Result<Options> {
     if !options.is_object() {
         return Err(bad("options must be an object with at least `adapter`"));
     }
-    options_from_js(
-        options,
+    let data = options_from_js(
+        options.clone(),
         "options",
         Root::CheckoutOptions,
         &[("storageKey", "a non-empty string"), ("currency", "a string like \"USD\"")],
-    )
+    )?;
+    Ok(Options { data, adapter: get(&options, "adapter"), storage: get(&options, "storage"), cart: get(&options, "cart") })
 }
 
 /// What a live checkout keeps of its options (`checkout_live::Common`, with the record's
@@ -80,30 +94,30 @@ pub(super) type Kept = (JsValue, String, Option<JsValue>);
 ///
 /// # Errors
 /// `invalid_argument` naming the member at fault.
-pub(super) fn common(o: &CheckoutOptions) -> Result<Kept> {
-    let adapter = &o.adapter.0;
+pub(super) fn common(o: &Options) -> Result<Kept> {
+    let adapter = &o.adapter;
     for m in ["mount", "updateAmount", "collectToken", "handleNextAction"] {
         if !get(adapter, m).is_function() {
             return Err(super::js::wrong_type(&format!("options.adapter.{m} must be a function (see ProcessorAdapter)"), &get(adapter, m)));
         }
     }
-    let storage_key = match &o.storage_key {
+    let storage_key = match &o.data.storage_key {
         Some(k) if k.is_empty() => return Err(super::js::wrong_type("options.storageKey must be a non-empty string", &JsValue::from_str(""))),
         k => k.clone(),
     };
-    let key = record_key(storage_key, &o.cart.0);
-    let cart = get(&o.cart.0, "clear").is_function().then(|| o.cart.0.clone());
+    let key = record_key(storage_key, &o.cart);
+    let cart = get(&o.cart, "clear").is_function().then(|| o.cart.clone());
     Ok((adapter.clone(), key, cart))
 }
 
 /// Whether the options name a cart (its checkout empties it once paid).
-pub(super) fn from_cart(o: &CheckoutOptions) -> bool {
-    !o.cart.0.is_undefined()
+pub(super) fn from_cart(o: &Options) -> bool {
+    !o.cart.is_undefined()
 }
 
 /// Whether the options name what to buy (`cart` or `items`).
-pub(super) fn names_what_to_buy(o: &CheckoutOptions) -> bool {
-    from_cart(o) || o.items.is_some()
+pub(super) fn names_what_to_buy(o: &Options) -> bool {
+    from_cart(o) || o.data.items.is_some()
 }
 
 /// Call a `Cart` method with no arguments.
@@ -124,13 +138,13 @@ pub(super) fn cart_items(cart: &JsValue) -> Result<Vec<PaymentItem>> {
 /// function) or `{ items, currency }`. The items may be empty (a cart the
 /// SDK emptied when its payment succeeded): `start` refuses that only when
 /// it has to open a new checkout.
-pub(super) fn what_to_buy(o: &CheckoutOptions) -> Result<(Vec<PaymentItem>, String)> {
+pub(super) fn what_to_buy(o: &Options) -> Result<(Vec<PaymentItem>, String)> {
     if !from_cart(o) {
-        let items = o.items.clone().ok_or_else(|| bad("options.items must be an array of PaymentItems (or pass options.cart)"))?;
-        let currency = o.currency.clone().ok_or_else(|| super::js::wrong_type("options.currency must be a string like \"USD\"", &JsValue::UNDEFINED))?;
+        let items = o.data.items.clone().ok_or_else(|| bad("options.items must be an array of PaymentItems (or pass options.cart)"))?;
+        let currency = o.data.currency.clone().ok_or_else(|| super::js::wrong_type("options.currency must be a string like \"USD\"", &JsValue::UNDEFINED))?;
         return Ok((items, currency));
     }
-    let cart = &o.cart.0;
+    let cart = &o.cart;
     let items = cart_items(cart)?;
     let currency = get(cart, "currency");
     let currency = if currency.is_function() { call(cart, "currency")? } else { currency };

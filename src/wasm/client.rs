@@ -82,8 +82,9 @@ fn call_arg(v: Option<JsValue>) -> Result<CallOpts> {
     if get(&v, "aborted").as_bool().is_some() || !v.is_object() || js_sys::Array::is_array(&v) {
         return Ok(CallOpts { signal: signal_arg("signal", v)?, ..CallOpts::default() });
     }
-    let o: CallOptions = arg_from_js(v, "callOptions", Some(Root::CallOptions), true)?;
-    let fetch_options = o.fetch_options.0;
+    // Its data decoded (none today but the check of its members); the JS-only members read by name.
+    let _: CallOptions = arg_from_js(v.clone(), "callOptions", Some(Root::CallOptions), true)?;
+    let fetch_options = get(&v, "fetchOptions");
     let fetch_options = if fetch_options.is_undefined() || fetch_options.is_null() {
         None
     } else if fetch_options.is_object() && !js_sys::Array::is_array(&fetch_options) {
@@ -93,10 +94,10 @@ fn call_arg(v: Option<JsValue>) -> Result<CallOpts> {
         return Err(Error::invalid_argument("callOptions.fetchOptions must be an object"));
     };
     Ok(CallOpts {
-        signal: signal_arg("callOptions.signal", o.signal.0)?,
-        cache: cache_arg("callOptions.cache", &o.cache.0)?,
+        signal: signal_arg("callOptions.signal", get(&v, "signal"))?,
+        cache: cache_arg("callOptions.cache", &get(&v, "cache"))?,
         fetch_options,
-        on_stale: match o.on_stale.0 {
+        on_stale: match get(&v, "onStale") {
             f if f.is_function() => Some(f.unchecked_into()),
             f if f.is_undefined() || f.is_null() => None,
             f => return Err(super::js::wrong_type("callOptions.onStale must be a function", &f)),
@@ -127,14 +128,14 @@ impl CirrusClient {
     /// `invalid_argument` for a bad option.
     #[wasm_bindgen(constructor)]
     pub fn new(#[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue) -> Result<CirrusClient, JsValue> {
-        let o: ClientOptions = arg_from_js(options, "options", Some(Root::ClientOptions), true)?;
-        let fetch = if o.fetch.0.is_undefined() || o.fetch.0.is_null() {
-            None
-        } else {
-            Some(super::js::function_arg(o.fetch.0.clone(), "options.fetch must be a function")?)
+        let o: ClientOptions = arg_from_js(options.clone(), "options", Some(Root::ClientOptions), true)?;
+        // The JS-only members (`fetch`, `cache`), read by name.
+        let fetch = match get(&options, "fetch") {
+            f if f.is_undefined() || f.is_null() => None,
+            f => Some(super::js::function_arg(f, "options.fetch must be a function")?),
         };
         let config = o.validate()?;
-        let cache = client_cache(config.cache_ttl_ms, cache_arg("options.cache", &o.cache.0)?)?;
+        let cache = client_cache(config.cache_ttl_ms, cache_arg("options.cache", &get(&options, "cache"))?)?;
         let http = Transport { authorization: config.authorization(), base_url: config.base_url, fetch, timeout_ms: config.timeout_ms, retries: config.retries };
         Ok(CirrusClient { inner: Rc::new(Inner { http, cache, entries: RefCell::default(), next_id: Cell::new(0) }) })
     }

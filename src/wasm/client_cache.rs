@@ -15,15 +15,14 @@ use web_sys::{AbortController, AbortSignal};
 
 use super::body;
 use super::http::{self, Transport};
-use crate::cache::{self, StaleAnswer, StaleReason, Strategy, Use};
-use crate::jsobject::JsObject;
+use crate::cache::{self, StaleReason, Strategy, Use};
 use crate::endpoint::Call;
 use crate::error::{Error, Result};
 
 #[wasm_bindgen(inline_js = "export function stale(f, reason, path, ageMs, error) { try { f({ reason, path, ageMs, error }); } catch {} }
 export function handled(p) { p.catch(() => {}); }")]
 extern "C" {
-    /// Calls an `onStale` listener with a [`StaleAnswer`] (what it throws is ignored:
+    /// Calls an `onStale` listener with a [`cache::StaleAnswer`] (what it throws is ignored:
     /// the answer is given all the same).
     fn stale(f: &Function, reason: &str, path: &str, age_ms: f64, error: &JsValue);
     /// Marks a promise's rejection as handled.
@@ -108,10 +107,11 @@ pub(super) struct Inner {
     pub(super) next_id: Cell<u32>,
 }
 
-/// Tells the call's `onStale` that a stale answer was given.
-fn tell_stale(listener: Option<&Function>, answer: StaleAnswer) {
+/// Tells the call's `onStale` that a stale answer was given: a [`cache::StaleAnswer`] (`error`
+/// the request's error, else `null`).
+fn tell_stale(listener: Option<&Function>, reason: StaleReason, path: &str, age_ms: f64, error: &JsValue) {
     if let Some(f) = listener {
-        stale(f, answer.reason.as_str(), &answer.path, answer.age_ms, &answer.error.0);
+        stale(f, reason.as_str(), path, age_ms, error);
     }
 }
 
@@ -168,7 +168,7 @@ impl Inner {
                         // Nobody awaits the refresh: its failure must not be an unhandled rejection.
                         handled(&refresh);
                     }
-                    tell_stale(on_stale, StaleAnswer { reason: StaleReason::Revalidating, path, age_ms: age, error: JsObject(JsValue::NULL) });
+                    tell_stale(on_stale, StaleReason::Revalidating, &path, age, &JsValue::NULL);
                     return Ok(value);
                 }
                 (None, Some(f)) => {
@@ -213,7 +213,7 @@ impl Inner {
                 drop(entries);
                 match stale {
                     Some((value, age)) => {
-                        tell_stale(on_stale, StaleAnswer { reason: StaleReason::Error, path, age_ms: age, error: JsObject(e.clone()) });
+                        tell_stale(on_stale, StaleReason::Error, &path, age, &e);
                         Ok(value)
                     }
                     None => Err(e),

@@ -13,5 +13,8 @@ const config: NextConfig = {
   poweredByHeader: false,
   productionBrowserSourceMaps: process.env.NEXT_SOURCE_MAPS === "1",
   experimental: { inlineCss: true },
+  // Browsers fall back to /favicon.ico when a client-side navigation swaps the head's icon
+  // links (Chromium did, under load, and logged a 404): the one icon, app/icon.svg, answers it.
+  rewrites: async () => [{ source: "/favicon.ico", destination: "/icon.svg" }],
 };
 export default config;

@@ -368,6 +368,8 @@ test("bad options and arguments are CirrusErrors naming the argument", async () 
     [{ ...w.opts, items, currency: 840 }, "invalid_argument", /options\.currency/],
     [{ ...w.opts, items: [], currency: "USD" }, "invalid_state", /cart is empty/],
     [{ ...w.opts, cart: {} }, "invalid_argument", /options\.cart\.paymentItems/],
+    // The JS-only members (adapter, storage, cart) are known names; any other is refused.
+    [{ adaptr: w.adapter, items, currency: "USD" }, "invalid_argument", /^options: unknown field `adaptr`, expected one of `adapter`, `storage`, `storageKey`, `cart`, `items`, `currency`$/],
   ];
   for (const [o, code, re] of cases) {
     await assert.rejects(start(o), (e) => e instanceof lib.CirrusError && e.code === code && re.test(e.message), JSON.stringify(o));

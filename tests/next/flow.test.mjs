@@ -30,10 +30,18 @@ after(async () => browser?.close());
 function watch(page) {
   page.setDefaultTimeout(20_000);
   page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()} on ${page.url()}: ${m.text()}`);
+    // (a "Failed to load resource" message names its URL only in its location)
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()} on ${page.url()}: ${m.text()} [${m.location()?.url ?? ''}]`);
   });
   page.on('pageerror', (e) => problems.push(`pageerror on ${page.url()}: ${e.message}`));
   page.on('request', (r) => requests.push({ page, url: r.url() }));
+  // Chromium's "Failed to load resource" names no URL: this names it, with what asked for it.
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()} on ${page.url()}: ${r.request().resourceType()} ${r.url()}`);
+  });
+  page.on('requestfailed', (r) => {
+    if (!/ERR_ABORTED/.test(r.failure()?.errorText ?? '')) problems.push(`request failed on ${page.url()}: ${r.resourceType()} ${r.url()} (${r.failure()?.errorText})`);
+  });
 }
 
 const badge = (page) => page.locator('header .cart-link');
@@ -81,6 +89,10 @@ test('browse: home, collections, a collection, a product, all in the server HTML
   assert.match(home, /href="\/products\//, 'the home page lists products in its HTML');
   assert.match(home, /application\/ld\+json/, 'JSON-LD in the head');
   assert.doesNotMatch(home, /\.wasm/, 'the home page names no .wasm (no preload)');
+  // Chromium asks for /favicon.ico when a client-side navigation swaps the icon links (a 404 logged under load, once in CI).
+  const favicon = await fetch(url('/favicon.ico'));
+  assert.equal(favicon.status, 200, 'GET /favicon.ico (the rewrite to app/icon.svg)');
+  assert.match(favicon.headers.get('content-type') ?? '', /^image\//);
   const page = await context.newPage();
   await page.goto(url('/'));
   await badgeSays(page, null);

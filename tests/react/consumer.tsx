@@ -2,6 +2,7 @@
 // `@ts-expect-error` line is misuse that must not compile (tsc fails if it does).
 import { useState, type ReactElement } from "react";
 import type { CheckoutState, CirrusError, CurrencyCode, OptionMatrix, Product, ProcessorAdapter, Store } from "cirrus-storefront";
+import * as sdk from "cirrus-storefront";
 import { CirrusProvider, useCart, useCheckout, useClient, useLoadCart, usePreloadSdk, useProductOptions, useStore, type CartView } from "cirrus-storefront/react";
 
 export function Shop({ store, product, adapter }: { store: Store; product: Product; adapter: ProcessorAdapter }): ReactElement {
@@ -37,8 +38,12 @@ function Cart(): ReactElement {
   // @ts-expect-error useLoadCart takes "mount" or "idle"
   useLoadCart("later");
   usePreloadSdk();
-  // @ts-expect-error usePreloadSdk takes nothing
+  // The root entry's module, when the island imports it itself.
+  usePreloadSdk(sdk);
+  // @ts-expect-error usePreloadSdk takes nothing or the root entry's module
   usePreloadSdk("now");
+  // @ts-expect-error only the root entry's module (this object has no Cart)
+  usePreloadSdk({ init: sdk.init });
   void view.add(Object() as Product, "v1").then(() => view.remove("v1")).then((had: boolean) => had);
   // @ts-expect-error setQuantity takes a variant id and a quantity
   view.setQuantity(3);

@@ -2,14 +2,18 @@
 // The product picker and "Add to cart". The first render is the server's productOptions()
 // (options, availability, the selected variant; its price formatted on the server), so the
 // server HTML sells before any wasm arrives; a choice and "Add to cart" go through the SDK
-// (useProductOptions, useCart). The first click must be fast: the SDK's glue ships with this
-// island (imported here, not a chunk fetched after the click) and starts as soon as the island
-// runs; usePreloadSdk preloads its .wasm from the page's head.
+// (useProductOptions, useCart). The first click must be fast: the SDK's root entry ships with
+// this island (its whole module, imported here and handed to usePreloadSdk: the bindings fetch
+// no chunk of their own on the click's path) and starts as soon as the island runs;
+// usePreloadSdk preloads its .wasm from the page's head.
 import { useState } from "react";
-import { init, type OptionMatrix, type Product } from "cirrus-storefront";
+import * as sdk from "cirrus-storefront";
+import type { OptionMatrix, Product } from "cirrus-storefront";
 import { useCart, useLoadCart, usePreloadSdk, useProductOptions } from "cirrus-storefront/react";
+import { earlySdkModule } from "@/components/early-sdk";
 
-if (typeof window !== "undefined") void init().catch(() => {}); // a failure is the action's error (useCart().error)
+// The .wasm compiled from the HTML (EarlySdkCompile); a failure is the action's error (useCart().error).
+if (typeof window !== "undefined") void sdk.init(earlySdkModule()).catch(() => {});
 
 export interface ProductFormProps {
   product: Product;
@@ -20,7 +24,7 @@ export interface ProductFormProps {
 }
 
 export function ProductForm({ product, options, prices }: ProductFormProps) {
-  usePreloadSdk();
+  usePreloadSdk(sdk);
   useLoadCart();
   const { matrix, select, selectedVariant, pending, error } = useProductOptions(product, options);
   const add = useCart((c) => c.add);
