@@ -11,7 +11,8 @@ pack_sdk() {
 
 # build_template APP TARBALL: a copy of the template in APP (no node_modules, no .next) with
 # the package from TARBALL, `npm install`ed (from npm's cache after the first time) and
-# `next build` (production, Turbopack). The build needs no API (every page renders per request).
+# its `npm run build` (production: `next build` with Turbopack, then compile-hints.mjs). The build
+# needs no API (every page renders per request).
 build_template() {
   local app=$1 tarball=$2 t0=$SECONDS
   rm -rf "$app" && mkdir -p "$app"
@@ -20,7 +21,7 @@ build_template() {
     && npm install --prefer-offline --no-audit --no-fund --loglevel=error >/dev/null) || die "npm install of the template failed"
   log "template installed in $((SECONDS - t0)) s"
   t0=$SECONDS
-  if ! (cd "$app" && NEXT_TELEMETRY_DISABLED=1 node_modules/.bin/next build >build.log 2>&1); then
+  if ! (cd "$app" && NEXT_TELEMETRY_DISABLED=1 npm run --silent build >build.log 2>&1); then
     grep -E "rror" "$app/build.log" | head -12 | sed 's/^/  /' >&2
     die "next build of the template failed (log: ${app#"$ROOT"/}/build.log)"
   fi

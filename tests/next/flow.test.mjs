@@ -125,6 +125,10 @@ test('product page: options, price and an enabled "Add to cart" in the server HT
   const wasm = await fetch(new URL(preload[1], SITE));
   assert.equal(wasm.status, 200, `the preloaded ${preload[1]} is served`);
   assert.equal(wasm.headers.get('content-type'), 'application/wasm');
+  // The template's build (compile-hints.mjs): every chunk the page loads is compiled while it downloads.
+  const chunks = [...html.matchAll(/<script src="(\/_next\/static\/chunks\/[^"]+\.js)"/g)].map((m) => m[1]);
+  assert.ok(chunks.length > 0, 'the page loads chunks');
+  for (const chunk of chunks) assert.ok((await (await fetch(url(chunk))).text()).startsWith('//# allFunctionsCalledOnLoad\n'), `${chunk} starts with the compile hint`);
 });
 
 test('pick options, add; the cart in two tabs; the badge follows without the wasm', async () => {
