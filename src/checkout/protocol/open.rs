@@ -54,8 +54,8 @@ pub(super) enum Stage {
     Lock(Plan),
     /// Waiting for the initiate answer.
     Initiate(Plan),
-    /// Waiting for the write of the new session's record.
-    Written { plan: Plan, next: CheckoutState, revision: u64 },
+    /// Waiting for the write of the new session's record (the op's pending write).
+    Written(Plan),
     /// A stored record taken: waiting for the lock (taken if free).
     OpenLock,
     /// Waiting for the mount; `opened`: an existing record (a failed mount
@@ -77,9 +77,9 @@ impl Stage {
         }
     }
 
-    pub(super) fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>) -> Effect {
+    pub(super) fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Effect {
         let stage = core::mem::replace(self, Self::Free);
-        let (next, effect) = advance(stage, tab, stored, input, q);
+        let (next, effect) = advance(stage, tab, stored, input, q, p);
         *self = next;
         effect
     }
@@ -96,7 +96,7 @@ fn done(r: Outcome) -> Effect {
 }
 
 #[allow(clippy::too_many_lines)]
-fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
+fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> (Stage, Effect) {
     let over = Stage::Free;
     match (stage, input) {
         (Stage::Start(mut plan), _) => match stored {
@@ -142,20 +142,19 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
         },
         (Stage::Initiate(plan), Input::Initiated(r)) => match r {
             Err(e) => (over, fail(tab, q, Refusal::PassOn(e))),
-            Ok(answer) => write_new(tab, stored, plan, answer, q),
+            Ok(answer) => write_new(tab, stored, plan, answer, q, p),
         },
-        (Stage::Written { plan, next, revision }, Input::Wrote(r)) => match r {
-            Ok(true) => {
-                let amount = next.session().map_or(0, |s| s.amount);
-                let session = next.adapter_session();
-                tab.commit(next, revision, q);
-                match session {
-                    Some(s) => (Stage::Mount { amount, opened: false }, Effect::Mount(s)),
-                    None => (over, done(Outcome::Opened { finish: false })),
-                }
-            }
+        // Written: the record is this tab's copy (`Op::step` committed it).
+        (Stage::Written(plan), Input::Wrote(r)) => match r {
+            Ok(true) => match tab.state.adapter_session() {
+                Some(s) => (Stage::Mount { amount: s.amount, opened: false }, Effect::Mount(s)),
+                None => (over, done(Outcome::Opened { finish: false })),
+            },
             // Another tab wrote meanwhile: decide again on what is stored now.
-            Ok(false) => rewrite(tab, stored, plan, next, q),
+            Ok(false) => {
+                let next = p.take().map_or(CheckoutState::Idle, |r| r.state);
+                rewrite(tab, stored, plan, next, q, p)
+            }
             Err(why) => (over, fail(tab, q, Refusal::Error(unwritable(&why, "the payment session was opened but not recorded; nothing was charged")))),
         },
         (Stage::OpenLock, Input::Lock(r)) => {
@@ -216,18 +215,18 @@ fn mount(tab: &Tab, opened: bool) -> (Stage, Effect) {
 
 /// The initiate answer as the new record: it replaces whatever finished or
 /// unpaid record is stored, never one with an unsettled payment.
-fn write_new(tab: &mut Tab, stored: Stored, plan: Plan, answer: InitiateResponse, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
+fn write_new(tab: &mut Tab, stored: Stored, plan: Plan, answer: InitiateResponse, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> (Stage, Effect) {
     let mut next = CheckoutState::Idle;
     if let Err(e) = next.initiated(plan.items.clone(), answer) {
         return (Stage::Free, fail(tab, q, Refusal::Error(e)));
     }
-    rewrite(tab, stored, plan, next, q)
+    rewrite(tab, stored, plan, next, q, p)
 }
 
 /// Write the new session's record over the record as it is now, unless that
 /// one must be opened instead ([`Plan::defers_to`]: the new session is then
 /// left unused, nothing was paid on it).
-fn rewrite(tab: &mut Tab, stored: Stored, plan: Plan, next: CheckoutState, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
+fn rewrite(tab: &mut Tab, stored: Stored, plan: Plan, next: CheckoutState, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> (Stage, Effect) {
     let stored = match stored {
         Ok(r) => r,
         Err(e) => return (Stage::Free, fail(tab, q, Refusal::Error(e))),
@@ -235,8 +234,7 @@ fn rewrite(tab: &mut Tab, stored: Stored, plan: Plan, next: CheckoutState, q: &m
     if let Some(old) = stored.as_ref().filter(|r| plan.defers_to(r)) {
         return open(tab, old.clone(), q);
     }
-    let (revision, write) = Tab::write(stored.as_ref(), &next);
-    (Stage::Written { plan, next, revision }, write)
+    (Stage::Written(plan), super::ask(stored.as_ref(), next, p))
 }
 
 /// Another tab wrote the record: adopt its progress on this session (unless
@@ -249,7 +247,7 @@ fn follow(tab: &mut Tab, stored: Stored, q: &mut VecDeque<Effect>) -> (Stage, Ef
     }
     let Ok(stored) = stored else { return (Stage::Free, done(Outcome::Unit)) };
     match tab.sync(stored.as_ref(), q) {
-        Ok(Synced::Restore) => (Stage::Restored, Tab::write(stored.as_ref(), &tab.state).1),
+        Ok(Synced::Restore) => (Stage::Restored, tab.write_back(stored.as_ref())),
         _ => (Stage::Free, done(Outcome::Unit)),
     }
 }

@@ -50,18 +50,18 @@ pub(super) enum Stage {
     /// Waiting for the lock, then the token.
     Lock(Runner),
     Token(Runner),
-    /// Waiting for the in-flight record's write.
-    InFlight { r: Runner, next: CheckoutState, revision: u64, body: crate::model::ConfirmRequest },
+    /// Waiting for the in-flight record's write (the op's pending write).
+    InFlight { r: Runner, body: crate::model::ConfirmRequest },
     /// Waiting for the confirm's answer.
     Sent(Runner),
     /// Waiting for the write of the answer's state.
-    Answered { r: Runner, answer: Result<ConfirmResponse>, next: CheckoutState, after: AfterConfirm, revision: u64 },
+    Answered { r: Runner, answer: Result<ConfirmResponse>, after: AfterConfirm },
     /// Waiting out a delay before confirming again.
     Wait(Runner),
     /// Waiting for the adapter's next action.
     Action(Runner),
     /// Waiting for the write of an adapter failure.
-    AdapterFailed { message: String, next: CheckoutState, revision: u64 },
+    AdapterFailed { message: String },
     Over,
 }
 
@@ -74,9 +74,9 @@ impl Stage {
         }
     }
 
-    pub(super) fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>) -> Effect {
+    pub(super) fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Effect {
         let stage = core::mem::replace(self, Self::Over);
-        let (next, effect) = match advance(stage, tab, stored, input, q) {
+        let (next, effect) = match advance(stage, tab, stored, input, q, p) {
             Ok(x) => x,
             Err(e) => (Self::Over, refuse(e)),
         };
@@ -92,7 +92,7 @@ fn state_done() -> (Stage, Effect) {
     (Stage::Over, Effect::Done(Ok(Outcome::State)))
 }
 
-fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>) -> Result<(Stage, Effect)> {
+fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Result<(Stage, Effect)> {
     let record = stored?;
     let record = record.as_ref();
     Ok(match (stage, input) {
@@ -100,14 +100,14 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             let new = |token: String, collected_at| Runner { run, return_url: return_url.clone(), token, collected_at, actions: 0, polls: 0, rechecks: 0, answered: false };
             match run {
                 Run::Resume => match tab.look(record, q, |s| Ok(s.resume_token().map(str::to_owned)))? {
-                    Some(t) => confirm(tab, record, q, new(t, None))?,
+                    Some(t) => confirm(tab, record, q, new(t, None), p)?,
                     None => state_done(),
                 },
                 Run::Pay => {
                     let step = tab.look(record, q, CheckoutState::pay_step)?;
                     validate_return_url(&return_url)?;
                     match step {
-                        PayStep::Reconfirm(t) => confirm(tab, record, q, new(t, None))?,
+                        PayStep::Reconfirm(t) => confirm(tab, record, q, new(t, None), p)?,
                         // A new payment: only the tab holding the cart's lock may make one.
                         PayStep::CollectToken => (Stage::Lock(new(String::new(), None)), Effect::AcquireLock),
                     }
@@ -123,31 +123,30 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             Ok(t) if !t.is_empty() => {
                 r.token = t;
                 r.collected_at = Some(tab.shown.unwrap_or_else(|| tab.state.session().map_or(0, |s| s.amount)));
-                confirm(tab, record, q, r)?
+                confirm(tab, record, q, r, p)?
             }
-            Ok(_) => adapter_failed(tab, record, q, "the processor adapter returned no token".to_owned())?,
-            Err(e) => adapter_failed(tab, record, q, e.message)?,
+            Ok(_) => adapter_failed(tab, record, q, "the processor adapter returned no token".to_owned(), p)?,
+            Err(e) => adapter_failed(tab, record, q, e.message, p)?,
         },
-        (Stage::InFlight { r, next, revision, body }, Input::Wrote(w)) => {
+        // Written: the record is this tab's copy (`Op::step` committed it).
+        (Stage::InFlight { r, body }, Input::Wrote(w)) => {
             if !wrote(w, "the payment was not sent")? {
-                return confirm(tab, record, q, r);
+                return confirm(tab, record, q, r, p);
             }
-            tab.commit(next, revision, q);
             (Stage::Sent(r), Effect::Confirm(Box::new(body)))
         }
-        (Stage::Sent(r), Input::Confirmed(answer)) => answer_landed(tab, record, q, r, answer)?,
-        (Stage::Answered { r, answer, next, after, revision }, Input::Wrote(w)) => match w {
-            Ok(true) => {
-                tab.commit(next, revision, q);
-                go_on(tab, record, q, r, after)?
-            }
-            Ok(false) => answer_landed(tab, record, q, r, answer)?,
+        (Stage::Sent(r), Input::Confirmed(answer)) => answer_landed(tab, record, q, r, answer, p)?,
+        (Stage::Answered { r, answer, after }, Input::Wrote(w)) => match w {
+            Ok(true) => go_on(tab, record, q, r, after, p)?,
+            Ok(false) => answer_landed(tab, record, q, r, answer, p)?,
             // The answer stays in this tab; the record still says in flight with this
             // token, which any tab confirms again (the same payment, never a new one).
             Err(_) => {
-                tab.state = next;
+                if let Some(n) = p.take() {
+                    tab.state = n.state;
+                }
                 tab.changed(q);
-                go_on(tab, record, q, r, after)?
+                go_on(tab, record, q, r, after, p)?
             }
         },
         (Stage::Wait(r), Input::None) => {
@@ -155,23 +154,22 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             if tab.sync(record, q)? == Synced::Adopted && tab.state.resume_token() != Some(r.token.as_str()) {
                 return Ok(state_done());
             }
-            confirm(tab, record, q, r)?
+            confirm(tab, record, q, r, p)?
         }
         (Stage::Action(r), Input::Adapter(a)) => match a {
-            Err(e) => adapter_failed(tab, record, q, e.message)?,
+            Err(e) => adapter_failed(tab, record, q, e.message, p)?,
             Ok(()) => {
                 if tab.sync(record, q)? == Synced::Adopted && !matches!(tab.state, CheckoutState::RequiresAction(_)) {
                     return Ok(state_done()); // another tab finished it meanwhile
                 }
                 let token = tab.state.action_finished()?;
-                confirm(tab, record, q, Runner { token, ..r })?
+                confirm(tab, record, q, Runner { token, ..r }, p)?
             }
         },
-        (Stage::AdapterFailed { message, next, revision }, Input::Wrote(w)) => {
+        (Stage::AdapterFailed { message }, Input::Wrote(w)) => {
             if !wrote(w, "the adapter's failure was not recorded")? {
-                return adapter_failed(tab, record, q, message);
+                return adapter_failed(tab, record, q, message, p);
             }
-            tab.commit(next, revision, q);
             state_done()
         }
         (_, input) => (Stage::Over, super::unexpected(&input)),
@@ -180,7 +178,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
 
 /// Decide a confirm on the record as it is now: the in-flight record written
 /// first (then [`Effect::Confirm`]).
-fn confirm(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: Runner) -> Result<(Stage, Effect)> {
+fn confirm(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: Runner, p: &mut Option<Box<Record>>) -> Result<(Stage, Effect)> {
     let (next, body) = tab.act(record, q, |s| s.begin_confirm(&r.token, &r.return_url))?;
     if let (Some(at), Some(session)) = (r.collected_at, tab.state.session().cloned()) {
         if session.amount != at {
@@ -196,12 +194,11 @@ fn confirm(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: 
             return Ok((Stage::Over, refuse(e)));
         }
     }
-    let (revision, write) = Tab::write(record, &next);
-    Ok((Stage::InFlight { r, next, revision, body }, write))
+    Ok((Stage::InFlight { r, body }, super::ask(record, next, p)))
 }
 
 /// An answer for `r.token` landed: apply it to the record as it is now.
-fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: Runner, answer: Result<ConfirmResponse>) -> Result<(Stage, Effect)> {
+fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: Runner, answer: Result<ConfirmResponse>, p: &mut Option<Box<Record>>) -> Result<(Stage, Effect)> {
     // The state the answer applies to: this tab's in-flight copy, or the
     // record another tab wrote since, while it still waits on this token.
     let mut base = tab.state.clone();
@@ -227,8 +224,7 @@ fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect
         Ok(a) => base.confirmed(a),
         Err(e) => base.confirm_failed(e.code, &e.message),
     }?;
-    let (revision, write) = Tab::write(record, &base);
-    Ok((Stage::Answered { r, answer, next: base, after, revision }, write))
+    Ok((Stage::Answered { r, answer, after }, super::ask(record, base, p)))
 }
 
 fn same_session(a: &CheckoutState, b: &CheckoutState) -> bool {
@@ -237,7 +233,7 @@ fn same_session(a: &CheckoutState, b: &CheckoutState) -> bool {
 
 /// After an answer was recorded: wait and confirm again, run the next
 /// action, or end the run.
-fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, mut r: Runner, after: AfterConfirm) -> Result<(Stage, Effect)> {
+fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, mut r: Runner, after: AfterConfirm, p: &mut Option<Box<Record>>) -> Result<(Stage, Effect)> {
     // The answer is this tab's state now: `start`/`resume` may return.
     if !std::mem::replace(&mut r.answered, true) {
         q.push_back(Effect::FirstAnswer);
@@ -257,7 +253,7 @@ fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, mut r
         return Ok(state_done());
     }
     if r.actions > 0 {
-        return adapter_failed(tab, record, q, "authentication was not completed".to_owned());
+        return adapter_failed(tab, record, q, "authentication was not completed".to_owned(), p);
     }
     r.actions += 1;
     let secret = secret.clone();
@@ -266,8 +262,7 @@ fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, mut r
 
 /// The adapter could not collect a token or run the next action: recorded
 /// on the live record, the run ends with that state.
-fn adapter_failed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, message: String) -> Result<(Stage, Effect)> {
+fn adapter_failed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, message: String, p: &mut Option<Box<Record>>) -> Result<(Stage, Effect)> {
     let (next, ()) = tab.act(record, q, |s| s.adapter_failed(&message))?;
-    let (revision, write) = Tab::write(record, &next);
-    Ok((Stage::AdapterFailed { message, next, revision }, write))
+    Ok((Stage::AdapterFailed { message }, super::ask(record, next, p)))
 }

@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 
 use super::tab::{wrote, Synced};
-use super::{refuse, Effect, Input, Operation, Outcome, Refusal, Stored, Tab};
+use super::{refuse, Effect, Input, Operation, Outcome, Record, Refusal, Stored, Tab};
 use crate::checkout::state::{CheckoutState, ShippingChoice};
 use crate::checkout::validate_address;
 use crate::error::{Error, Result};
@@ -25,11 +25,11 @@ pub(super) enum Stage {
     Lock { choice: Box<ShippingChoice>, body: Box<UpdateRequest> },
     Update { choice: Box<ShippingChoice> },
     /// Waiting for the write of the chosen shipping.
-    Written { choice: Box<ShippingChoice>, answer: UpdateResponse, next: CheckoutState, revision: u64 },
+    Written { choice: Box<ShippingChoice>, answer: UpdateResponse },
     /// Waiting for the form to show the new amount.
     Shown,
     Cancel,
-    CancelWritten { next: CheckoutState, revision: u64 },
+    CancelWritten,
     Over,
 }
 
@@ -42,9 +42,9 @@ impl Stage {
         }
     }
 
-    pub(super) fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>) -> Effect {
+    pub(super) fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Effect {
         let stage = core::mem::replace(self, Self::Over);
-        let (next, effect) = match advance(stage, tab, stored, input, q) {
+        let (next, effect) = match advance(stage, tab, stored, input, q, p) {
             Ok(x) => x,
             Err(e) => (Self::Over, refuse(e)),
         };
@@ -57,14 +57,14 @@ fn bad(message: &str) -> Error {
     Error::invalid_argument(message)
 }
 
-fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>) -> Result<(Stage, Effect)> {
+fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Result<(Stage, Effect)> {
     let over = Stage::Over;
     let record = stored?;
     let record = record.as_ref();
     Ok(match (stage, input) {
         (Stage::Options { country }, _) => {
             if tab.sync(record, q)? == Synced::Restore {
-                q.push_back(Tab::write(record, &tab.state).1);
+                q.push_back(tab.write_back(record));
             }
             let (ids, subtotal, currency) = tab.look(record, q, |state| {
                 let session = state.shipping_session()?;
@@ -114,15 +114,16 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             (Stage::Update { choice }, Effect::Update(body))
         }
         (Stage::Update { choice }, Input::Updated(r)) => match r {
-            Ok(answer) => choose(tab, record, q, choice, answer)?,
+            Ok(answer) => choose(tab, record, q, choice, answer, p)?,
             Err(e) => (over, Effect::Done(Err(Refusal::PassOn(e)))),
         },
-        (Stage::Written { choice, answer, next, revision }, Input::Wrote(r)) => {
+        // Written: the record is this tab's copy (`Op::step` committed it).
+        (Stage::Written { choice, answer }, Input::Wrote(r)) => {
             if wrote(r, "the shipping choice was not recorded")? {
-                shown(tab, next, revision, q)
+                shown(tab, q)
             } else {
                 // Another tab wrote meanwhile: the answer applies to the record as it is now, or not at all.
-                choose(tab, record, q, choice, answer)?
+                choose(tab, record, q, choice, answer, p)?
             }
         }
         (Stage::Shown, Input::Adapter(r)) => match r {
@@ -132,14 +133,12 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
         (Stage::Cancel, _) => {
             tab.idle("cancel")?;
             let (next, ()) = tab.act(record, q, CheckoutState::cancel)?;
-            let (revision, write) = Tab::write(record, &next);
-            (Stage::CancelWritten { next, revision }, write)
+            (Stage::CancelWritten, super::ask(record, next, p))
         }
-        (Stage::CancelWritten { next, revision }, Input::Wrote(r)) => {
+        (Stage::CancelWritten, Input::Wrote(r)) => {
             if !wrote(r, "the checkout was not cancelled")? {
-                return advance(Stage::Cancel, tab, Ok(record.cloned()), Input::None, q);
+                return advance(Stage::Cancel, tab, Ok(record.cloned()), Input::None, q, p);
             }
-            tab.commit(next, revision, q);
             (over, Effect::Done(Ok(Outcome::Unit)))
         }
         (_, input) => (over, super::unexpected(&input)),
@@ -148,17 +147,15 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
 
 /// The update's answer applied to the record as it is now (another tab may
 /// have paid or cancelled meanwhile), then written.
-fn choose(tab: &mut Tab, record: Option<&super::Record>, q: &mut VecDeque<Effect>, choice: Box<ShippingChoice>, answer: UpdateResponse) -> Result<(Stage, Effect)> {
+fn choose(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, choice: Box<ShippingChoice>, answer: UpdateResponse, p: &mut Option<Box<Record>>) -> Result<(Stage, Effect)> {
     tab.idle("select shipping")?;
     let (next, ()) = tab.act(record, q, |s| s.shipping_chosen((*choice).clone(), answer.clone()))?;
-    let (revision, write) = Tab::write(record, &next);
-    Ok((Stage::Written { choice, answer, next, revision }, write))
+    Ok((Stage::Written { choice, answer }, super::ask(record, next, p)))
 }
 
-/// The choice is this tab's state: the form shows its amount.
-fn shown(tab: &mut Tab, next: CheckoutState, revision: u64, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
-    let session = next.session().cloned();
-    tab.commit(next, revision, q);
+/// The choice is this tab's state (committed): the form shows its amount.
+fn shown(tab: &Tab, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
+    let session = tab.state.session().cloned();
     // `commit` queued the new amount for a mounted form; an unmounted one is told too.
     let told = q.iter().any(|e| matches!(e, Effect::UpdateAmount { .. }));
     match (session, told) {
