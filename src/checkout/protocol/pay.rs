@@ -51,7 +51,7 @@ pub(super) enum Stage {
     Lock(Runner),
     Token(Runner),
     /// Waiting for the in-flight record's write (the op's pending write).
-    InFlight { r: Runner, body: crate::model::ConfirmRequest },
+    InFlight { r: Runner, body: Box<crate::model::ConfirmRequest> },
     /// Waiting for the confirm's answer.
     Sent(Runner),
     /// Waiting for the write of the answer's state.
@@ -133,7 +133,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             if !wrote(w, "the payment was not sent")? {
                 return confirm(tab, record, q, r, p);
             }
-            (Stage::Sent(r), Effect::Confirm(Box::new(body)))
+            (Stage::Sent(r), Effect::Confirm(body))
         }
         (Stage::Sent(r), Input::Confirmed(answer)) => answer_landed(tab, record, q, r, answer, p)?,
         (Stage::Answered { r, answer, after }, Input::Wrote(w)) => match w {
@@ -194,7 +194,7 @@ fn confirm(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: 
             return Ok((Stage::Over, refuse(e)));
         }
     }
-    Ok((Stage::InFlight { r, body }, super::ask(record, next, p)))
+    Ok((Stage::InFlight { r, body: Box::new(body) }, super::ask(record, next, p)))
 }
 
 /// An answer for `r.token` landed: apply it to the record as it is now.

@@ -20,7 +20,7 @@ pub(super) enum Stage {
     Options { country: String },
     /// Waiting for the rates of `ids`.
     Rates { country: String, ids: Vec<String>, subtotal: i64, currency: String },
-    Select { rate_id: String, address: ShippingAddress },
+    Select { rate_id: String, address: Box<ShippingAddress> },
     /// Waiting for the lock, then the update.
     Lock { choice: Box<ShippingChoice>, body: Box<UpdateRequest> },
     Update { choice: Box<ShippingChoice> },
@@ -37,7 +37,7 @@ impl Stage {
     pub(super) fn begin(op: Operation) -> Self {
         match op {
             Operation::ShippingOptions { country } => Self::Options { country },
-            Operation::SelectShipping { rate_id, address } => Self::Select { rate_id, address },
+            Operation::SelectShipping { rate_id, address } => Self::Select { rate_id, address: Box::new(address) },
             _ => Self::Cancel,
         }
     }
@@ -106,7 +106,7 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             };
             let body = Box::new(tab.state.update_request(&rate, &address)?);
             // Changing what will be charged holds the cart's lock (issue 31).
-            (Stage::Lock { choice: Box::new(ShippingChoice { rate, address }), body }, Effect::AcquireLock)
+            (Stage::Lock { choice: Box::new(ShippingChoice { rate, address: *address }), body }, Effect::AcquireLock)
         }
         (Stage::Lock { choice, body }, Input::Lock(r)) => {
             r?;
