@@ -27,7 +27,8 @@ use crate::checkout::validate_return_url;
 use crate::error::{Error, Result};
 use crate::model::ConfirmResponse;
 
-/// What one run carries from step to step.
+/// What one run carries from step to step (held once by the operation's
+/// [`Stage`], read and updated in place by every step).
 #[derive(Debug, Clone)]
 pub(super) struct Runner {
     run: Run,
@@ -44,22 +45,29 @@ pub(super) struct Runner {
     answered: bool,
 }
 
+/// A payment run: its runner, held once, and where it is.
 #[derive(Debug, Clone)]
-pub(super) enum Stage {
-    Begin { run: Run, return_url: String },
+pub(super) struct Stage {
+    r: Runner,
+    at: At,
+}
+
+#[derive(Debug, Clone)]
+enum At {
+    Begin,
     /// Waiting for the lock, then the token.
-    Lock(Runner),
-    Token(Runner),
+    Lock,
+    Token,
     /// Waiting for the in-flight record's write (the op's pending write).
-    InFlight { r: Runner, body: Box<crate::model::ConfirmRequest> },
+    InFlight(Box<crate::model::ConfirmRequest>),
     /// Waiting for the confirm's answer.
-    Sent(Runner),
+    Sent,
     /// Waiting for the write of the answer's state.
-    Answered { r: Runner, answer: Result<ConfirmResponse>, after: AfterConfirm },
+    Answered { answer: Result<ConfirmResponse>, after: AfterConfirm },
     /// Waiting out a delay before confirming again.
-    Wait(Runner),
+    Wait,
     /// Waiting for the adapter's next action.
-    Action(Runner),
+    Action,
     /// Waiting for the write of an adapter failure.
     AdapterFailed { message: String },
     Over,
@@ -68,58 +76,63 @@ pub(super) enum Stage {
 impl Stage {
     pub(super) fn begin(tab: &mut Tab, op: Operation) -> Self {
         tab.flight = true;
-        match op {
-            Operation::Pay { return_url } => Self::Begin { run: Run::Pay, return_url },
-            _ => Self::Begin { run: Run::Resume, return_url: String::new() },
-        }
+        let (run, return_url) = match op {
+            Operation::Pay { return_url } => (Run::Pay, return_url),
+            _ => (Run::Resume, String::new()),
+        };
+        let r = Runner { run, return_url, token: String::new(), collected_at: None, actions: 0, polls: 0, rechecks: 0, answered: false };
+        Self { r, at: At::Begin }
     }
 
     pub(super) fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Effect {
-        let stage = core::mem::replace(self, Self::Over);
-        let (next, effect) = match advance(stage, tab, stored, input, q, p) {
+        let at = core::mem::replace(&mut self.at, At::Over);
+        let (next, effect) = match advance(at, &mut self.r, tab, stored, input, q, p) {
             Ok(x) => x,
-            Err(e) => (Self::Over, refuse(e)),
+            Err(e) => (At::Over, refuse(e)),
         };
         if let Effect::Done(_) = effect {
             tab.flight = false;
         }
-        *self = next;
+        self.at = next;
         effect
     }
 }
 
-fn state_done() -> (Stage, Effect) {
-    (Stage::Over, Effect::Done(Ok(Outcome::State)))
+fn state_done() -> (At, Effect) {
+    (At::Over, Effect::Done(Ok(Outcome::State)))
 }
 
-fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Result<(Stage, Effect)> {
+fn advance(stage: At, r: &mut Runner, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Result<(At, Effect)> {
     let record = stored?;
     let record = record.as_ref();
     Ok(match (stage, input) {
-        (Stage::Begin { run, return_url }, _) => {
-            let new = |token: String, collected_at| Runner { run, return_url: return_url.clone(), token, collected_at, actions: 0, polls: 0, rechecks: 0, answered: false };
-            match run {
-                Run::Resume => match tab.look(record, q, |s| Ok(s.resume_token().map(str::to_owned)))? {
-                    Some(t) => confirm(tab, record, q, new(t, None), p)?,
-                    None => state_done(),
-                },
-                Run::Pay => {
-                    let step = tab.look(record, q, CheckoutState::pay_step)?;
-                    validate_return_url(&return_url)?;
-                    match step {
-                        PayStep::Reconfirm(t) => confirm(tab, record, q, new(t, None), p)?,
-                        // A new payment: only the tab holding the cart's lock may make one.
-                        PayStep::CollectToken => (Stage::Lock(new(String::new(), None)), Effect::AcquireLock),
+        (At::Begin, _) => match r.run {
+            Run::Resume => match tab.look(record, q, |s| Ok(s.resume_token().map(str::to_owned)))? {
+                Some(t) => {
+                    r.token = t;
+                    confirm(tab, record, q, r, p)?
+                }
+                None => state_done(),
+            },
+            Run::Pay => {
+                let step = tab.look(record, q, CheckoutState::pay_step)?;
+                validate_return_url(&r.return_url)?;
+                match step {
+                    PayStep::Reconfirm(t) => {
+                        r.token = t;
+                        confirm(tab, record, q, r, p)?
                     }
+                    // A new payment: only the tab holding the cart's lock may make one.
+                    PayStep::CollectToken => (At::Lock, Effect::AcquireLock),
                 }
             }
-        }
-        (Stage::Lock(r), Input::Lock(l)) => {
+        },
+        (At::Lock, Input::Lock(l)) => {
             l?;
             tab.lock = true;
-            (Stage::Token(r), Effect::CollectToken)
+            (At::Token, Effect::CollectToken)
         }
-        (Stage::Token(mut r), Input::Token(t)) => match t.map(|t| t.trim().to_owned()) {
+        (At::Token, Input::Token(t)) => match t.map(|t| t.trim().to_owned()) {
             Ok(t) if !t.is_empty() => {
                 r.token = t;
                 r.collected_at = Some(tab.shown.unwrap_or_else(|| tab.state.session().map_or(0, |s| s.amount)));
@@ -129,14 +142,14 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             Err(e) => adapter_failed(tab, record, q, e.message, p)?,
         },
         // Written: the record is this tab's copy (`Op::step` committed it).
-        (Stage::InFlight { r, body }, Input::Wrote(w)) => {
+        (At::InFlight(body), Input::Wrote(w)) => {
             if !wrote(w, "the payment was not sent")? {
                 return confirm(tab, record, q, r, p);
             }
-            (Stage::Sent(r), Effect::Confirm(body))
+            (At::Sent, Effect::Confirm(body))
         }
-        (Stage::Sent(r), Input::Confirmed(answer)) => answer_landed(tab, record, q, r, answer, p)?,
-        (Stage::Answered { r, answer, after }, Input::Wrote(w)) => match w {
+        (At::Sent, Input::Confirmed(answer)) => answer_landed(tab, record, q, r, answer, p)?,
+        (At::Answered { answer, after }, Input::Wrote(w)) => match w {
             Ok(true) => go_on(tab, record, q, r, after, p)?,
             Ok(false) => answer_landed(tab, record, q, r, answer, p)?,
             // The answer stays in this tab; the record still says in flight with this
@@ -149,36 +162,36 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
                 go_on(tab, record, q, r, after, p)?
             }
         },
-        (Stage::Wait(r), Input::None) => {
+        (At::Wait, Input::None) => {
             // After a wait, another tab may have settled this payment: then this run is over.
             if tab.sync(record, q)? == Synced::Adopted && tab.state.resume_token() != Some(r.token.as_str()) {
                 return Ok(state_done());
             }
             confirm(tab, record, q, r, p)?
         }
-        (Stage::Action(r), Input::Adapter(a)) => match a {
+        (At::Action, Input::Adapter(a)) => match a {
             Err(e) => adapter_failed(tab, record, q, e.message, p)?,
             Ok(()) => {
                 if tab.sync(record, q)? == Synced::Adopted && !matches!(tab.state, CheckoutState::RequiresAction(_)) {
                     return Ok(state_done()); // another tab finished it meanwhile
                 }
-                let token = tab.state.action_finished()?;
-                confirm(tab, record, q, Runner { token, ..r }, p)?
+                r.token = tab.state.action_finished()?;
+                confirm(tab, record, q, r, p)?
             }
         },
-        (Stage::AdapterFailed { message }, Input::Wrote(w)) => {
+        (At::AdapterFailed { message }, Input::Wrote(w)) => {
             if !wrote(w, "the adapter's failure was not recorded")? {
                 return adapter_failed(tab, record, q, message, p);
             }
             state_done()
         }
-        (_, input) => (Stage::Over, super::unexpected(&input)),
+        (_, input) => (At::Over, super::unexpected(&input)),
     })
 }
 
 /// Decide a confirm on the record as it is now: the in-flight record written
 /// first (then [`Effect::Confirm`]).
-fn confirm(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: Runner, p: &mut Option<Box<Record>>) -> Result<(Stage, Effect)> {
+fn confirm(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: &Runner, p: &mut Option<Box<Record>>) -> Result<(At, Effect)> {
     let (next, body) = tab.act(record, q, |s| s.begin_confirm(&r.token, &r.return_url))?;
     if let (Some(at), Some(session)) = (r.collected_at, tab.state.session().cloned()) {
         if session.amount != at {
@@ -191,14 +204,14 @@ fn confirm(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: 
                 "the amount to pay changed to {} {} (the shipping was changed in another tab) after the payment form showed {}; nothing was charged: the form shows the new amount, call pay() again",
                 session.amount, session.currency, at
             ));
-            return Ok((Stage::Over, refuse(e)));
+            return Ok((At::Over, refuse(e)));
         }
     }
-    Ok((Stage::InFlight { r, body: Box::new(body) }, super::ask(record, next, p)))
+    Ok((At::InFlight(Box::new(body)), super::ask(record, next, p)))
 }
 
 /// An answer for `r.token` landed: apply it to the record as it is now.
-fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: Runner, answer: Result<ConfirmResponse>, p: &mut Option<Box<Record>>) -> Result<(Stage, Effect)> {
+fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: &Runner, answer: Result<ConfirmResponse>, p: &mut Option<Box<Record>>) -> Result<(At, Effect)> {
     // The state the answer applies to: this tab's in-flight copy, or the
     // record another tab wrote since, while it still waits on this token.
     let mut base = tab.state.clone();
@@ -224,7 +237,7 @@ fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect
         Ok(a) => base.confirmed(a),
         Err(e) => base.confirm_failed(e.code, &e.message),
     }?;
-    Ok((Stage::Answered { r, answer, after }, super::ask(record, base, p)))
+    Ok((At::Answered { answer, after }, super::ask(record, base, p)))
 }
 
 fn same_session(a: &CheckoutState, b: &CheckoutState) -> bool {
@@ -233,7 +246,7 @@ fn same_session(a: &CheckoutState, b: &CheckoutState) -> bool {
 
 /// After an answer was recorded: wait and confirm again, run the next
 /// action, or end the run.
-fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, mut r: Runner, after: AfterConfirm, p: &mut Option<Box<Record>>) -> Result<(Stage, Effect)> {
+fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: &mut Runner, after: AfterConfirm, p: &mut Option<Box<Record>>) -> Result<(At, Effect)> {
     // The answer is this tab's state now: `start`/`resume` may return.
     if !std::mem::replace(&mut r.answered, true) {
         q.push_back(Effect::FirstAnswer);
@@ -245,7 +258,7 @@ fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, mut r
     };
     if let Some(ms) = after.delay_ms(*round) {
         *round += 1;
-        return Ok((Stage::Wait(r), Effect::Sleep(ms)));
+        return Ok((At::Wait, Effect::Sleep(ms)));
     }
     let AfterConfirm::NextAction(secret) = &after else { return Ok(state_done()) };
     // `start`/`resume` never wait on a person: the page calls `pay()` for the challenge.
@@ -257,12 +270,12 @@ fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, mut r
     }
     r.actions += 1;
     let secret = secret.clone();
-    Ok((Stage::Action(r), Effect::NextAction(secret)))
+    Ok((At::Action, Effect::NextAction(secret)))
 }
 
 /// The adapter could not collect a token or run the next action: recorded
 /// on the live record, the run ends with that state.
-fn adapter_failed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, message: String, p: &mut Option<Box<Record>>) -> Result<(Stage, Effect)> {
+fn adapter_failed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, message: String, p: &mut Option<Box<Record>>) -> Result<(At, Effect)> {
     let (next, ()) = tab.act(record, q, |s| s.adapter_failed(&message))?;
-    Ok((Stage::AdapterFailed { message }, super::ask(record, next, p)))
+    Ok((At::AdapterFailed { message }, super::ask(record, next, p)))
 }
