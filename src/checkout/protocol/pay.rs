@@ -85,24 +85,23 @@ impl Stage {
     }
 
     pub(super) fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Effect {
-        let at = core::mem::replace(&mut self.at, At::Over);
-        let (next, effect) = match advance(at, &mut self.r, tab, stored, input, q, p) {
-            Ok(x) => x,
-            Err(e) => (At::Over, refuse(e)),
-        };
+        // Where the run goes next is set by the step that decides it (over unless set).
+        let stage = core::mem::replace(&mut self.at, At::Over);
+        let effect = advance(stage, &mut self.at, &mut self.r, tab, stored, input, q, p).unwrap_or_else(refuse);
         if let Effect::Done(_) = effect {
             tab.flight = false;
+            self.at = At::Over;
         }
-        self.at = next;
         effect
     }
 }
 
-fn state_done() -> (At, Effect) {
-    (At::Over, Effect::Done(Ok(Outcome::State)))
+fn state_done() -> Effect {
+    Effect::Done(Ok(Outcome::State))
 }
 
-fn advance(stage: At, r: &mut Runner, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Result<(At, Effect)> {
+#[allow(clippy::too_many_arguments)]
+fn advance(stage: At, at: &mut At, r: &mut Runner, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Result<Effect> {
     let record = stored?;
     let record = record.as_ref();
     Ok(match (stage, input) {
@@ -110,7 +109,7 @@ fn advance(stage: At, r: &mut Runner, tab: &mut Tab, stored: Stored, input: Inpu
             Run::Resume => match tab.look(record, q, |s| Ok(s.resume_token().map(str::to_owned)))? {
                 Some(t) => {
                     r.token = t;
-                    confirm(tab, record, q, r, p)?
+                    confirm(tab, record, q, r, p, at)?
                 }
                 None => state_done(),
             },
@@ -120,38 +119,43 @@ fn advance(stage: At, r: &mut Runner, tab: &mut Tab, stored: Stored, input: Inpu
                 match step {
                     PayStep::Reconfirm(t) => {
                         r.token = t;
-                        confirm(tab, record, q, r, p)?
+                        confirm(tab, record, q, r, p, at)?
                     }
                     // A new payment: only the tab holding the cart's lock may make one.
-                    PayStep::CollectToken => (At::Lock, Effect::AcquireLock),
+                    PayStep::CollectToken => {
+                        *at = At::Lock;
+                        Effect::AcquireLock
+                    }
                 }
             }
         },
         (At::Lock, Input::Lock(l)) => {
             l?;
             tab.lock = true;
-            (At::Token, Effect::CollectToken)
+            *at = At::Token;
+            Effect::CollectToken
         }
         (At::Token, Input::Token(t)) => match t.map(|t| t.trim().to_owned()) {
             Ok(t) if !t.is_empty() => {
                 r.token = t;
                 r.collected_at = Some(tab.shown.unwrap_or_else(|| tab.state.session().map_or(0, |s| s.amount)));
-                confirm(tab, record, q, r, p)?
+                confirm(tab, record, q, r, p, at)?
             }
-            Ok(_) => adapter_failed(tab, record, q, "the processor adapter returned no token".to_owned(), p)?,
-            Err(e) => adapter_failed(tab, record, q, e.message, p)?,
+            Ok(_) => adapter_failed(tab, record, q, "the processor adapter returned no token".to_owned(), p, at)?,
+            Err(e) => adapter_failed(tab, record, q, e.message, p, at)?,
         },
         // Written: the record is this tab's copy (`Op::step` committed it).
         (At::InFlight(body), Input::Wrote(w)) => {
             if !wrote(w, "the payment was not sent")? {
-                return confirm(tab, record, q, r, p);
+                return confirm(tab, record, q, r, p, at);
             }
-            (At::Sent, Effect::Confirm(body))
+            *at = At::Sent;
+            Effect::Confirm(body)
         }
-        (At::Sent, Input::Confirmed(answer)) => answer_landed(tab, record, q, r, answer, p)?,
+        (At::Sent, Input::Confirmed(answer)) => answer_landed(tab, record, q, r, answer, p, at)?,
         (At::Answered { answer, after }, Input::Wrote(w)) => match w {
-            Ok(true) => go_on(tab, record, q, r, after, p)?,
-            Ok(false) => answer_landed(tab, record, q, r, answer, p)?,
+            Ok(true) => go_on(tab, record, q, r, after, p, at)?,
+            Ok(false) => answer_landed(tab, record, q, r, answer, p, at)?,
             // The answer stays in this tab; the record still says in flight with this
             // token, which any tab confirms again (the same payment, never a new one).
             Err(_) => {
@@ -159,7 +163,7 @@ fn advance(stage: At, r: &mut Runner, tab: &mut Tab, stored: Stored, input: Inpu
                     tab.state = n.state;
                 }
                 tab.changed(q);
-                go_on(tab, record, q, r, after, p)?
+                go_on(tab, record, q, r, after, p, at)?
             }
         },
         (At::Wait, Input::None) => {
@@ -167,51 +171,52 @@ fn advance(stage: At, r: &mut Runner, tab: &mut Tab, stored: Stored, input: Inpu
             if tab.sync(record, q)? == Synced::Adopted && tab.state.resume_token() != Some(r.token.as_str()) {
                 return Ok(state_done());
             }
-            confirm(tab, record, q, r, p)?
+            confirm(tab, record, q, r, p, at)?
         }
         (At::Action, Input::Adapter(a)) => match a {
-            Err(e) => adapter_failed(tab, record, q, e.message, p)?,
+            Err(e) => adapter_failed(tab, record, q, e.message, p, at)?,
             Ok(()) => {
                 if tab.sync(record, q)? == Synced::Adopted && !matches!(tab.state, CheckoutState::RequiresAction(_)) {
                     return Ok(state_done()); // another tab finished it meanwhile
                 }
                 r.token = tab.state.action_finished()?;
-                confirm(tab, record, q, r, p)?
+                confirm(tab, record, q, r, p, at)?
             }
         },
         (At::AdapterFailed { message }, Input::Wrote(w)) => {
             if !wrote(w, "the adapter's failure was not recorded")? {
-                return adapter_failed(tab, record, q, message, p);
+                return adapter_failed(tab, record, q, message, p, at);
             }
             state_done()
         }
-        (_, input) => (At::Over, super::unexpected(&input)),
+        (_, input) => super::unexpected(&input),
     })
 }
 
 /// Decide a confirm on the record as it is now: the in-flight record written
 /// first (then [`Effect::Confirm`]).
-fn confirm(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: &Runner, p: &mut Option<Box<Record>>) -> Result<(At, Effect)> {
+fn confirm(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: &Runner, p: &mut Option<Box<Record>>, at: &mut At) -> Result<Effect> {
     let (next, body) = tab.act(record, q, |s| s.begin_confirm(&r.token, &r.return_url))?;
-    if let (Some(at), Some(session)) = (r.collected_at, tab.state.session().cloned()) {
-        if session.amount != at {
-            // Another tab changed what will be charged after this tab's form showed `at`.
+    if let (Some(showed), Some(session)) = (r.collected_at, tab.state.session().cloned()) {
+        if session.amount != showed {
+            // Another tab changed what will be charged after this tab's form showed `showed`.
             tab.show_amount(q);
             if !q.iter().any(|e| matches!(e, Effect::UpdateAmount { .. })) {
                 q.push_back(Effect::UpdateAmount { amount: session.amount, currency: session.currency.clone() });
             }
             let e = Error::invalid_state(format!(
                 "the amount to pay changed to {} {} (the shipping was changed in another tab) after the payment form showed {}; nothing was charged: the form shows the new amount, call pay() again",
-                session.amount, session.currency, at
+                session.amount, session.currency, showed
             ));
-            return Ok((At::Over, refuse(e)));
+            return Ok(refuse(e));
         }
     }
-    Ok((At::InFlight(Box::new(body)), super::ask(record, next, p)))
+    *at = At::InFlight(Box::new(body));
+    Ok(super::ask(record, next, p))
 }
 
 /// An answer for `r.token` landed: apply it to the record as it is now.
-fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: &Runner, answer: Result<ConfirmResponse>, p: &mut Option<Box<Record>>) -> Result<(At, Effect)> {
+fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: &Runner, answer: Result<ConfirmResponse>, p: &mut Option<Box<Record>>, at: &mut At) -> Result<Effect> {
     // The state the answer applies to: this tab's in-flight copy, or the
     // record another tab wrote since, while it still waits on this token.
     let mut base = tab.state.clone();
@@ -237,7 +242,8 @@ fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect
         Ok(a) => base.confirmed(a),
         Err(e) => base.confirm_failed(e.code, &e.message),
     }?;
-    Ok((At::Answered { answer, after }, super::ask(record, base, p)))
+    *at = At::Answered { answer, after };
+    Ok(super::ask(record, base, p))
 }
 
 fn same_session(a: &CheckoutState, b: &CheckoutState) -> bool {
@@ -246,7 +252,7 @@ fn same_session(a: &CheckoutState, b: &CheckoutState) -> bool {
 
 /// After an answer was recorded: wait and confirm again, run the next
 /// action, or end the run.
-fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: &mut Runner, after: AfterConfirm, p: &mut Option<Box<Record>>) -> Result<(At, Effect)> {
+fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: &mut Runner, after: AfterConfirm, p: &mut Option<Box<Record>>, at: &mut At) -> Result<Effect> {
     // The answer is this tab's state now: `start`/`resume` may return.
     if !std::mem::replace(&mut r.answered, true) {
         q.push_back(Effect::FirstAnswer);
@@ -258,7 +264,8 @@ fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: &m
     };
     if let Some(ms) = after.delay_ms(*round) {
         *round += 1;
-        return Ok((At::Wait, Effect::Sleep(ms)));
+        *at = At::Wait;
+        return Ok(Effect::Sleep(ms));
     }
     let AfterConfirm::NextAction(secret) = &after else { return Ok(state_done()) };
     // `start`/`resume` never wait on a person: the page calls `pay()` for the challenge.
@@ -266,16 +273,19 @@ fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: &m
         return Ok(state_done());
     }
     if r.actions > 0 {
-        return adapter_failed(tab, record, q, "authentication was not completed".to_owned(), p);
+        return adapter_failed(tab, record, q, "authentication was not completed".to_owned(), p, at);
     }
     r.actions += 1;
     let secret = secret.clone();
-    Ok((At::Action, Effect::NextAction(secret)))
+    *at = At::Action;
+    Ok(Effect::NextAction(secret))
 }
 
 /// The adapter could not collect a token or run the next action: recorded
 /// on the live record, the run ends with that state.
-fn adapter_failed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, message: String, p: &mut Option<Box<Record>>) -> Result<(At, Effect)> {
+fn adapter_failed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, message: String, p: &mut Option<Box<Record>>, at: &mut At) -> Result<Effect> {
     let (next, ()) = tab.act(record, q, |s| s.adapter_failed(&message))?;
-    Ok((At::AdapterFailed { message }, super::ask(record, next, p)))
+    let write = super::ask(record, next, p);
+    *at = At::AdapterFailed { message };
+    Ok(write)
 }
