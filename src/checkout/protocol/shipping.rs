@@ -43,12 +43,12 @@ impl Stage {
     }
 
     pub(super) fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Effect {
+        // Where the operation goes next is set by the step that decides it (over unless set).
         let stage = core::mem::replace(self, Self::Over);
-        let (next, effect) = match advance(stage, tab, stored, input, q, p) {
-            Ok(x) => x,
-            Err(e) => (Self::Over, refuse(e)),
-        };
-        *self = next;
+        let effect = advance(stage, self, tab, stored, input, q, p).unwrap_or_else(refuse);
+        if let Effect::Done(_) = effect {
+            *self = Self::Over;
+        }
         effect
     }
 }
@@ -57,8 +57,7 @@ fn bad(message: &str) -> Error {
     Error::invalid_argument(message)
 }
 
-fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Result<(Stage, Effect)> {
-    let over = Stage::Over;
+fn advance(stage: Stage, at: &mut Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Result<Effect> {
     let record = stored?;
     let record = record.as_ref();
     Ok(match (stage, input) {
@@ -74,17 +73,18 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             Currency::from_code(&currency)?;
             // No `orderTotal`: the band is checked exactly on minor units.
             let body = ShippingRatesRequest { variant_ids: ids.clone(), country: country.clone(), order_total: None };
-            (Stage::Rates { country, ids, subtotal, currency }, Effect::Rates(body))
+            *at = Stage::Rates { country, ids, subtotal, currency };
+            Effect::Rates(body)
         }
         (Stage::Rates { country, ids, subtotal, currency }, Input::Rates(r)) => {
             let answer: ShippingRatesResponse = match r {
                 Ok(a) => a,
-                Err(e) => return Ok((over, Effect::Done(Err(Refusal::PassOn(e))))),
+                Err(e) => return Ok(Effect::Done(Err(Refusal::PassOn(e)))),
             };
             let id_refs: Vec<&str> = ids.iter().map(String::as_str).collect();
             let options = usable_rates(&answer, &id_refs, subtotal, Currency::from_code(&currency)?)?;
             tab.options = Some((country, options.clone()));
-            (over, Effect::Done(Ok(Outcome::Options(options))))
+            Effect::Done(Ok(Outcome::Options(options)))
         }
         (Stage::Select { rate_id, address }, _) => {
             tab.idle("select shipping")?;
@@ -106,66 +106,76 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             };
             let body = Box::new(tab.state.update_request(&rate, &address)?);
             // Changing what will be charged holds the cart's lock (issue 31).
-            (Stage::Lock { choice: Box::new(ShippingChoice { rate, address: *address }), body }, Effect::AcquireLock)
+            *at = Stage::Lock { choice: Box::new(ShippingChoice { rate, address: *address }), body };
+            Effect::AcquireLock
         }
         (Stage::Lock { choice, body }, Input::Lock(r)) => {
             r?;
             tab.lock = true;
-            (Stage::Update { choice }, Effect::Update(body))
+            *at = Stage::Update { choice };
+            Effect::Update(body)
         }
         (Stage::Update { choice }, Input::Updated(r)) => match r {
-            Ok(answer) => choose(tab, record, q, choice, answer, p)?,
-            Err(e) => (over, Effect::Done(Err(Refusal::PassOn(e)))),
+            Ok(answer) => choose(tab, record, q, choice, answer, p, at)?,
+            Err(e) => Effect::Done(Err(Refusal::PassOn(e))),
         },
         // Written: the record is this tab's copy (`Op::step` committed it).
         (Stage::Written { choice, answer }, Input::Wrote(r)) => {
             if wrote(r, "the shipping choice was not recorded")? {
-                shown(tab, q)
+                shown(tab, q, at)
             } else {
                 // Another tab wrote meanwhile: the answer applies to the record as it is now, or not at all.
-                choose(tab, record, q, choice, answer, p)?
+                choose(tab, record, q, choice, answer, p, at)?
             }
         }
         (Stage::Shown, Input::Adapter(r)) => match r {
-            Ok(()) => (over, Effect::Done(Ok(Outcome::State))),
-            Err(e) => (over, Effect::Done(Err(Refusal::PassOn(e)))),
+            Ok(()) => Effect::Done(Ok(Outcome::State)),
+            Err(e) => Effect::Done(Err(Refusal::PassOn(e))),
         },
         (Stage::Cancel, _) => {
             tab.idle("cancel")?;
             let (next, ()) = tab.act(record, q, CheckoutState::cancel)?;
-            (Stage::CancelWritten, super::ask(record, next, p))
+            *at = Stage::CancelWritten;
+            super::ask(record, next, p)
         }
         (Stage::CancelWritten, Input::Wrote(r)) => {
             if !wrote(r, "the checkout was not cancelled")? {
-                return advance(Stage::Cancel, tab, Ok(record.cloned()), Input::None, q, p);
+                return advance(Stage::Cancel, at, tab, Ok(record.cloned()), Input::None, q, p);
             }
-            (over, Effect::Done(Ok(Outcome::Unit)))
+            Effect::Done(Ok(Outcome::Unit))
         }
-        (_, input) => (over, super::unexpected(&input)),
+        (_, input) => super::unexpected(&input),
     })
 }
 
 /// The update's answer applied to the record as it is now (another tab may
 /// have paid or cancelled meanwhile), then written.
-fn choose(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, choice: Box<ShippingChoice>, answer: UpdateResponse, p: &mut Option<Box<Record>>) -> Result<(Stage, Effect)> {
+fn choose(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, choice: Box<ShippingChoice>, answer: UpdateResponse, p: &mut Option<Box<Record>>, at: &mut Stage) -> Result<Effect> {
     tab.idle("select shipping")?;
     let (next, ()) = tab.act(record, q, |s| s.shipping_chosen((*choice).clone(), answer.clone()))?;
-    Ok((Stage::Written { choice, answer }, super::ask(record, next, p)))
+    *at = Stage::Written { choice, answer };
+    Ok(super::ask(record, next, p))
 }
 
 /// The choice is this tab's state (committed): the form shows its amount.
-fn shown(tab: &Tab, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
+fn shown(tab: &Tab, q: &mut VecDeque<Effect>, at: &mut Stage) -> Effect {
     let session = tab.state.session().cloned();
     // `commit` queued the new amount for a mounted form; an unmounted one is told too.
     let told = q.iter().any(|e| matches!(e, Effect::UpdateAmount { .. }));
     match (session, told) {
-        (Some(s), false) => (Stage::Shown, Effect::UpdateAmount { amount: s.amount, currency: s.currency }),
+        (Some(s), false) => {
+            *at = Stage::Shown;
+            Effect::UpdateAmount { amount: s.amount, currency: s.currency }
+        }
         _ => {
             // Hand the queued UpdateAmount out last, as this step's own effect.
             let pos = q.iter().rposition(|e| matches!(e, Effect::UpdateAmount { .. }));
             match pos.and_then(|i| q.remove(i)) {
-                Some(e) => (Stage::Shown, e),
-                None => (Stage::Over, Effect::Done(Ok(Outcome::State))),
+                Some(e) => {
+                    *at = Stage::Shown;
+                    e
+                }
+                None => Effect::Done(Ok(Outcome::State)),
             }
         }
     }
