@@ -49,11 +49,12 @@ pub(super) struct Stage {
     at: At,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 enum At {
     /// `seen` is set once the start read the record.
     Start,
-    Resume { items: Option<Vec<PaymentItem>>, from_cart: bool },
+    /// `named`: the caller named items (the plan's), else the record as it is.
+    Resume { named: bool },
     /// Waiting for the store's currency.
     Currency,
     /// Waiting for the probe of storage.
@@ -79,7 +80,10 @@ impl Stage {
     pub(super) fn begin(op: Operation) -> Self {
         let (plan, at) = match op {
             Operation::Start { items, currency, from_cart } => (Plan { items, currency, from_cart, seen: None }, At::Start),
-            Operation::Resume { items, from_cart } => (Plan::default(), At::Resume { items, from_cart }),
+            Operation::Resume { items, from_cart } => {
+                let named = items.is_some();
+                (Plan { items: items.unwrap_or_default(), from_cart, ..Plan::default() }, At::Resume { named })
+            }
             Operation::Follow => (Plan::default(), At::Follow),
             _ => (Plan::default(), At::Free),
         };
@@ -116,9 +120,9 @@ fn advance(stage: At, at: &mut At, plan: &mut Plan, tab: &mut Tab, stored: Store
                 Effect::StoreCurrency
             }
         },
-        (At::Resume { items, from_cart }, _) => match stored {
+        (At::Resume { named }, _) => match stored {
             Err(e) => refuse(e),
-            Ok(Some(old)) if carries_on(&old.state, items.as_deref(), from_cart) => open(tab, old, at),
+            Ok(Some(old)) if carries_on(&old.state, named.then_some(&plan.items[..]), plan.from_cart) => open(tab, old, at),
             Ok(_) => done(Outcome::Nothing),
         },
         (At::Currency, Input::StoreCurrency(r)) => match r {
