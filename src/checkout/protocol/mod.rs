@@ -29,6 +29,15 @@
 //! as it is then. Other tabs' writes (the `storage` event: late, lost,
 //! reordered) are fed as an operation of their own, [`Operation::Follow`].
 //!
+//! An [`Op`] holds the record its last write asked for until the answer:
+//! once written ([`Input::Wrote`]`(Ok(true))`), [`Op::step`] makes it the
+//! tab's copy (`Tab::commit`) for every stage before the stage goes on; not
+//! applied or refused, the stage decides again or ends. Each module's stage
+//! holds what its operation carries once (`open`'s plan, the payment's
+//! runner) and where it is, set in place by the step that decides it; a
+//! step returns only its effect (this shape is what keeps the checkout wasm
+//! small: no large value moved or dropped from stage to stage).
+//!
 //! Several operations of one tab may be under way at once (a `pay()` waiting
 //! on the processor while the page asks for the state); each is an [`Op`]
 //! that shares the [`Tab`]. Time is only an input: [`Effect::Sleep`] asks
@@ -233,7 +242,7 @@ pub struct Op {
     held: VecDeque<Effect>,
     /// The record this operation's last [`Effect::Write`] asked for, until
     /// its answer: written ([`Input::Wrote`]`(Ok(true))`), it is the tab's
-    /// copy ([`Tab::commit`], here for every stage) before the stage goes on.
+    /// copy (`Tab::commit`, here for every stage) before the stage goes on.
     pending: Option<Box<Record>>,
 }
 

@@ -1,9 +1,10 @@
 //! One tab's copy of the checkout ([`Tab`]) and the rules of the shared
 //! record it follows: what its copy is worth against the record stored now
 //! ([`Tab::sync`]: current, adopt another tab's progress, write back an
-//! unsettled payment, or refuse), how a write is asked for ([`Tab::write`]:
-//! conditional on the revision read), and what follows every change of the
-//! state ([`Tab::changed`]: the listeners told, the adapter shown the amount,
+//! unsettled payment, or refuse), the record a write stores ([`Tab::write`]:
+//! the next revision; the write is conditional on the revision read), and
+//! what follows every change of the state ([`Tab::changed`]: the listeners
+//! told, the adapter shown the amount,
 //! the lock let go and the form unmounted once the checkout is over, the cart
 //! emptied once paid).
 
