@@ -29,6 +29,15 @@
 //! as it is then. Other tabs' writes (the `storage` event: late, lost,
 //! reordered) are fed as an operation of their own, [`Operation::Follow`].
 //!
+//! An [`Op`] holds the record its last write asked for until the answer:
+//! once written ([`Input::Wrote`]`(Ok(true))`), [`Op::step`] makes it the
+//! tab's copy (`Tab::commit`) for every stage before the stage goes on; not
+//! applied or refused, the stage decides again or ends. Each module's stage
+//! holds what its operation carries once (`open`'s plan, the payment's
+//! runner) and where it is, set in place by the step that decides it; a
+//! step returns only its effect (this shape is what keeps the checkout wasm
+//! small: no large value moved or dropped from stage to stage).
+//!
 //! Several operations of one tab may be under way at once (a `pay()` waiting
 //! on the processor while the page asks for the state); each is an [`Op`]
 //! that shares the [`Tab`]. Time is only an input: [`Effect::Sleep`] asks
@@ -231,6 +240,10 @@ pub struct Op {
     /// that must follow its step in the same turn (a write, a confirm) was
     /// handed out and answered.
     held: VecDeque<Effect>,
+    /// The record this operation's last [`Effect::Write`] asked for, until
+    /// its answer: written ([`Input::Wrote`]`(Ok(true))`), it is the tab's
+    /// copy (`Tab::commit`, here for every stage) before the stage goes on.
+    pending: Option<Box<Record>>,
 }
 
 /// Where each operation is (each module owns its own stages).
@@ -253,7 +266,7 @@ impl Tab {
             }
             Operation::Pay { .. } | Operation::Finish => Stage::Pay(pay::Stage::begin(self, operation)),
         };
-        Op { stage, queue: VecDeque::new(), held: VecDeque::new() }
+        Op { stage, queue: VecDeque::new(), held: VecDeque::new(), pending: None }
     }
 }
 
@@ -267,10 +280,16 @@ impl Op {
                 return e;
             }
         }
+        if let Input::Wrote(Ok(true)) = input {
+            if let Some(r) = self.pending.take() {
+                tab.commit(r.state, r.revision, &mut self.queue);
+            }
+        }
+        let p = &mut self.pending;
         let main = match &mut self.stage {
-            Stage::Open(s) => s.step(tab, stored, input, &mut self.queue),
-            Stage::Shipping(s) => s.step(tab, stored, input, &mut self.queue),
-            Stage::Pay(s) => s.step(tab, stored, input, &mut self.queue),
+            Stage::Open(s) => s.step(tab, stored, input, &mut self.queue, p),
+            Stage::Shipping(s) => s.step(tab, stored, input, &mut self.queue, p),
+            Stage::Pay(s) => s.step(tab, stored, input, &mut self.queue, p),
             Stage::Over => Effect::Done(Err(Refusal::Error(Error::invalid_state("this operation is over")))),
         };
         // What this step queued (all of it performed in the same turn: listeners, the lock, the
@@ -280,6 +299,9 @@ impl Op {
         // comes between them, nor between a payment's success and the cart it empties.
         // Moved one by one (drain/chain/collect/partition over `Effect` here cost the checkout wasm 0.8 KB gz).
         let hold = matches!(main, Effect::Confirm(_) | Effect::Write { .. });
+        if !matches!(main, Effect::Write { .. }) {
+            self.pending = None;
+        }
         let mut queue = core::mem::take(&mut self.queue);
         while let Some(e) = self.held.pop_front() {
             queue.push_back(e);
@@ -329,6 +351,14 @@ fn hand_out(tab: &mut Tab, e: Effect, last: bool) -> Option<Effect> {
         tab.shown = Some(amount);
     }
     Some(Effect::UpdateAmount { amount, currency })
+}
+
+/// Ask to write `next` over the record stored now (applied only if that
+/// record is still there), kept in `pending` until the answer.
+fn ask(stored: Option<&Record>, next: CheckoutState, pending: &mut Option<Box<Record>>) -> Effect {
+    let record = Tab::write(stored, next);
+    *pending = Some(record.clone());
+    Effect::Write { record, expect: stored.map(|r| r.revision) }
 }
 
 /// The refusal of a step (a `CirrusError`).

@@ -18,8 +18,9 @@ use crate::checkout::validate::same_currency;
 use crate::error::Error;
 use crate::model::{InitiateRequest, InitiateResponse, PaymentItem};
 
-/// What a `start` that opens a new session carries from step to step.
-#[derive(Debug, Clone)]
+/// What a `start` that opens a new session carries from step to step (held
+/// once by the operation's [`Stage`], read by every step; empty for the others).
+#[derive(Debug, Clone, Default)]
 pub(super) struct Plan {
     items: Vec<PaymentItem>,
     currency: String,
@@ -41,21 +42,29 @@ impl Plan {
     }
 }
 
+/// An opening operation: its plan, held once, and where it is.
 #[derive(Debug, Clone)]
-pub(super) enum Stage {
+pub(super) struct Stage {
+    plan: Plan,
+    at: At,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum At {
     /// `seen` is set once the start read the record.
-    Start(Plan),
-    Resume { items: Option<Vec<PaymentItem>>, from_cart: bool },
+    Start,
+    /// `named`: the caller named items (the plan's), else the record as it is.
+    Resume { named: bool },
     /// Waiting for the store's currency.
-    Currency(Plan),
+    Currency,
     /// Waiting for the probe of storage.
-    Probe(Plan),
+    Probe,
     /// Waiting for the lock before a new session.
-    Lock(Plan),
+    Lock,
     /// Waiting for the initiate answer.
-    Initiate(Plan),
-    /// Waiting for the write of the new session's record.
-    Written { plan: Plan, next: CheckoutState, revision: u64 },
+    Initiate,
+    /// Waiting for the write of the new session's record (the op's pending write).
+    Written,
     /// A stored record taken: waiting for the lock (taken if free).
     OpenLock,
     /// Waiting for the mount; `opened`: an existing record (a failed mount
@@ -69,19 +78,22 @@ pub(super) enum Stage {
 
 impl Stage {
     pub(super) fn begin(op: Operation) -> Self {
-        match op {
-            Operation::Start { items, currency, from_cart } => Self::Start(Plan { items, currency, from_cart, seen: None }),
-            Operation::Resume { items, from_cart } => Self::Resume { items, from_cart },
-            Operation::Follow => Self::Follow,
-            _ => Self::Free,
-        }
+        let (plan, at) = match op {
+            Operation::Start { items, currency, from_cart } => (Plan { items, currency, from_cart, seen: None }, At::Start),
+            Operation::Resume { items, from_cart } => {
+                let named = items.is_some();
+                (Plan { items: items.unwrap_or_default(), from_cart, ..Plan::default() }, At::Resume { named })
+            }
+            Operation::Follow => (Plan::default(), At::Follow),
+            _ => (Plan::default(), At::Free),
+        };
+        Self { plan, at }
     }
 
-    pub(super) fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>) -> Effect {
-        let stage = core::mem::replace(self, Self::Free);
-        let (next, effect) = advance(stage, tab, stored, input, q);
-        *self = next;
-        effect
+    pub(super) fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Effect {
+        // Where the operation goes next is set by the step that decides it (over unless set).
+        let stage = core::mem::replace(&mut self.at, At::Free);
+        advance(stage, &mut self.at, &mut self.plan, tab, stored, input, q, p)
     }
 }
 
@@ -95,79 +107,88 @@ fn done(r: Outcome) -> Effect {
     Effect::Done(Ok(r))
 }
 
-#[allow(clippy::too_many_lines)]
-fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
-    let over = Stage::Free;
+#[allow(clippy::too_many_lines, clippy::too_many_arguments)]
+fn advance(stage: At, at: &mut At, plan: &mut Plan, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Effect {
     match (stage, input) {
-        (Stage::Start(mut plan), _) => match stored {
-            Err(e) => (over, refuse(e)),
-            Ok(Some(old)) if carries_on(&old.state, Some(&plan.items), plan.from_cart) => open(tab, old, q),
-            Ok(_) if plan.items.is_empty() => (over, refuse(Error::invalid_state("the cart is empty: add an item before checkout"))),
+        (At::Start, _) => match stored {
+            Err(e) => refuse(e),
+            Ok(Some(old)) if carries_on(&old.state, Some(&plan.items), plan.from_cart) => open(tab, old, at),
+            Ok(_) if plan.items.is_empty() => refuse(Error::invalid_state("the cart is empty: add an item before checkout")),
             Ok(r) => {
                 plan.seen = r.map(|r| r.revision);
-                (Stage::Currency(plan), Effect::StoreCurrency)
+                *at = At::Currency;
+                Effect::StoreCurrency
             }
         },
-        (Stage::Resume { items, from_cart }, _) => match stored {
-            Err(e) => (over, refuse(e)),
-            Ok(Some(old)) if carries_on(&old.state, items.as_deref(), from_cart) => open(tab, old, q),
-            Ok(_) => (over, done(Outcome::Nothing)),
+        (At::Resume { named }, _) => match stored {
+            Err(e) => refuse(e),
+            Ok(Some(old)) if carries_on(&old.state, named.then_some(&plan.items[..]), plan.from_cart) => open(tab, old, at),
+            Ok(_) => done(Outcome::Nothing),
         },
-        (Stage::Currency(plan), Input::StoreCurrency(r)) => match r {
-            Err(e) => (over, Effect::Done(Err(Refusal::PassOn(e)))),
+        (At::Currency, Input::StoreCurrency(r)) => match r {
+            Err(e) => Effect::Done(Err(Refusal::PassOn(e))),
             // A cart in another currency than the store's is refused before a session (issue 27).
             Ok(Some(store)) if store != plan.currency => {
-                (over, refuse(same_currency(&plan.currency, &store, plan.from_cart).err().unwrap_or_else(|| Error::invalid_argument("currency"))))
+                refuse(same_currency(&plan.currency, &store, plan.from_cart).err().unwrap_or_else(|| Error::invalid_argument("currency")))
             }
-            Ok(_) => (Stage::Probe(plan), Effect::Probe),
+            Ok(_) => {
+                *at = At::Probe;
+                Effect::Probe
+            }
         },
-        (Stage::Probe(plan), Input::Probed(r)) => match r {
-            Err(why) => (over, refuse(unwritable(&why, "no payment session was opened"))),
-            Ok(()) => (Stage::Lock(plan), Effect::AcquireLock),
+        (At::Probe, Input::Probed(r)) => match r {
+            Err(why) => refuse(unwritable(&why, "no payment session was opened")),
+            Ok(()) => {
+                *at = At::Lock;
+                Effect::AcquireLock
+            }
         },
-        (Stage::Lock(plan), Input::Lock(r)) => match (r, stored) {
-            (Err(e), _) => (over, refuse(e)),
-            (_, Err(e)) => (over, fail(tab, q, Refusal::Error(e))),
+        (At::Lock, Input::Lock(r)) => match (r, stored) {
+            (Err(e), _) => refuse(e),
+            (_, Err(e)) => fail(tab, q, Refusal::Error(e)),
             // Decided again on the record as it is once the lock is held: another tab may have
             // paid meanwhile (finish that payment, or show the order), never a session beside it.
             (Ok(()), Ok(Some(old))) if plan.defers_to(&old) => {
                 tab.lock = true;
-                open(tab, old, q)
+                open(tab, old, at)
             }
             (Ok(()), Ok(_)) => {
                 tab.lock = true;
                 let body = InitiateRequest { items: plan.items.clone(), currency: plan.currency.clone() };
-                (Stage::Initiate(plan), Effect::Initiate(body))
+                *at = At::Initiate;
+                Effect::Initiate(body)
             }
         },
-        (Stage::Initiate(plan), Input::Initiated(r)) => match r {
-            Err(e) => (over, fail(tab, q, Refusal::PassOn(e))),
-            Ok(answer) => write_new(tab, stored, plan, answer, q),
+        (At::Initiate, Input::Initiated(r)) => match r {
+            Err(e) => fail(tab, q, Refusal::PassOn(e)),
+            Ok(answer) => write_new(tab, stored, plan, answer, q, p, at),
         },
-        (Stage::Written { plan, next, revision }, Input::Wrote(r)) => match r {
-            Ok(true) => {
-                let amount = next.session().map_or(0, |s| s.amount);
-                let session = next.adapter_session();
-                tab.commit(next, revision, q);
-                match session {
-                    Some(s) => (Stage::Mount { amount, opened: false }, Effect::Mount(s)),
-                    None => (over, done(Outcome::Opened { finish: false })),
+        // Written: the record is this tab's copy (`Op::step` committed it).
+        (At::Written, Input::Wrote(r)) => match r {
+            Ok(true) => match tab.state.adapter_session() {
+                Some(s) => {
+                    *at = At::Mount { amount: s.amount, opened: false };
+                    Effect::Mount(s)
                 }
-            }
+                None => done(Outcome::Opened { finish: false }),
+            },
             // Another tab wrote meanwhile: decide again on what is stored now.
-            Ok(false) => rewrite(tab, stored, plan, next, q),
-            Err(why) => (over, fail(tab, q, Refusal::Error(unwritable(&why, "the payment session was opened but not recorded; nothing was charged")))),
+            Ok(false) => {
+                let next = p.take().map_or(CheckoutState::Idle, |r| r.state);
+                rewrite(tab, stored, plan, next, q, p, at)
+            }
+            Err(why) => fail(tab, q, Refusal::Error(unwritable(&why, "the payment session was opened but not recorded; nothing was charged"))),
         },
-        (Stage::OpenLock, Input::Lock(r)) => {
+        (At::OpenLock, Input::Lock(r)) => {
             tab.lock = r.is_ok();
-            mount(tab, true)
+            mount(tab, true, at)
         }
-        (Stage::Mount { amount, opened }, Input::Adapter(r)) => match r {
+        (At::Mount { amount, opened }, Input::Adapter(r)) => match r {
             Err(e) => {
                 if opened {
-                    (over, Effect::Done(Err(Refusal::PassOn(e))))
+                    Effect::Done(Err(Refusal::PassOn(e)))
                 } else {
-                    (over, fail(tab, q, Refusal::PassOn(e)))
+                    fail(tab, q, Refusal::PassOn(e))
                 }
             }
             Ok(()) => {
@@ -177,79 +198,86 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
                     let _ = tab.sync(Some(r), q);
                 }
                 let finish = tab.state.resume_token().is_some();
-                (over, done(Outcome::Opened { finish }))
+                done(Outcome::Opened { finish })
             }
         },
-        (Stage::Follow, _) => follow(tab, stored, q),
-        (Stage::Restored, Input::Wrote(r)) => {
+        (At::Follow, _) => follow(tab, stored, q, at),
+        (At::Restored, Input::Wrote(r)) => {
             if let (Ok(true), Ok(stored)) = (r, stored) {
                 tab.revision = stored.map(|r| r.revision);
             }
-            (over, done(Outcome::Unit))
+            done(Outcome::Unit)
         }
-        (Stage::Free, _) => {
+        (At::Free, _) => {
             tab.let_go(q);
             tab.unmount(q);
-            (over, done(Outcome::Unit))
+            done(Outcome::Unit)
         }
-        (_, input) => (over, super::unexpected(&input)),
+        (_, input) => super::unexpected(&input),
     }
 }
 
 /// Take a stored record as this tab's copy, then the lock (if live) and the form.
-fn open(tab: &mut Tab, old: Record, _q: &mut VecDeque<Effect>) -> (Stage, Effect) {
+fn open(tab: &mut Tab, old: Record, at: &mut At) -> Effect {
     tab.state = old.state;
     tab.revision = Some(old.revision);
     if tab.state.is_final() {
-        return (Stage::Free, done(Outcome::Opened { finish: false }));
+        return done(Outcome::Opened { finish: false });
     }
     // Taken if free; a new payment or shipping asks again, finishing one never needs it.
-    (Stage::OpenLock, Effect::AcquireLock)
+    *at = At::OpenLock;
+    Effect::AcquireLock
 }
 
-fn mount(tab: &Tab, opened: bool) -> (Stage, Effect) {
+fn mount(tab: &Tab, opened: bool, at: &mut At) -> Effect {
     match tab.state.adapter_session() {
-        Some(s) => (Stage::Mount { amount: s.amount, opened }, Effect::Mount(s)),
-        None => (Stage::Free, done(Outcome::Opened { finish: tab.state.resume_token().is_some() })),
+        Some(s) => {
+            *at = At::Mount { amount: s.amount, opened };
+            Effect::Mount(s)
+        }
+        None => done(Outcome::Opened { finish: tab.state.resume_token().is_some() }),
     }
 }
 
 /// The initiate answer as the new record: it replaces whatever finished or
 /// unpaid record is stored, never one with an unsettled payment.
-fn write_new(tab: &mut Tab, stored: Stored, plan: Plan, answer: InitiateResponse, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
+fn write_new(tab: &mut Tab, stored: Stored, plan: &Plan, answer: InitiateResponse, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>, at: &mut At) -> Effect {
     let mut next = CheckoutState::Idle;
     if let Err(e) = next.initiated(plan.items.clone(), answer) {
-        return (Stage::Free, fail(tab, q, Refusal::Error(e)));
+        return fail(tab, q, Refusal::Error(e));
     }
-    rewrite(tab, stored, plan, next, q)
+    rewrite(tab, stored, plan, next, q, p, at)
 }
 
 /// Write the new session's record over the record as it is now, unless that
 /// one must be opened instead ([`Plan::defers_to`]: the new session is then
 /// left unused, nothing was paid on it).
-fn rewrite(tab: &mut Tab, stored: Stored, plan: Plan, next: CheckoutState, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
+fn rewrite(tab: &mut Tab, stored: Stored, plan: &Plan, next: CheckoutState, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>, at: &mut At) -> Effect {
     let stored = match stored {
         Ok(r) => r,
-        Err(e) => return (Stage::Free, fail(tab, q, Refusal::Error(e))),
+        Err(e) => return fail(tab, q, Refusal::Error(e)),
     };
     if let Some(old) = stored.as_ref().filter(|r| plan.defers_to(r)) {
-        return open(tab, old.clone(), q);
+        return open(tab, old.clone(), at);
     }
-    let (revision, write) = Tab::write(stored.as_ref(), &next);
-    (Stage::Written { plan, next, revision }, write)
+    *at = At::Written;
+    super::ask(stored.as_ref(), next, p)
 }
 
 /// Another tab wrote the record: adopt its progress on this session (unless
 /// a payment runs here: that run reads the record itself); put an unsettled
 /// payment back if the record was cleared. A record of another checkout is
 /// left alone (this tab's next action says so).
-fn follow(tab: &mut Tab, stored: Stored, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
+fn follow(tab: &mut Tab, stored: Stored, q: &mut VecDeque<Effect>, at: &mut At) -> Effect {
     if tab.flight {
-        return (Stage::Free, done(Outcome::Unit));
+        return done(Outcome::Unit);
     }
-    let Ok(stored) = stored else { return (Stage::Free, done(Outcome::Unit)) };
+    let Ok(stored) = stored else { return done(Outcome::Unit) };
     match tab.sync(stored.as_ref(), q) {
-        Ok(Synced::Restore) => (Stage::Restored, Tab::write(stored.as_ref(), &tab.state).1),
-        _ => (Stage::Free, done(Outcome::Unit)),
+        Ok(Synced::Restore) => {
+            *at = At::Restored;
+            tab.write_back(stored.as_ref())
+        }
+        _ => done(Outcome::Unit),
     }
 }

@@ -27,7 +27,8 @@ use crate::checkout::validate_return_url;
 use crate::error::{Error, Result};
 use crate::model::ConfirmResponse;
 
-/// What one run carries from step to step.
+/// What one run carries from step to step (held once by the operation's
+/// [`Stage`], read and updated in place by every step).
 #[derive(Debug, Clone)]
 pub(super) struct Runner {
     run: Run,
@@ -44,164 +45,178 @@ pub(super) struct Runner {
     answered: bool,
 }
 
+/// A payment run: its runner, held once, and where it is.
 #[derive(Debug, Clone)]
-pub(super) enum Stage {
-    Begin { run: Run, return_url: String },
+pub(super) struct Stage {
+    r: Runner,
+    at: At,
+}
+
+#[derive(Debug, Clone)]
+enum At {
+    Begin,
     /// Waiting for the lock, then the token.
-    Lock(Runner),
-    Token(Runner),
-    /// Waiting for the in-flight record's write.
-    InFlight { r: Runner, next: CheckoutState, revision: u64, body: crate::model::ConfirmRequest },
+    Lock,
+    Token,
+    /// Waiting for the in-flight record's write (the op's pending write).
+    InFlight(Box<crate::model::ConfirmRequest>),
     /// Waiting for the confirm's answer.
-    Sent(Runner),
+    Sent,
     /// Waiting for the write of the answer's state.
-    Answered { r: Runner, answer: Result<ConfirmResponse>, next: CheckoutState, after: AfterConfirm, revision: u64 },
+    Answered { answer: Result<ConfirmResponse>, after: AfterConfirm },
     /// Waiting out a delay before confirming again.
-    Wait(Runner),
+    Wait,
     /// Waiting for the adapter's next action.
-    Action(Runner),
+    Action,
     /// Waiting for the write of an adapter failure.
-    AdapterFailed { message: String, next: CheckoutState, revision: u64 },
+    AdapterFailed { message: String },
     Over,
 }
 
 impl Stage {
     pub(super) fn begin(tab: &mut Tab, op: Operation) -> Self {
         tab.flight = true;
-        match op {
-            Operation::Pay { return_url } => Self::Begin { run: Run::Pay, return_url },
-            _ => Self::Begin { run: Run::Resume, return_url: String::new() },
-        }
+        let (run, return_url) = match op {
+            Operation::Pay { return_url } => (Run::Pay, return_url),
+            _ => (Run::Resume, String::new()),
+        };
+        let r = Runner { run, return_url, token: String::new(), collected_at: None, actions: 0, polls: 0, rechecks: 0, answered: false };
+        Self { r, at: At::Begin }
     }
 
-    pub(super) fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>) -> Effect {
-        let stage = core::mem::replace(self, Self::Over);
-        let (next, effect) = match advance(stage, tab, stored, input, q) {
-            Ok(x) => x,
-            Err(e) => (Self::Over, refuse(e)),
-        };
+    pub(super) fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Effect {
+        // Where the run goes next is set by the step that decides it (over unless set).
+        let stage = core::mem::replace(&mut self.at, At::Over);
+        let effect = advance(stage, &mut self.at, &mut self.r, tab, stored, input, q, p).unwrap_or_else(refuse);
         if let Effect::Done(_) = effect {
             tab.flight = false;
+            self.at = At::Over;
         }
-        *self = next;
         effect
     }
 }
 
-fn state_done() -> (Stage, Effect) {
-    (Stage::Over, Effect::Done(Ok(Outcome::State)))
+fn state_done() -> Effect {
+    Effect::Done(Ok(Outcome::State))
 }
 
-fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>) -> Result<(Stage, Effect)> {
+#[allow(clippy::too_many_arguments)]
+fn advance(stage: At, at: &mut At, r: &mut Runner, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Result<Effect> {
     let record = stored?;
     let record = record.as_ref();
     Ok(match (stage, input) {
-        (Stage::Begin { run, return_url }, _) => {
-            let new = |token: String, collected_at| Runner { run, return_url: return_url.clone(), token, collected_at, actions: 0, polls: 0, rechecks: 0, answered: false };
-            match run {
-                Run::Resume => match tab.look(record, q, |s| Ok(s.resume_token().map(str::to_owned)))? {
-                    Some(t) => confirm(tab, record, q, new(t, None))?,
-                    None => state_done(),
-                },
-                Run::Pay => {
-                    let step = tab.look(record, q, CheckoutState::pay_step)?;
-                    validate_return_url(&return_url)?;
-                    match step {
-                        PayStep::Reconfirm(t) => confirm(tab, record, q, new(t, None))?,
-                        // A new payment: only the tab holding the cart's lock may make one.
-                        PayStep::CollectToken => (Stage::Lock(new(String::new(), None)), Effect::AcquireLock),
+        (At::Begin, _) => match r.run {
+            Run::Resume => match tab.look(record, q, |s| Ok(s.resume_token().map(str::to_owned)))? {
+                Some(t) => {
+                    r.token = t;
+                    confirm(tab, record, q, r, p, at)?
+                }
+                None => state_done(),
+            },
+            Run::Pay => {
+                let step = tab.look(record, q, CheckoutState::pay_step)?;
+                validate_return_url(&r.return_url)?;
+                match step {
+                    PayStep::Reconfirm(t) => {
+                        r.token = t;
+                        confirm(tab, record, q, r, p, at)?
+                    }
+                    // A new payment: only the tab holding the cart's lock may make one.
+                    PayStep::CollectToken => {
+                        *at = At::Lock;
+                        Effect::AcquireLock
                     }
                 }
             }
-        }
-        (Stage::Lock(r), Input::Lock(l)) => {
+        },
+        (At::Lock, Input::Lock(l)) => {
             l?;
             tab.lock = true;
-            (Stage::Token(r), Effect::CollectToken)
+            *at = At::Token;
+            Effect::CollectToken
         }
-        (Stage::Token(mut r), Input::Token(t)) => match t.map(|t| t.trim().to_owned()) {
+        (At::Token, Input::Token(t)) => match t.map(|t| t.trim().to_owned()) {
             Ok(t) if !t.is_empty() => {
                 r.token = t;
                 r.collected_at = Some(tab.shown.unwrap_or_else(|| tab.state.session().map_or(0, |s| s.amount)));
-                confirm(tab, record, q, r)?
+                confirm(tab, record, q, r, p, at)?
             }
-            Ok(_) => adapter_failed(tab, record, q, "the processor adapter returned no token".to_owned())?,
-            Err(e) => adapter_failed(tab, record, q, e.message)?,
+            Ok(_) => adapter_failed(tab, record, q, "the processor adapter returned no token".to_owned(), p, at)?,
+            Err(e) => adapter_failed(tab, record, q, e.message, p, at)?,
         },
-        (Stage::InFlight { r, next, revision, body }, Input::Wrote(w)) => {
+        // Written: the record is this tab's copy (`Op::step` committed it).
+        (At::InFlight(body), Input::Wrote(w)) => {
             if !wrote(w, "the payment was not sent")? {
-                return confirm(tab, record, q, r);
+                return confirm(tab, record, q, r, p, at);
             }
-            tab.commit(next, revision, q);
-            (Stage::Sent(r), Effect::Confirm(Box::new(body)))
+            *at = At::Sent;
+            Effect::Confirm(body)
         }
-        (Stage::Sent(r), Input::Confirmed(answer)) => answer_landed(tab, record, q, r, answer)?,
-        (Stage::Answered { r, answer, next, after, revision }, Input::Wrote(w)) => match w {
-            Ok(true) => {
-                tab.commit(next, revision, q);
-                go_on(tab, record, q, r, after)?
-            }
-            Ok(false) => answer_landed(tab, record, q, r, answer)?,
+        (At::Sent, Input::Confirmed(answer)) => answer_landed(tab, record, q, r, answer, p, at)?,
+        (At::Answered { answer, after }, Input::Wrote(w)) => match w {
+            Ok(true) => go_on(tab, record, q, r, after, p, at)?,
+            Ok(false) => answer_landed(tab, record, q, r, answer, p, at)?,
             // The answer stays in this tab; the record still says in flight with this
             // token, which any tab confirms again (the same payment, never a new one).
             Err(_) => {
-                tab.state = next;
+                if let Some(n) = p.take() {
+                    tab.state = n.state;
+                }
                 tab.changed(q);
-                go_on(tab, record, q, r, after)?
+                go_on(tab, record, q, r, after, p, at)?
             }
         },
-        (Stage::Wait(r), Input::None) => {
+        (At::Wait, Input::None) => {
             // After a wait, another tab may have settled this payment: then this run is over.
             if tab.sync(record, q)? == Synced::Adopted && tab.state.resume_token() != Some(r.token.as_str()) {
                 return Ok(state_done());
             }
-            confirm(tab, record, q, r)?
+            confirm(tab, record, q, r, p, at)?
         }
-        (Stage::Action(r), Input::Adapter(a)) => match a {
-            Err(e) => adapter_failed(tab, record, q, e.message)?,
+        (At::Action, Input::Adapter(a)) => match a {
+            Err(e) => adapter_failed(tab, record, q, e.message, p, at)?,
             Ok(()) => {
                 if tab.sync(record, q)? == Synced::Adopted && !matches!(tab.state, CheckoutState::RequiresAction(_)) {
                     return Ok(state_done()); // another tab finished it meanwhile
                 }
-                let token = tab.state.action_finished()?;
-                confirm(tab, record, q, Runner { token, ..r })?
+                r.token = tab.state.action_finished()?;
+                confirm(tab, record, q, r, p, at)?
             }
         },
-        (Stage::AdapterFailed { message, next, revision }, Input::Wrote(w)) => {
+        (At::AdapterFailed { message }, Input::Wrote(w)) => {
             if !wrote(w, "the adapter's failure was not recorded")? {
-                return adapter_failed(tab, record, q, message);
+                return adapter_failed(tab, record, q, message, p, at);
             }
-            tab.commit(next, revision, q);
             state_done()
         }
-        (_, input) => (Stage::Over, super::unexpected(&input)),
+        (_, input) => super::unexpected(&input),
     })
 }
 
 /// Decide a confirm on the record as it is now: the in-flight record written
 /// first (then [`Effect::Confirm`]).
-fn confirm(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: Runner) -> Result<(Stage, Effect)> {
+fn confirm(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: &Runner, p: &mut Option<Box<Record>>, at: &mut At) -> Result<Effect> {
     let (next, body) = tab.act(record, q, |s| s.begin_confirm(&r.token, &r.return_url))?;
-    if let (Some(at), Some(session)) = (r.collected_at, tab.state.session().cloned()) {
-        if session.amount != at {
-            // Another tab changed what will be charged after this tab's form showed `at`.
+    if let (Some(showed), Some(session)) = (r.collected_at, tab.state.session().cloned()) {
+        if session.amount != showed {
+            // Another tab changed what will be charged after this tab's form showed `showed`.
             tab.show_amount(q);
             if !q.iter().any(|e| matches!(e, Effect::UpdateAmount { .. })) {
                 q.push_back(Effect::UpdateAmount { amount: session.amount, currency: session.currency.clone() });
             }
             let e = Error::invalid_state(format!(
                 "the amount to pay changed to {} {} (the shipping was changed in another tab) after the payment form showed {}; nothing was charged: the form shows the new amount, call pay() again",
-                session.amount, session.currency, at
+                session.amount, session.currency, showed
             ));
-            return Ok((Stage::Over, refuse(e)));
+            return Ok(refuse(e));
         }
     }
-    let (revision, write) = Tab::write(record, &next);
-    Ok((Stage::InFlight { r, next, revision, body }, write))
+    *at = At::InFlight(Box::new(body));
+    Ok(super::ask(record, next, p))
 }
 
 /// An answer for `r.token` landed: apply it to the record as it is now.
-fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: Runner, answer: Result<ConfirmResponse>) -> Result<(Stage, Effect)> {
+fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: &Runner, answer: Result<ConfirmResponse>, p: &mut Option<Box<Record>>, at: &mut At) -> Result<Effect> {
     // The state the answer applies to: this tab's in-flight copy, or the
     // record another tab wrote since, while it still waits on this token.
     let mut base = tab.state.clone();
@@ -227,8 +242,8 @@ fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect
         Ok(a) => base.confirmed(a),
         Err(e) => base.confirm_failed(e.code, &e.message),
     }?;
-    let (revision, write) = Tab::write(record, &base);
-    Ok((Stage::Answered { r, answer, next: base, after, revision }, write))
+    *at = At::Answered { answer, after };
+    Ok(super::ask(record, base, p))
 }
 
 fn same_session(a: &CheckoutState, b: &CheckoutState) -> bool {
@@ -237,7 +252,7 @@ fn same_session(a: &CheckoutState, b: &CheckoutState) -> bool {
 
 /// After an answer was recorded: wait and confirm again, run the next
 /// action, or end the run.
-fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, mut r: Runner, after: AfterConfirm) -> Result<(Stage, Effect)> {
+fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: &mut Runner, after: AfterConfirm, p: &mut Option<Box<Record>>, at: &mut At) -> Result<Effect> {
     // The answer is this tab's state now: `start`/`resume` may return.
     if !std::mem::replace(&mut r.answered, true) {
         q.push_back(Effect::FirstAnswer);
@@ -249,7 +264,8 @@ fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, mut r
     };
     if let Some(ms) = after.delay_ms(*round) {
         *round += 1;
-        return Ok((Stage::Wait(r), Effect::Sleep(ms)));
+        *at = At::Wait;
+        return Ok(Effect::Sleep(ms));
     }
     let AfterConfirm::NextAction(secret) = &after else { return Ok(state_done()) };
     // `start`/`resume` never wait on a person: the page calls `pay()` for the challenge.
@@ -257,17 +273,19 @@ fn go_on(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, mut r
         return Ok(state_done());
     }
     if r.actions > 0 {
-        return adapter_failed(tab, record, q, "authentication was not completed".to_owned());
+        return adapter_failed(tab, record, q, "authentication was not completed".to_owned(), p, at);
     }
     r.actions += 1;
     let secret = secret.clone();
-    Ok((Stage::Action(r), Effect::NextAction(secret)))
+    *at = At::Action;
+    Ok(Effect::NextAction(secret))
 }
 
 /// The adapter could not collect a token or run the next action: recorded
 /// on the live record, the run ends with that state.
-fn adapter_failed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, message: String) -> Result<(Stage, Effect)> {
+fn adapter_failed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, message: String, p: &mut Option<Box<Record>>, at: &mut At) -> Result<Effect> {
     let (next, ()) = tab.act(record, q, |s| s.adapter_failed(&message))?;
-    let (revision, write) = Tab::write(record, &next);
-    Ok((Stage::AdapterFailed { message, next, revision }, write))
+    let write = super::ask(record, next, p);
+    *at = At::AdapterFailed { message };
+    Ok(write)
 }

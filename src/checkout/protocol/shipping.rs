@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 
 use super::tab::{wrote, Synced};
-use super::{refuse, Effect, Input, Operation, Outcome, Refusal, Stored, Tab};
+use super::{refuse, Effect, Input, Operation, Outcome, Record, Refusal, Stored, Tab};
 use crate::checkout::state::{CheckoutState, ShippingChoice};
 use crate::checkout::validate_address;
 use crate::error::{Error, Result};
@@ -20,16 +20,16 @@ pub(super) enum Stage {
     Options { country: String },
     /// Waiting for the rates of `ids`.
     Rates { country: String, ids: Vec<String>, subtotal: i64, currency: String },
-    Select { rate_id: String, address: ShippingAddress },
+    Select { rate_id: String, address: Box<ShippingAddress> },
     /// Waiting for the lock, then the update.
     Lock { choice: Box<ShippingChoice>, body: Box<UpdateRequest> },
     Update { choice: Box<ShippingChoice> },
     /// Waiting for the write of the chosen shipping.
-    Written { choice: Box<ShippingChoice>, answer: UpdateResponse, next: CheckoutState, revision: u64 },
+    Written { choice: Box<ShippingChoice>, answer: UpdateResponse },
     /// Waiting for the form to show the new amount.
     Shown,
     Cancel,
-    CancelWritten { next: CheckoutState, revision: u64 },
+    CancelWritten,
     Over,
 }
 
@@ -37,18 +37,18 @@ impl Stage {
     pub(super) fn begin(op: Operation) -> Self {
         match op {
             Operation::ShippingOptions { country } => Self::Options { country },
-            Operation::SelectShipping { rate_id, address } => Self::Select { rate_id, address },
+            Operation::SelectShipping { rate_id, address } => Self::Select { rate_id, address: Box::new(address) },
             _ => Self::Cancel,
         }
     }
 
-    pub(super) fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>) -> Effect {
+    pub(super) fn step(&mut self, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Effect {
+        // Where the operation goes next is set by the step that decides it (over unless set).
         let stage = core::mem::replace(self, Self::Over);
-        let (next, effect) = match advance(stage, tab, stored, input, q) {
-            Ok(x) => x,
-            Err(e) => (Self::Over, refuse(e)),
-        };
-        *self = next;
+        let effect = advance(stage, self, tab, stored, input, q, p).unwrap_or_else(refuse);
+        if let Effect::Done(_) = effect {
+            *self = Self::Over;
+        }
         effect
     }
 }
@@ -57,14 +57,13 @@ fn bad(message: &str) -> Error {
     Error::invalid_argument(message)
 }
 
-fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>) -> Result<(Stage, Effect)> {
-    let over = Stage::Over;
+fn advance(stage: Stage, at: &mut Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut VecDeque<Effect>, p: &mut Option<Box<Record>>) -> Result<Effect> {
     let record = stored?;
     let record = record.as_ref();
     Ok(match (stage, input) {
         (Stage::Options { country }, _) => {
             if tab.sync(record, q)? == Synced::Restore {
-                q.push_back(Tab::write(record, &tab.state).1);
+                q.push_back(tab.write_back(record));
             }
             let (ids, subtotal, currency) = tab.look(record, q, |state| {
                 let session = state.shipping_session()?;
@@ -74,17 +73,18 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             Currency::from_code(&currency)?;
             // No `orderTotal`: the band is checked exactly on minor units.
             let body = ShippingRatesRequest { variant_ids: ids.clone(), country: country.clone(), order_total: None };
-            (Stage::Rates { country, ids, subtotal, currency }, Effect::Rates(body))
+            *at = Stage::Rates { country, ids, subtotal, currency };
+            Effect::Rates(body)
         }
         (Stage::Rates { country, ids, subtotal, currency }, Input::Rates(r)) => {
             let answer: ShippingRatesResponse = match r {
                 Ok(a) => a,
-                Err(e) => return Ok((over, Effect::Done(Err(Refusal::PassOn(e))))),
+                Err(e) => return Ok(Effect::Done(Err(Refusal::PassOn(e)))),
             };
             let id_refs: Vec<&str> = ids.iter().map(String::as_str).collect();
             let options = usable_rates(&answer, &id_refs, subtotal, Currency::from_code(&currency)?)?;
             tab.options = Some((country, options.clone()));
-            (over, Effect::Done(Ok(Outcome::Options(options))))
+            Effect::Done(Ok(Outcome::Options(options)))
         }
         (Stage::Select { rate_id, address }, _) => {
             tab.idle("select shipping")?;
@@ -106,69 +106,76 @@ fn advance(stage: Stage, tab: &mut Tab, stored: Stored, input: Input, q: &mut Ve
             };
             let body = Box::new(tab.state.update_request(&rate, &address)?);
             // Changing what will be charged holds the cart's lock (issue 31).
-            (Stage::Lock { choice: Box::new(ShippingChoice { rate, address }), body }, Effect::AcquireLock)
+            *at = Stage::Lock { choice: Box::new(ShippingChoice { rate, address: *address }), body };
+            Effect::AcquireLock
         }
         (Stage::Lock { choice, body }, Input::Lock(r)) => {
             r?;
             tab.lock = true;
-            (Stage::Update { choice }, Effect::Update(body))
+            *at = Stage::Update { choice };
+            Effect::Update(body)
         }
         (Stage::Update { choice }, Input::Updated(r)) => match r {
-            Ok(answer) => choose(tab, record, q, choice, answer)?,
-            Err(e) => (over, Effect::Done(Err(Refusal::PassOn(e)))),
+            Ok(answer) => choose(tab, record, q, choice, answer, p, at)?,
+            Err(e) => Effect::Done(Err(Refusal::PassOn(e))),
         },
-        (Stage::Written { choice, answer, next, revision }, Input::Wrote(r)) => {
+        // Written: the record is this tab's copy (`Op::step` committed it).
+        (Stage::Written { choice, answer }, Input::Wrote(r)) => {
             if wrote(r, "the shipping choice was not recorded")? {
-                shown(tab, next, revision, q)
+                shown(tab, q, at)
             } else {
                 // Another tab wrote meanwhile: the answer applies to the record as it is now, or not at all.
-                choose(tab, record, q, choice, answer)?
+                choose(tab, record, q, choice, answer, p, at)?
             }
         }
         (Stage::Shown, Input::Adapter(r)) => match r {
-            Ok(()) => (over, Effect::Done(Ok(Outcome::State))),
-            Err(e) => (over, Effect::Done(Err(Refusal::PassOn(e)))),
+            Ok(()) => Effect::Done(Ok(Outcome::State)),
+            Err(e) => Effect::Done(Err(Refusal::PassOn(e))),
         },
         (Stage::Cancel, _) => {
             tab.idle("cancel")?;
             let (next, ()) = tab.act(record, q, CheckoutState::cancel)?;
-            let (revision, write) = Tab::write(record, &next);
-            (Stage::CancelWritten { next, revision }, write)
+            *at = Stage::CancelWritten;
+            super::ask(record, next, p)
         }
-        (Stage::CancelWritten { next, revision }, Input::Wrote(r)) => {
+        (Stage::CancelWritten, Input::Wrote(r)) => {
             if !wrote(r, "the checkout was not cancelled")? {
-                return advance(Stage::Cancel, tab, Ok(record.cloned()), Input::None, q);
+                return advance(Stage::Cancel, at, tab, Ok(record.cloned()), Input::None, q, p);
             }
-            tab.commit(next, revision, q);
-            (over, Effect::Done(Ok(Outcome::Unit)))
+            Effect::Done(Ok(Outcome::Unit))
         }
-        (_, input) => (over, super::unexpected(&input)),
+        (_, input) => super::unexpected(&input),
     })
 }
 
 /// The update's answer applied to the record as it is now (another tab may
 /// have paid or cancelled meanwhile), then written.
-fn choose(tab: &mut Tab, record: Option<&super::Record>, q: &mut VecDeque<Effect>, choice: Box<ShippingChoice>, answer: UpdateResponse) -> Result<(Stage, Effect)> {
+fn choose(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, choice: Box<ShippingChoice>, answer: UpdateResponse, p: &mut Option<Box<Record>>, at: &mut Stage) -> Result<Effect> {
     tab.idle("select shipping")?;
     let (next, ()) = tab.act(record, q, |s| s.shipping_chosen((*choice).clone(), answer.clone()))?;
-    let (revision, write) = Tab::write(record, &next);
-    Ok((Stage::Written { choice, answer, next, revision }, write))
+    *at = Stage::Written { choice, answer };
+    Ok(super::ask(record, next, p))
 }
 
-/// The choice is this tab's state: the form shows its amount.
-fn shown(tab: &mut Tab, next: CheckoutState, revision: u64, q: &mut VecDeque<Effect>) -> (Stage, Effect) {
-    let session = next.session().cloned();
-    tab.commit(next, revision, q);
+/// The choice is this tab's state (committed): the form shows its amount.
+fn shown(tab: &Tab, q: &mut VecDeque<Effect>, at: &mut Stage) -> Effect {
+    let session = tab.state.session().cloned();
     // `commit` queued the new amount for a mounted form; an unmounted one is told too.
     let told = q.iter().any(|e| matches!(e, Effect::UpdateAmount { .. }));
     match (session, told) {
-        (Some(s), false) => (Stage::Shown, Effect::UpdateAmount { amount: s.amount, currency: s.currency }),
+        (Some(s), false) => {
+            *at = Stage::Shown;
+            Effect::UpdateAmount { amount: s.amount, currency: s.currency }
+        }
         _ => {
             // Hand the queued UpdateAmount out last, as this step's own effect.
             let pos = q.iter().rposition(|e| matches!(e, Effect::UpdateAmount { .. }));
             match pos.and_then(|i| q.remove(i)) {
-                Some(e) => (Stage::Shown, e),
-                None => (Stage::Over, Effect::Done(Ok(Outcome::State))),
+                Some(e) => {
+                    *at = Stage::Shown;
+                    e
+                }
+                None => Effect::Done(Ok(Outcome::State)),
             }
         }
     }

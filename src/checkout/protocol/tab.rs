@@ -1,9 +1,10 @@
 //! One tab's copy of the checkout ([`Tab`]) and the rules of the shared
 //! record it follows: what its copy is worth against the record stored now
 //! ([`Tab::sync`]: current, adopt another tab's progress, write back an
-//! unsettled payment, or refuse), how a write is asked for ([`Tab::write`]:
-//! conditional on the revision read), and what follows every change of the
-//! state ([`Tab::changed`]: the listeners told, the adapter shown the amount,
+//! unsettled payment, or refuse), the record a write stores ([`Tab::write`]:
+//! the next revision; the write is conditional on the revision read), and
+//! what follows every change of the state ([`Tab::changed`]: the listeners
+//! told, the adapter shown the amount,
 //! the lock let go and the form unmounted once the checkout is over, the cart
 //! emptied once paid).
 
@@ -156,12 +157,18 @@ impl Tab {
         }
     }
 
-    /// Ask to write `next` over the record stored now: the revision after
-    /// it, and the write, applied only if that record is still there.
-    pub(super) fn write(stored: Option<&Record>, next: &CheckoutState) -> (u64, Effect) {
-        let expect = stored.map(|r| r.revision);
-        let revision = expect.map_or(1, |r| r.saturating_add(1));
-        (revision, Effect::Write { record: Box::new(Record { revision, state: next.clone() }), expect })
+    /// The record writing `state` over the record stored now makes: the
+    /// next revision.
+    pub(super) fn write(stored: Option<&Record>, state: CheckoutState) -> Box<Record> {
+        let revision = stored.map_or(1, |r| r.revision.saturating_add(1));
+        Box::new(Record { revision, state })
+    }
+
+    /// Ask to write this tab's copy back over the record stored now (an
+    /// unsettled payment put back), applied only if that record is still
+    /// there; nothing follows the answer.
+    pub(super) fn write_back(&self, stored: Option<&Record>) -> Effect {
+        Effect::Write { record: Self::write(stored, self.state.clone()), expect: stored.map(|r| r.revision) }
     }
 
     /// `next` was written as `revision`: it is this tab's copy now.
