@@ -79,14 +79,11 @@ impl ObjectAccess {
     }
 }
 
-fn str_deserializer(s: &str) -> de::value::StrDeserializer<'_, Error> {
-    de::IntoDeserializer::into_deserializer(s)
-}
-
-impl<'de> de::MapAccess<'de> for ObjectAccess {
-    type Error = Error;
-
-    fn next_key_seed<K: de::DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+impl ObjectAccess {
+    /// The next field of the struct present in the object, its value kept for
+    /// `next_value_seed`. Not generic: one copy for every struct (the key seed
+    /// only reads the name it returns).
+    fn next_field(&mut self) -> Option<&'static str> {
         debug_assert!(self.next_value.is_none());
 
         for field in &mut self.fields {
@@ -97,11 +94,26 @@ impl<'de> de::MapAccess<'de> for ObjectAccess {
             let is_missing_field = next_value.is_undefined() && !js_field.js_in(&self.obj);
             if !is_missing_field {
                 self.next_value = Some(Deserializer::from(next_value));
-                return Ok(Some(seed.deserialize(str_deserializer(field))?));
+                return Some(field);
             }
         }
 
-        Ok(None)
+        None
+    }
+}
+
+fn str_deserializer(s: &str) -> de::value::StrDeserializer<'_, Error> {
+    de::IntoDeserializer::into_deserializer(s)
+}
+
+impl<'de> de::MapAccess<'de> for ObjectAccess {
+    type Error = Error;
+
+    fn next_key_seed<K: de::DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        match self.next_field() {
+            Some(field) => Ok(Some(seed.deserialize(str_deserializer(field))?)),
+            None => Ok(None),
+        }
     }
 
     fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
