@@ -18,9 +18,28 @@ use serde::{Deserialize, Serialize};
 ///
 /// With plain `Option<T>` serde treats a missing field as `None`; routing the
 /// field through `deserialize_with` turns "missing" into a `missing field`
-/// error while `null` still decodes to `None`.
+/// error while `null` still decodes to `None`. The value is read as a newtype
+/// around the `Option`: serde-wasm-bindgen (vendor/README.md) reads a struct's
+/// members as a sequence and an absent one from a deserializer that reads
+/// nothing but an `Option` (as `None`), so an `Option` asked for directly would
+/// take an absent member as `null`.
 pub mod nullable {
-    use serde::{Deserialize, Deserializer};
+    use core::marker::PhantomData;
+    use serde::de::{Deserialize, Deserializer, Visitor};
+
+    struct Present<T>(PhantomData<T>);
+
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for Present<T> {
+        type Value = Option<T>;
+
+        fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.write_str("a value or null")
+        }
+
+        fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Option<T>, D::Error> {
+            Option::<T>::deserialize(d)
+        }
+    }
 
     /// Deserialize a present-but-possibly-null field.
     ///
@@ -31,7 +50,7 @@ pub mod nullable {
         D: Deserializer<'de>,
         T: Deserialize<'de>,
     {
-        Option::<T>::deserialize(deserializer)
+        deserializer.deserialize_newtype_struct("Nullable", Present(PhantomData))
     }
 }
 
