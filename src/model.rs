@@ -18,26 +18,29 @@ use serde::{Deserialize, Serialize};
 ///
 /// With plain `Option<T>` serde treats a missing field as `None`; routing the
 /// field through `deserialize_with` turns "missing" into a `missing field`
-/// error while `null` still decodes to `None`. The value is read as a newtype
-/// around the `Option`: serde-wasm-bindgen (vendor/README.md) reads a struct's
-/// members as a sequence and an absent one from a deserializer that reads
-/// nothing but an `Option` (as `None`), so an `Option` asked for directly would
-/// take an absent member as `null`.
+/// error while `null` still decodes to `None`. Its visitor reads `null`
+/// (`visit_none`) and a value (`visit_some`), not `visit_unit`: serde-wasm-bindgen
+/// (vendor/README.md) offers an absent member to an `Option` as a unit, which
+/// serde's own `Option` reads as `None` and this one refuses.
 pub mod nullable {
     use core::marker::PhantomData;
     use serde::de::{Deserialize, Deserializer, Visitor};
 
-    struct Present<T>(PhantomData<T>);
+    struct Nullable<T>(PhantomData<T>);
 
-    impl<'de, T: Deserialize<'de>> Visitor<'de> for Present<T> {
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for Nullable<T> {
         type Value = Option<T>;
 
         fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
             f.write_str("a value or null")
         }
 
-        fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Option<T>, D::Error> {
-            Option::<T>::deserialize(d)
+        fn visit_none<E: serde::de::Error>(self) -> Result<Option<T>, E> {
+            Ok(None)
+        }
+
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<T>, D::Error> {
+            T::deserialize(d).map(Some)
         }
     }
 
@@ -50,7 +53,7 @@ pub mod nullable {
         D: Deserializer<'de>,
         T: Deserialize<'de>,
     {
-        deserializer.deserialize_newtype_struct("Nullable", Present(PhantomData))
+        deserializer.deserialize_option(Nullable(PhantomData))
     }
 }
 

@@ -112,7 +112,8 @@ impl<'de> de::SeqAccess<'de> for FieldsAccess {
     }
 }
 
-/// An absent member: `None` for an `Option`, an error for anything else.
+/// An absent member: a unit to an `Option` (serde's reads it as `None`; one that reads
+/// only `null` and values refuses it), an error for anything else.
 struct Missing;
 
 impl<'de> de::Deserializer<'de> for Missing {
@@ -123,7 +124,7 @@ impl<'de> de::Deserializer<'de> for Missing {
     }
 
     fn deserialize_option<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_none()
+        visitor.visit_unit()
     }
 
     serde::forward_to_deserialize_any! {
