@@ -194,7 +194,7 @@ pub(crate) enum Entry {
 }
 
 fn entry(k: u16) -> Option<&'static Entry> {
-    generated::SCHEMA.get(usize::from(k)).map(|(_, e)| e)
+    generated::SCHEMA.get(usize::from(k))
 }
 
 /// What a type expects, in a message (`expected …`).

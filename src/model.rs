@@ -14,26 +14,7 @@ use crate::strmap::StrMap;
 
 use serde::{Deserialize, Serialize};
 
-/// Serde helper for fields that are nullable but must be present.
-///
-/// With plain `Option<T>` serde treats a missing field as `None`; routing the
-/// field through `deserialize_with` turns "missing" into a `missing field`
-/// error while `null` still decodes to `None`.
-pub mod nullable {
-    use serde::{Deserialize, Deserializer};
-
-    /// Deserialize a present-but-possibly-null field.
-    ///
-    /// # Errors
-    /// Whatever the inner type's deserializer reports.
-    pub fn deserialize<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
-    where
-        D: Deserializer<'de>,
-        T: Deserialize<'de>,
-    {
-        Option::<T>::deserialize(deserializer)
-    }
-}
+pub mod nullable;
 
 /// An image of a product or a variant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -101,8 +101,8 @@ fn email_shaped(email: &str) -> bool {
         && local.len() <= 64
         && email.len() <= 254
         && !email.chars().any(|c| c.is_whitespace() || c.is_control())
-        && !domain.contains('@')
-        && domain.contains('.')
+        && !domain.bytes().any(|b| b == b'@')
+        && domain.bytes().any(|b| b == b'.')
         && domain.split('.').all(|l| !l.is_empty() && !l.starts_with('-') && !l.ends_with('-'))
 }
 

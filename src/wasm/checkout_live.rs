@@ -22,7 +22,7 @@ use super::payment_api::JsClient;
 use super::storage::Store;
 use crate::checkout::protocol::{Operation, Record, Stored, Tab};
 use crate::checkout::crosstab::after_paying;
-use crate::checkout::stored::Stored as StoredForm;
+use crate::checkout::stored::head as stored_head;
 use crate::checkout::state::CheckoutState;
 use crate::model::PaymentItem;
 
@@ -172,9 +172,16 @@ impl Inner {
                 return Ok(true);
             }
         };
-        let text = to_js(&StoredForm::of(&record.state, record.revision))
+        let text = to_js(&record.state)
             .ok()
-            .and_then(|v| JSON::stringify(&v).ok())
+            .and_then(|state| {
+                let form = js_sys::Object::new();
+                for (k, n) in stored_head(record.revision) {
+                    #[allow(clippy::cast_precision_loss)] // the version and a revision: small counts
+                    js_sys::Reflect::set(&form, &k.into(), &(n as f64).into()).ok()?;
+                }
+                JSON::stringify(&js_sys::Object::assign(&form, state.unchecked_ref())).ok()
+            })
             .and_then(|t| t.as_string())
             .ok_or_else(|| "the record could not be serialized".to_owned())?;
         s.set_item(&self.key, &text).map(|()| true).map_err(|e| error_text(&e))

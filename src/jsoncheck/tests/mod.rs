@@ -32,7 +32,7 @@ mod props;
 
 /// The root of a schema by its name (the fixtures and the oracle name them).
 fn root_named(name: &str) -> Root {
-    *Root::ALL.iter().find(|r| generated::SCHEMA[**r as usize].0 == name).expect("a schema of that name")
+    *Root::ALL.iter().find(|r| format!("{r:?}") == name).expect("a schema of that name")
 }
 
 fn check(body: &[u8], root: &str) -> Result<(), Problem> {
@@ -326,16 +326,15 @@ fn every_root_is_its_table_entry() {
     assert_eq!(Root::ALL.len(), generated::SCHEMA.len());
     for (i, r) in Root::ALL.iter().enumerate() {
         assert_eq!(*r as usize, i);
-        assert_eq!(format!("{r:?}"), generated::SCHEMA[i].0);
     }
 }
 
 #[test]
 fn the_required_bits_are_the_members_that_are_not_opt() {
-    for (name, e) in generated::SCHEMA {
+    for (name, e) in Root::ALL.iter().zip(generated::SCHEMA) {
         if let Entry::Struct { required, members } = e {
             let need = members.iter().enumerate().filter(|(_, (_, t))| !matches!(t, Ty::Opt(_))).fold(0, |m, (k, _)| m | 1 << k);
-            assert_eq!(*required, need, "{name}");
+            assert_eq!(*required, need, "{name:?}");
         }
     }
 }

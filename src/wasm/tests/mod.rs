@@ -6,10 +6,12 @@
 //! dev server (every fetcher × every error code, in node and Chromium, on the
 //! built package) is tests/sdk/matrix.mjs, run by scripts/test.d/40-pkg.sh.
 //! `float`: argument errors that name a number (the vendored serde-wasm-bindgen's patch);
-//! `members`: the arguments read member by member are the structs the decoder makes.
+//! `members`: the arguments read member by member are the structs the decoder makes;
+//! `structs`: what an absent member of a struct gives (the vendored serde-wasm-bindgen's patch).
 
 mod float;
 mod members;
+mod structs;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;

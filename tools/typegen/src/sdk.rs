@@ -303,7 +303,7 @@ pub fn gen_rust_schema(wire: &Registry, extra: &Registry) -> String {
          //!\n\
          //! The response schemas, then the argument schemas (the client's, then the cart's and the\n\
          //! checkout's), with names resolved: `Ref(n)` is\n\
-         //! entry `n` of [`SCHEMA`]; `Null` may be null, `Opt` may be null or\n\
+         //! entry `n` of [`SCHEMA`] (named in its comment and by [`Root`]); `Null` may be null, `Opt` may be null or\n\
          //! absent, `Array` is an array of, `Map` a map of. A struct lists its members in order, with\n\
          //! the bit set of those that must be present (every one that is not `Opt`). The cart's and the\n\
          //! checkout's entries exist in the builds with either; the checkout module's build (the\n\
@@ -313,7 +313,7 @@ pub fn gen_rust_schema(wire: &Registry, extra: &Registry) -> String {
          use super::{\n    Entry::{self, Absent, Enum, Struct},\n    Ty::{Array, Bool, Map, Null, Opt, Ref, Str, F64, I53, U32, U53},\n};\n\
          \n\
          #[rustfmt::skip]\n\
-         pub(crate) static SCHEMA: &[(&str, Entry)] = &[\n",
+         pub(crate) static SCHEMA: &[Entry] = &[\n",
     );
     // The cart's and the checkout's entries come last, and only the root build has them
     // (nothing in a build without the cart and the checkout checks against them; no entry before them refers to them).
@@ -326,13 +326,13 @@ pub fn gen_rust_schema(wire: &Registry, extra: &Registry) -> String {
             String::new()
         } else {
             // The checkout module's build has it as `Absent` (its index kept, its schema left out).
-            writeln!(out, "    #[cfg(not({NOT_CHECKOUT_ONLY}))] /* {i} */ (\"{name}\", Absent),").unwrap();
+            writeln!(out, "    #[cfg(not({NOT_CHECKOUT_ONLY}))] /* {i} {name} */ Absent,").unwrap();
             format!("#[cfg({NOT_CHECKOUT_ONLY})] ")
         };
         match &reg[name] {
             ContainerFormat::Enum(variants) => {
                 let vals: Vec<String> = ts::enum_values(variants).iter().map(|v| format!("\"{v}\"")).collect();
-                writeln!(out, "    {gate}/* {i} */ (\"{name}\", Enum(&[{}])),", vals.join(", ")).unwrap();
+                writeln!(out, "    {gate}/* {i} {name} */ Enum(&[{}]),", vals.join(", ")).unwrap();
             }
             ContainerFormat::Struct(fields) => {
                 assert!(fields.len() <= 64, "{name}: src/jsoncheck.rs tracks at most 64 members");
@@ -356,7 +356,7 @@ pub fn gen_rust_schema(wire: &Registry, extra: &Registry) -> String {
                         format!("(\"{}\", {t})", f.name)
                     })
                     .collect();
-                writeln!(out, "    {gate}/* {i} */ (\"{name}\", Struct {{ required: {required:#x}, members: &[{}] }}),", fs.join(", ")).unwrap();
+                writeln!(out, "    {gate}/* {i} {name} */ Struct {{ required: {required:#x}, members: &[{}] }},", fs.join(", ")).unwrap();
             }
             other => panic!("{name}: unsupported container {other:?}"),
         }

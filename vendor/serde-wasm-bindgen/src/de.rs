@@ -63,50 +63,79 @@ impl<'de> de::MapAccess<'de> for MapAccess {
     }
 }
 
-struct ObjectAccess {
+/// A struct's members in declaration order, read from a plain object as the
+/// elements of a sequence (`visit_seq`). A member the object does not have is
+/// read from [`Missing`]: an `Option` reads it as `None`; any other type ends the
+/// sequence there (`None`: a `#[serde(default)]` member takes its default, any
+/// other is refused, and `deserialize_struct` reports it as `missing_field`).
+struct FieldsAccess {
     obj: ObjectExt,
     fields: std::slice::Iter<'static, &'static str>,
-    next_value: Option<Deserializer>,
+    /// The member last read as absent, while nothing else has been read since.
+    missing: Option<&'static str>,
 }
 
-impl ObjectAccess {
-    fn new(obj: ObjectExt, fields: &'static [&'static str]) -> Self {
-        Self {
-            obj,
-            fields: fields.iter(),
-            next_value: None,
+impl FieldsAccess {
+    /// The next member: its value, or `Err(name)` when the object does not have it.
+    fn next_member(&mut self) -> Option<std::result::Result<JsValue, &'static str>> {
+        self.missing = None;
+        let field = self.fields.next()?;
+        let js_field = static_str_to_js(field);
+        let value = self.obj.get_with_ref_key(&js_field);
+        // If this value is `undefined`, it might be actually a missing field;
+        // double-check with an `in` operator if so.
+        if value.is_undefined() && !js_field.js_in(&self.obj) {
+            return Some(Err(field));
         }
+        Some(Ok(value))
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for FieldsAccess {
+    type Error = Error;
+
+    fn next_element_seed<T: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>> {
+        match self.next_member() {
+            None => Ok(None),
+            Some(Ok(value)) => seed.deserialize(Deserializer::from(value)).map(Some),
+            Some(Err(field)) => match seed.deserialize(Missing) {
+                Ok(value) => Ok(Some(value)),
+                Err(_) => {
+                    self.missing = Some(field);
+                    Ok(None)
+                }
+            },
+        }
+    }
+}
+
+/// An absent member: a unit to an `Option` (serde's reads it as `None`; one that reads
+/// only `null` and values refuses it), an error for anything else.
+struct Missing;
+
+impl<'de> de::Deserializer<'de> for Missing {
+    type Error = Error;
+
+    fn deserialize_any<V: de::Visitor<'de>>(self, _visitor: V) -> Result<V::Value> {
+        Err(Error::new("absent"))
+    }
+
+    fn deserialize_option<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_unit()
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
     }
 }
 
 fn str_deserializer(s: &str) -> de::value::StrDeserializer<'_, Error> {
     de::IntoDeserializer::into_deserializer(s)
-}
-
-impl<'de> de::MapAccess<'de> for ObjectAccess {
-    type Error = Error;
-
-    fn next_key_seed<K: de::DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        debug_assert!(self.next_value.is_none());
-
-        for field in &mut self.fields {
-            let js_field = static_str_to_js(field);
-            let next_value = self.obj.get_with_ref_key(&js_field);
-            // If this value is `undefined`, it might be actually a missing field;
-            // double-check with an `in` operator if so.
-            let is_missing_field = next_value.is_undefined() && !js_field.js_in(&self.obj);
-            if !is_missing_field {
-                self.next_value = Some(Deserializer::from(next_value));
-                return Ok(Some(seed.deserialize(str_deserializer(field))?));
-            }
-        }
-
-        Ok(None)
-    }
-
-    fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        seed.deserialize(self.next_value.take().unwrap_throw())
-    }
 }
 
 enum PreservedValueAccess {
@@ -575,7 +604,17 @@ impl<'de> de::Deserializer<'de> for Deserializer {
         } else {
             return self.invalid_type(visitor);
         };
-        visitor.visit_map(ObjectAccess::new(obj, fields))
+        let mut access = FieldsAccess {
+            obj,
+            fields: fields.iter(),
+            missing: None,
+        };
+        visitor
+            .visit_seq(&mut access)
+            .map_err(|e| match access.missing {
+                Some(field) => de::Error::missing_field(field),
+                None => e,
+            })
     }
 
     /// Here we try to be compatible with `serde-json`, which means supporting:

@@ -17,43 +17,26 @@ type Result<T> = std::result::Result<T, Error>;
 
 fn static_str_to_js(s: &'static str) -> JsString {
     use std::cell::RefCell;
-    use std::collections::HashMap;
-
-    #[derive(Default)]
-    struct PtrHasher {
-        addr: usize,
-    }
-
-    impl std::hash::Hasher for PtrHasher {
-        fn write(&mut self, _bytes: &[u8]) {
-            unreachable!();
-        }
-
-        fn write_usize(&mut self, addr_or_len: usize) {
-            if self.addr == 0 {
-                self.addr = addr_or_len;
-            }
-        }
-
-        fn finish(&self) -> u64 {
-            self.addr as _
-        }
-    }
-
-    type PtrBuildHasher = std::hash::BuildHasherDefault<PtrHasher>;
 
     thread_local! {
         // Since we're mainly optimising for converting the exact same string literal over and over again,
         // which will always have the same pointer, we can speed things up by indexing by the string's pointer
-        // instead of its value.
-        static CACHE: RefCell<HashMap<*const str, JsString, PtrBuildHasher>> = Default::default();
+        // instead of its value. A list sorted by (pointer, length), binary-searched (patched by
+        // cirrus-storefront, vendor/README.md: a few hundred member names at most, and no hash
+        // table in the wasm).
+        static CACHE: RefCell<Vec<((usize, usize), JsString)>> = const { RefCell::new(Vec::new()) };
     }
+    let key = (s.as_ptr() as usize, s.len());
     CACHE.with(|cache| {
-        cache
-            .borrow_mut()
-            .entry(s)
-            .or_insert_with(|| s.into())
-            .clone()
+        let mut cache = cache.borrow_mut();
+        match cache.binary_search_by_key(&key, |(k, _)| *k) {
+            Ok(i) => cache[i].1.clone(),
+            Err(i) => {
+                let js = JsString::from(s);
+                cache.insert(i, (key, js.clone()));
+                js
+            }
+        }
     })
 }
 
