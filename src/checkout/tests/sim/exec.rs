@@ -4,13 +4,10 @@
 //! conditional write), an await parks the operation ([`Wait`]) until the
 //! schedule completes it; requests go out as messages the server acts on.
 
-use super::check::attempt_token;
 use super::net::{Answer, Kind, Leg, Message, Request};
-use super::server::PiStatus;
 use super::storage::Fault;
 use super::world::{trace, Running, Then, Wait, World};
 use crate::checkout::protocol::{Effect, Input, Operation, Outcome, Record, Stored};
-use crate::checkout::state::CheckoutState;
 use crate::error::{Error, ErrorCode};
 use crate::model::PaymentItem;
 
@@ -67,9 +64,6 @@ impl World {
                 Effect::Done(result) => {
                     let running = self.pages[p].ops.remove(o);
                     trace!(self, "page {page}: {} #{serial} -> {result:?}", running.name);
-                    if running.name == "pay" && result.is_ok() {
-                        self.answer_shown(p, running.c);
-                    }
                     if running.name != "follow" && running.c + 1 == self.pages[p].checkouts.len() {
                         self.pages[p].refused = result.as_ref().is_err_and(|r| r.error().code == ErrorCode::InvalidState);
                     }
@@ -102,21 +96,6 @@ impl World {
             return;
         }
         self.violate(format!("page {page}: operation #{serial} ran {TURN} effects without awaiting"));
-    }
-
-    /// Invariant 4 for the answer a page got: a `pay()` that ends without an
-    /// error never shows this page's own token still in flight once the server
-    /// settled its payment (captured with its order, declined or canceled): the
-    /// answer is the tab's state, whether storage recorded it or not.
-    fn answer_shown(&mut self, p: usize, c: usize) {
-        let state = self.pages[p].checkouts[c].tab.state();
-        let in_flight = matches!(state, CheckoutState::Paying(s) if s.attempt.confirm_in_flight);
-        let Some(token) = attempt_token(state).filter(|_| in_flight) else { return };
-        let own = token_index(token).and_then(|t| self.tokens.get(t)).is_some_and(|t| t.page == self.pages[p].id);
-        if let Some(pay) = self.server.payments.iter().find(|x| x.token == token).filter(|x| own && matches!(x.status, PiStatus::Captured | PiStatus::RequiresPaymentMethod | PiStatus::Canceled)) {
-            let what = format!("invariant 4: page {}'s pay() ended showing its confirm of {token} in flight while the server settled {} ({:?})", self.pages[p].id, pay.id, pay.status);
-            self.violate(what);
-        }
     }
 
     /// What the page does once an operation ended.
