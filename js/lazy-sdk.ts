@@ -8,6 +8,9 @@ import type * as Root from "./index.js";
 /** The root entry's module. */
 export type Sdk = typeof Root;
 
+/** Where the early compile (`earlyCompileScript`) leaves its promise: a global, as the inline script runs before any module. */
+const EARLY = "__cirrusWasm";
+
 let loading: Promise<Sdk> | undefined;
 let loaded: Sdk | undefined;
 let given: Sdk | undefined;
@@ -21,11 +24,11 @@ export function provideSdk(sdk: Sdk): void {
   given ??= sdk;
 }
 
-/** The root entry, initialised (again after a failed try). */
+/** The root entry, initialised (again after a failed try), from the page's early compile if it has one. */
 export function loadSdk(): Promise<Sdk> {
   loading ??= (given !== undefined ? Promise.resolve(given) : import("./index.js"))
     .then(async (m) => {
-      await m.init();
+      await m.init((globalThis as { [EARLY]?: Promise<WebAssembly.Module | string> })[EARLY]);
       loaded = m;
       return m;
     })
@@ -53,6 +56,20 @@ export function sdkWasmHref(): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The inline script of a page whose first action must be fast (`PreloadSdk` renders it on the
+ * server, with a preload of `href` in the head): it compiles the root entry's `.wasm` while the
+ * page downloads (`WebAssembly.compileStreaming` of the preloaded response: the bytes are
+ * compiled as they arrive, while the main thread waits for the framework's chunks), so that work
+ * is done before the first action. `loadSdk()` gives the result to `init()`: the module, or
+ * `href` when the streaming compile failed (a server that does not send `application/wasm`),
+ * which `init()` then fetches itself.
+ */
+export function earlyCompileScript(href: string): string {
+  const u = JSON.stringify(href).replace(/</g, "\\u003c");
+  return `(()=>{const g=globalThis,W=g.WebAssembly;if(!g.${EARLY}&&W&&W.compileStreaming)g.${EARLY}=W.compileStreaming(fetch(${u})).catch(()=>${u})})()`;
 }
 
 /** Starts `loadSdk()` once the page is idle (`requestIdleCallback`, else a timeout); returns the cancel. */

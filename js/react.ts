@@ -8,7 +8,7 @@
 // saved summary (cirrus-storefront/cart-summary, plain JS); the root entry (its glue and
 // .wasm, js/lazy-sdk.ts) is imported when the buyer acts on the cart, when a component asks
 // for the lines (`useLoadCart`) or a checkout, when a page with a product picker is idle, or,
-// with `usePreloadSdk`, from the first render, its .wasm preloaded with the page. The server
+// with `PreloadSdk`, from the first render, its .wasm compiled while the page loads. The server
 // snapshot is the provider's not-ready cart without a summary, so the first client render
 // matches the server's HTML. No React context is created at import time (React Server
 // Components have no `createContext`), and the module is `"use client"`.
@@ -39,7 +39,7 @@ import type { Checkout } from "./index.js";
 import { readCartSummary, subscribeCartSummary, type StoredCartSummary } from "./cart-summary.js";
 import { asCirrusError, cirrusError, type CirrusError } from "./error.js";
 import { report } from "./react-report.js";
-import { loadSdk, loadSdkWhenIdle, provideSdk, sdkWasmHref, type Sdk } from "./lazy-sdk.js";
+import { earlyCompileScript, loadSdk, loadSdkWhenIdle, provideSdk, sdkWasmHref, type Sdk } from "./lazy-sdk.js";
 import { ProductPicker, type PickerInitial, type PickerState } from "./picker.js";
 
 /** The cart before the SDK read it (on the server, after hydration, until the buyer acts). */
@@ -221,14 +221,24 @@ class CirrusStore {
     // Children's effects run before the provider's: a load may start before start().
     const live = (): boolean => generation === this.generation;
     const gone = (): CirrusError => cirrusError("aborted", "the provider was unmounted or given another client, currency or cartKey");
+    // Each step in a task of its own (`nextTask`): a page's first load runs right after
+    // hydration, and the SDK's first calls (each compiles its wasm functions) added to React's
+    // task made one long task that blocks the page; apart, none is long.
     const loading = (async (): Promise<Cart> => {
       const sdk: Sdk = await loadSdk();
+      await nextTask();
       if (!live()) throw gone();
       const given = this.props.client;
       this.client ??= given instanceof sdk.CirrusClient ? given : new sdk.CirrusClient(given as ClientOptions);
       const currency = this.props.currency ?? this.props.store?.defaultCurrency ?? (await this.client.store()).defaultCurrency;
+      await nextTask();
       if (!live()) throw gone();
       const cart = sdk.Cart.persistent(currency as CurrencyCode, this.props.cartKey === undefined ? undefined : { key: this.props.cartKey });
+      await nextTask();
+      if (!live()) {
+        cart.free();
+        throw gone();
+      }
       cart.subscribe(() => this.changed());
       this.cart = cart;
       this.unfollow();
@@ -275,6 +285,12 @@ class CirrusStore {
     if (this.client !== null && this.client !== this.props.client) this.client.free();
     this.client = null;
   }
+}
+
+/** A new task (`scheduler.yield()` where there is one: it runs before other queued tasks; else a timeout). */
+function nextTask(): Promise<void> {
+  const s = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  return typeof s?.yield === "function" ? s.yield() : new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 type Context = React.Context<{ store: CirrusStore; props: CirrusProviderProps } | null>;
@@ -355,23 +371,35 @@ export function useLoadCart(when: "mount" | "idle" = "mount"): void {
   }, [store, when]);
 }
 
+/** What `PreloadSdk` takes. */
+export interface PreloadSdkProps {
+  /**
+   * The root entry's module when the island imports it itself (`import * as sdk from
+   * "cirrus-storefront"`): the bindings then use it and fetch no chunk of their own on the first
+   * action's path.
+   */
+  sdk?: Sdk;
+}
+
 /**
- * For a page whose first action must be fast (a product page's island calls it): rendered on
- * the server, a `<link rel="preload" as="fetch" crossorigin>` of the SDK's `.wasm` in the page's
- * head (React 19's `preload`, at the URL of the glue's `new URL(…, import.meta.url)`: for
- * bundlers that emit the `.wasm` from it, Turbopack, webpack, Vite), so the browser fetches it
- * with the page; in the browser, starts loading the SDK from the first render. `sdk`: the root
- * entry's module when the island imports it itself (`import * as sdk from "cirrus-storefront"`):
- * the bindings then use it and fetch no chunk of their own on the first action's path. Pages
- * without it fetch no `.wasm` until the buyer acts.
+ * For a page whose first action must be fast (render it in a product page's island). On the
+ * server: a `<link rel="preload" as="fetch" crossorigin>` of the SDK's `.wasm` in the page's head
+ * (React 19's `preload`), so the browser fetches it with the page, and an inline script that
+ * compiles it as it downloads (`WebAssembly.compileStreaming`); at the URL of the glue's
+ * `new URL(…, import.meta.url)` (bundlers that emit the `.wasm` from it: Turbopack, webpack,
+ * Vite; nothing is rendered where there is none). In the browser: loads the SDK from the first
+ * render, with that compiled module. Pages without it fetch no `.wasm` until the buyer acts.
  */
-export function usePreloadSdk(sdk?: Sdk): void {
+export function PreloadSdk({ sdk }: PreloadSdkProps = {}): React.ReactElement | null {
+  if (typeof window !== "undefined") {
+    if (sdk !== undefined) provideSdk(sdk);
+    void loadSdk().catch(() => {}); // the action that needs it reports the error
+  }
   const href = sdkWasmHref();
   const preload = (ReactDOM as { preload?: (href: string, options: { as: string; crossOrigin: string }) => void }).preload;
   if (href !== null && typeof preload === "function") preload(href, { as: "fetch", crossOrigin: "anonymous" });
-  if (typeof window === "undefined") return;
-  if (sdk !== undefined) provideSdk(sdk);
-  void loadSdk().catch(() => {}); // the action that needs it reports the error
+  // The browser does not run a script React renders; the server's ran while the HTML was parsed.
+  return href === null ? null : React.createElement("script", { dangerouslySetInnerHTML: { __html: earlyCompileScript(href) }, suppressHydrationWarning: true });
 }
 
 /** The store settings the provider was given (`null` when it was given none). */
@@ -397,7 +425,7 @@ export interface ProductOptionsView extends PickerState {
  * through `ProductPicker`). `initial`: the server's `productOptions(product,
  * defaultSelection(product))` (rendered as is, no wasm needed), or a selection to start from.
  * A new `product` starts over from the `initial` given with it. The SDK is loaded once the page
- * is idle (the first choice and "Add to cart" then need no download; `usePreloadSdk` starts it
+ * is idle (the first choice and "Add to cart" then need no download; `PreloadSdk` starts it
  * with the page).
  */
 export function useProductOptions(product: Product, initial?: PickerInitial): ProductOptionsView {

@@ -119,9 +119,11 @@ test('product page: options, price and an enabled "Add to cart" in the server HT
   assert.doesNotMatch(button[0], /disabled/, '"Add to cart" is enabled in the HTML');
   assert.match(html, /"@type":"Product"/, 'the Product JSON-LD');
   assert.match(html, /<link rel="canonical" href="[^"]+\/products\//, 'a canonical URL');
-  // usePreloadSdk (inside useProductOptions): the SDK's .wasm, at the URL the bundler gave it, fetched with the page.
+  // PreloadSdk (in the island): the SDK's .wasm, at the URL the bundler gave it, preloaded with the
+  // page, and an inline script that compiles that response as it downloads.
   const preload = /<link rel="preload" href="([^"]+\.wasm)" as="fetch" crossorigin=""\/>/.exec(html);
   assert.ok(preload, 'a preload of the SDK .wasm in the HTML');
+  assert.ok(html.includes(`W.compileStreaming(fetch(${JSON.stringify(preload[1])}))`), 'the inline script compiles the preloaded .wasm');
   const wasm = await fetch(new URL(preload[1], SITE));
   assert.equal(wasm.status, 200, `the preloaded ${preload[1]} is served`);
   assert.equal(wasm.headers.get('content-type'), 'application/wasm');
@@ -139,6 +141,7 @@ test('pick options, add; the cart in two tabs; the badge follows without the was
   await a.getByLabel('Quantity').fill('2');
   await a.getByRole('button', { name: 'Add to cart' }).click();
   await badgeSays(a, 2);
+  assert.equal(wasmRequested(a).length, 1, 'the .wasm requested once: the preload, compiled by the inline script, is what init() got');
   await a.getByRole('status').filter({ hasText: `Added 2 × ${product.name}` }).waitFor();
 
   // A second tab: the cart page shows the line; a change there reaches the first tab's badge.

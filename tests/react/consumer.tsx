@@ -3,7 +3,7 @@
 import { useState, type ReactElement } from "react";
 import type { CheckoutState, CirrusError, CurrencyCode, OptionMatrix, Product, ProcessorAdapter, Store } from "cirrus-storefront";
 import * as sdk from "cirrus-storefront";
-import { CirrusProvider, useCart, useCheckout, useClient, useLoadCart, usePreloadSdk, useProductOptions, useStore, type CartView } from "cirrus-storefront/react";
+import { CirrusProvider, useCart, useCheckout, useClient, useLoadCart, PreloadSdk, useProductOptions, useStore, type CartView } from "cirrus-storefront/react";
 
 export function Shop({ store, product, adapter }: { store: Store; product: Product; adapter: ProcessorAdapter }): ReactElement {
   return (
@@ -37,13 +37,16 @@ function Cart(): ReactElement {
   useLoadCart("idle");
   // @ts-expect-error useLoadCart takes "mount" or "idle"
   useLoadCart("later");
-  usePreloadSdk();
-  // The root entry's module, when the island imports it itself.
-  usePreloadSdk(sdk);
-  // @ts-expect-error usePreloadSdk takes nothing or the root entry's module
-  usePreloadSdk("now");
-  // @ts-expect-error only the root entry's module (this object has no Cart)
-  usePreloadSdk({ init: sdk.init });
+  const preloads: ReactElement[] = [
+    <PreloadSdk key="a" />,
+    // The root entry's module, when the island imports it itself.
+    <PreloadSdk key="b" sdk={sdk} />,
+    // @ts-expect-error PreloadSdk takes nothing or the root entry's module
+    <PreloadSdk key="c" sdk="now" />,
+    // @ts-expect-error only the root entry's module (this object has no Cart)
+    <PreloadSdk key="d" sdk={{ init: sdk.init }} />,
+  ];
+  void preloads;
   void view.add(Object() as Product, "v1").then(() => view.remove("v1")).then((had: boolean) => had);
   // @ts-expect-error setQuantity takes a variant id and a quantity
   view.setQuantity(3);

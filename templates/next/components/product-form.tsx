@@ -3,17 +3,13 @@
 // (options, availability, the selected variant; its price formatted on the server), so the
 // server HTML sells before any wasm arrives; a choice and "Add to cart" go through the SDK
 // (useProductOptions, useCart). The first click must be fast: the SDK's root entry ships with
-// this island (its whole module, imported here and handed to usePreloadSdk: the bindings fetch
-// no chunk of their own on the click's path) and starts as soon as the island runs;
-// usePreloadSdk preloads its .wasm from the page's head.
+// this island (its whole module, imported here and handed to PreloadSdk: the bindings fetch no
+// chunk of their own on the click's path), and PreloadSdk preloads its .wasm from the page's
+// head and compiles it as it downloads.
 import { useState } from "react";
 import * as sdk from "cirrus-storefront";
 import type { OptionMatrix, Product } from "cirrus-storefront";
-import { useCart, useLoadCart, usePreloadSdk, useProductOptions } from "cirrus-storefront/react";
-import { earlySdkModule } from "@/components/early-sdk";
-
-// The .wasm compiled from the HTML (EarlySdkCompile); a failure is the action's error (useCart().error).
-if (typeof window !== "undefined") void sdk.init(earlySdkModule()).catch(() => {});
+import { PreloadSdk, useCart, useLoadCart, useProductOptions } from "cirrus-storefront/react";
 
 export interface ProductFormProps {
   product: Product;
@@ -24,7 +20,6 @@ export interface ProductFormProps {
 }
 
 export function ProductForm({ product, options, prices }: ProductFormProps) {
-  usePreloadSdk(sdk);
   useLoadCart();
   const { matrix, select, selectedVariant, pending, error } = useProductOptions(product, options);
   const add = useCart((c) => c.add);
@@ -42,6 +37,7 @@ export function ProductForm({ product, options, prices }: ProductFormProps) {
   };
   return (
     <form className="product-form" onSubmit={submit}>
+      <PreloadSdk sdk={sdk} />
       <p className="price" data-price>
         {variant ? prices[variant.id] : "Choose the options"}
         {variant && !inStock ? <span className="stock"> (sold out)</span> : null}

@@ -2,7 +2,6 @@
 // whose first render is the server's productOptions() (in the HTML: options, price, button).
 import { defaultSelection, productOptions, productSeo } from "cirrus-storefront";
 import { Breadcrumb } from "@/components/breadcrumb";
-import { EarlySdkCompile } from "@/components/early-sdk";
 import { JsonLd } from "@/components/json-ld";
 import { ProductForm } from "@/components/product-form";
 import { Shop } from "@/components/shop";
@@ -29,7 +28,6 @@ export default async function ProductPage(props: SlugProps) {
           <Shop settings={browserSettings()} store={s}>
             <ProductForm product={p} options={options} prices={prices} />
           </Shop>
-          <EarlySdkCompile />
           <div className="description">{p.description}</div>
         </div>
       </div>
