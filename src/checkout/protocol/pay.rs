@@ -12,6 +12,8 @@
 //!   token's unsettled payment (whichever tab last wrote it); an answer for a
 //!   token the record no longer waits on (another tab settled it, or paid
 //!   again with a new token) changes nothing, this tab takes the record.
+//!   When the record is another checkout's by then, the answer to this tab's
+//!   own confirm is this tab's state (never written).
 //! - An unknown outcome or `processing` is confirmed again with the same
 //!   token after the core's delays ([`crate::checkout::AfterConfirm::delay_ms`]); at most one next
 //!   action per run, only in a run the buyer started.
@@ -231,9 +233,13 @@ fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect
         // Cleared while this payment is unsettled: the answer puts it back.
         None if tab.state.payment_unsettled() => {}
         // Settled elsewhere, paid again with another token, or another
-        // checkout: this late answer changes nothing (finding 2).
+        // checkout: this late answer changes nothing stored (finding 2). The
+        // tab follows its session's record; when the record is another
+        // checkout's, the answer is still what this tab got.
         _ => {
-            let _ = tab.sync(record, q);
+            if tab.sync(record, q).is_err() {
+                answered_here(tab, q, r, answer);
+            }
             q.push_back(Effect::FirstAnswer);
             return Ok(state_done());
         }
@@ -244,6 +250,29 @@ fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect
     }?;
     *at = At::Answered { answer, after };
     Ok(super::ask(record, base, p))
+}
+
+/// A late answer to this tab's own confirm after the record moved on to
+/// another checkout: the answer is this tab's state (what `pay()` resolves
+/// with and the page shows: paid, declined, processing, ...), never the
+/// record's, and nothing follows it (no confirm goes out without its
+/// in-flight record). The cart is not emptied from here: the tab that recorded
+/// the payment emptied it before another checkout could begin, and what the
+/// cart holds now is the next checkout's.
+fn answered_here(tab: &mut Tab, q: &mut VecDeque<Effect>, r: &Runner, answer: Result<ConfirmResponse>) {
+    if tab.state.resume_token() != Some(r.token.as_str()) {
+        return;
+    }
+    let mut mine = tab.state.clone();
+    let landed = match answer {
+        Ok(a) => mine.confirmed(a),
+        Err(e) => mine.confirm_failed(e.code, &e.message),
+    };
+    if landed.is_ok() {
+        tab.emptied = true;
+        tab.state = mine;
+        tab.changed(q);
+    }
 }
 
 fn same_session(a: &CheckoutState, b: &CheckoutState) -> bool {

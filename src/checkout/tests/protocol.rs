@@ -300,3 +300,46 @@ fn the_amount_last_handed_to_the_form_is_the_one_the_tab_believes_it_shows_whate
         assert_eq!(tab.shown(), tab.state().session().map(|s| s.amount), "seed {seed}: the form shows the tab's amount");
     }
 }
+
+#[test]
+fn a_late_answer_to_this_tabs_own_confirm_is_its_state_once_the_record_moved_on() {
+    // Seeds 449149 and 829673 of the 1,000,000-schedule simulation (issue 31): A's confirm of its
+    // own token is slow; B confirms the same token again and records its answer (paid: B empties
+    // the cart); the buyer changes the cart and a new checkout of it is stored. A's answer lands
+    // then (in those seeds `processing`, the server's answer when A's confirm reached it): it
+    // changes nothing stored (finding 2), and A shows it, not its confirm still in flight.
+    let cases = [
+        (PaymentStatus::Succeeded, PaymentStatus::Succeeded, "succeeded"),
+        (PaymentStatus::Processing, PaymentStatus::Succeeded, "paying"),
+        (PaymentStatus::RequiresPaymentMethod, PaymentStatus::RequiresPaymentMethod, "failed"),
+    ];
+    for (late, recorded, shown) in cases {
+        let mut w = World::default();
+        let mut a = shipped(&mut w);
+        let mut a_pay = a.begin(pay());
+        assert!(is_confirm(&w.run(&mut a, &mut a_pay, Input::None, is_confirm)));
+        let mut b = opened(&mut w);
+        w.confirms.push_back(Ok(answer(recorded, None, None)));
+        assert_eq!(w.go(&mut b, Operation::Finish), Ok(Outcome::State));
+        let mut next = CheckoutState::default();
+        let changed = vec![PaymentItem { variant_id: "var_3".into(), quantity: 1 }];
+        next.initiated(changed, InitiateResponse { session_id: "ps_2".into(), ..initiate_answer() }).unwrap();
+        let revision = w.record.as_ref().map_or(0, |r| r.revision) + 1;
+        w.record = Some(crate::checkout::protocol::Record { revision, state: next });
+        let newer = w.record.clone();
+        let before = w.log.len();
+        let landed = Input::Confirmed(Ok(answer(late, None, None)));
+        assert_eq!(w.run(&mut a, &mut a_pay, landed, |_| false), Effect::Done(Ok(Outcome::State)), "{late:?}");
+        assert_eq!(a.state().name(), shown, "A shows the answer it got ({late:?})");
+        assert!(!matches!(a.state(), CheckoutState::Paying(p) if p.attempt.confirm_in_flight), "{:?}", a.state());
+        assert_eq!(w.record, newer, "the newer record stays ({late:?})");
+        let run = &w.log[before..];
+        assert!(!run.iter().any(|e| matches!(e, Effect::Write { .. } | Effect::Confirm(_))), "nothing written or sent: {run:?}");
+        assert!(!run.iter().any(|e| matches!(e, Effect::EmptyCart { .. })), "the changed cart is not emptied again: {run:?}");
+        assert!(run.iter().any(|e| matches!(e, Effect::Emit(s) if s.name() == shown)), "the listeners are told: {run:?}");
+        if late == PaymentStatus::Succeeded {
+            assert!(run.contains(&Effect::ReleaseLock) && run.contains(&Effect::Unmount), "{run:?}");
+            assert!(!a.holds_lock());
+        }
+    }
+}

@@ -6,7 +6,8 @@
 //!    its token was collected;
 //! 3. no new payment session while a payment of the cart is unsettled (and,
 //!    CONTRACT: a confirm goes out only after its in-flight record was written);
-//! 4. no page shows a final outcome the server contradicts;
+//! 4. no page shows a final outcome the server contradicts, and a `pay()`
+//!    that ends on the server's answer to its confirm shows it ([`super::exec`]);
 //! 5. once faults stop, the buyer can finish or start over within a bounded
 //!    number of steps ([`super::events`], the calm phase).
 

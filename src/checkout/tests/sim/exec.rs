@@ -4,12 +4,14 @@
 //! conditional write), an await parks the operation ([`Wait`]) until the
 //! schedule completes it; requests go out as messages the server acts on.
 
+use super::check::attempt_token;
 use super::net::{Answer, Kind, Leg, Message, Request};
 use super::storage::Fault;
 use super::world::{trace, Running, Then, Wait, World};
 use crate::checkout::protocol::{Effect, Input, Operation, Outcome, Record, Stored};
+use crate::checkout::state::CheckoutState;
 use crate::error::{Error, ErrorCode};
-use crate::model::PaymentItem;
+use crate::model::{PaymentItem, PaymentStatus};
 
 /// At most this many effects in one turn of one operation (a loop that never
 /// awaits is a violation, not a hang).
@@ -39,7 +41,7 @@ impl World {
             page.checkouts[c].freed = true;
         }
         let op = page.checkouts[c].tab.begin(operation);
-        page.ops.push(Running { serial, op, name, wait: Wait::Ready(Input::None), then, c, content });
+        page.ops.push(Running { serial, op, name, wait: Wait::Ready(Input::None), then, c, content, confirm: None, answer: None });
         trace!(self, "page {id}: {name}() #{serial} (checkout {c})");
         self.drive(id, serial, Input::None);
     }
@@ -64,6 +66,9 @@ impl World {
                 Effect::Done(result) => {
                     let running = self.pages[p].ops.remove(o);
                     trace!(self, "page {page}: {} #{serial} -> {result:?}", running.name);
+                    if running.name == "pay" && result.is_ok() {
+                        self.answer_shown(p, &running);
+                    }
                     if running.name != "follow" && running.c + 1 == self.pages[p].checkouts.len() {
                         self.pages[p].refused = result.as_ref().is_err_and(|r| r.error().code == ErrorCode::InvalidState);
                     }
@@ -96,6 +101,25 @@ impl World {
             return;
         }
         self.violate(format!("page {page}: operation #{serial} ran {TURN} effects without awaiting"));
+    }
+
+    /// Invariant 4 for the answer a page got: a `pay()` that ends on the
+    /// server's answer to its own confirm (the answer is what its last await
+    /// brought) shows that answer: not its confirm of that token still in
+    /// flight, and after a final answer (paid, declined, canceled) not that
+    /// token's payment unsettled, even when the stored record has moved on.
+    /// A run that handed over to another tab's run of its token (it adopted
+    /// that run's record after its next action or a wait) ended on something
+    /// else, and that tab's answer settles it: it is not judged here.
+    fn answer_shown(&mut self, p: usize, running: &Running) {
+        let (Some(token), Some(status)) = (&running.confirm, running.answer) else { return };
+        let state = self.pages[p].checkouts[running.c].tab.state();
+        let in_flight = matches!(state, CheckoutState::Paying(s) if s.attempt.confirm_in_flight);
+        let last = matches!(status, PaymentStatus::Succeeded | PaymentStatus::RequiresPaymentMethod | PaymentStatus::Canceled);
+        if attempt_token(state) == Some(token.as_str()) && (in_flight || (last && state.payment_unsettled())) {
+            let what = format!("invariant 4: page {}'s pay() ended on the answer {status:?} to its confirm of {token} and shows `{}`{}", self.pages[p].id, state.name(), if in_flight { " with that confirm in flight" } else { " unsettled" });
+            self.violate(what);
+        }
     }
 
     /// What the page does once an operation ended.
@@ -157,6 +181,7 @@ impl World {
             Effect::Update(req) => Err(self.send(p, Request::Update(*req))),
             Effect::Confirm(req) => {
                 self.confirm_after_record(p, &req);
+                self.pages[p].ops[o].confirm = Some(req.confirmation_token_id.clone());
                 Err(self.send(p, Request::Confirm(*req)))
             }
             Effect::Done(_) => unreachable!("handled by drive"),
@@ -231,7 +256,14 @@ impl World {
     /// The answer to a parked operation's await, and the operation goes on.
     pub fn resume(&mut self, p: usize, o: usize, input: Input) {
         let (page, serial) = (self.pages[p].id, self.pages[p].ops[o].serial);
-        self.pages[p].ops[o].wait = Wait::Ready(Input::None);
+        let running = &mut self.pages[p].ops[o];
+        if running.wait != Wait::Form {
+            running.answer = match &input {
+                Input::Confirmed(Ok(a)) => Some(a.status),
+                _ => None,
+            };
+        }
+        running.wait = Wait::Ready(Input::None);
         self.drive(page, serial, input);
     }
 

@@ -24,7 +24,7 @@ use super::server::{Card, Server};
 use super::storage::Storage;
 use crate::checkout::protocol::{Input, Op, Operation, Record, Tab};
 use crate::checkout::state::CheckoutState;
-use crate::model::{PaymentItem, ShippingAddress};
+use crate::model::{PaymentItem, PaymentStatus, ShippingAddress};
 
 /// What one seed decides before the first step.
 #[derive(Debug, Clone)]
@@ -92,6 +92,11 @@ pub struct Running {
     /// The content of the page's cart when the page called the method (the
     /// label of a session it opens).
     pub content: u64,
+    /// The token of this operation's last confirm.
+    pub confirm: Option<String>,
+    /// The server's answer to that confirm (its status), when it is what the
+    /// operation's last await brought (a form told an amount since keeps it).
+    pub answer: Option<PaymentStatus>,
 }
 
 /// One `Checkout` object of a page (`Checkout.start`/`resume` make one each).
