@@ -1,8 +1,10 @@
 //! `POST /payments/confirm`: creates and confirms a session's payment, or
 //! carries on with the one it has, then settles it (never charges twice).
 
+use std::net::IpAddr;
+
 use axum::extract::State as AxState;
-use cirrus_storefront::model::{ConfirmRequest, ConfirmResponse, PaymentStatus, ServerErrorCode};
+use cirrus_storefront::model::{ConfirmRequest, ConfirmResponse, ServerErrorCode};
 use rusqlite::params;
 use serde_json::Value;
 
@@ -12,7 +14,7 @@ use super::row::{load_session, order_total, price_items, Session};
 use super::settle::{forget_cancelled, settle, to_the_end};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
-use crate::middleware::{ClientAddr, Counted};
+use crate::middleware::ClientAddr;
 use crate::stripe::StripeError;
 use crate::State;
 
@@ -59,11 +61,15 @@ fn check_token(t: &str) -> ApiResult<bool> {
 /// `POST /payments/confirm`: creates and confirms the session's payment, or
 /// carries on with the one the session has (never charges twice).
 ///
-/// Card testing across sessions: one of the client address's failed attempts
-/// is taken before the session is read (so before anything reaches the
-/// processor) and given back unless the answer is a failed attempt
-/// (`requires_payment_method`): a burst of concurrent attempts cannot pass the
-/// budget. Past that, the work runs to its end whether or not the client is
+/// Card testing across sessions: a confirm that makes a new payment attempt
+/// takes one of the client address's failed attempts first (before the buyer's
+/// card reaches the processor, so a burst of concurrent attempts cannot pass the
+/// budget), and gets it back only when that attempt's payment succeeds
+/// ([`crate::middleware::PaymentLimiter::paid`], called where the order is
+/// written: now, or later when a 3-D Secure challenge is finished). A confirm
+/// that reads back the session's payment (the same token again, another token
+/// while a payment is live) is not an attempt and takes nothing. Past the
+/// budget's check, the work runs to its end whether or not the client is
 /// still connected ([`to_the_end`]): a payment that reached the processor is
 /// captured and gets its order (or its stock back) even when the buyer's
 /// connection dropped meanwhile.
@@ -77,20 +83,11 @@ pub async fn confirm(
     ClientAddr(client): ClientAddr,
     Json(req): Json<ConfirmRequest>,
 ) -> ApiResult<axum::Json<ConfirmResponse>> {
-    state.payment_limiter.count(Counted::FailedPayment, client, true)?;
-    let st = state.clone();
-    to_the_end(async move {
-        let answer = confirm_session(st.clone(), req).await;
-        if !matches!(&answer, Ok(a) if a.status == PaymentStatus::RequiresPaymentMethod) {
-            st.payment_limiter.give_back(Counted::FailedPayment, client);
-        }
-        answer
-    })
-    .await
+    to_the_end(confirm_session(state, req, client)).await
 }
 
 /// The confirm itself (see [`confirm`]).
-async fn confirm_session(state: State, req: ConfirmRequest) -> ApiResult<axum::Json<ConfirmResponse>> {
+async fn confirm_session(state: State, req: ConfirmRequest, client: Option<IpAddr>) -> ApiResult<axum::Json<ConfirmResponse>> {
     let is_ctoken = check_token(&req.confirmation_token_id)?;
     // The SDK's own rule (a second one here could accept what the SDK refuses, or the reverse).
     cirrus_storefront::checkout::validate_return_url(&req.return_url).map_err(|e| ApiError::bad_request(e.message))?;
@@ -157,6 +154,9 @@ async fn confirm_session(state: State, req: ConfirmRequest) -> ApiResult<axum::J
             Ok((order_total(s.subtotal, shipping, tax)?, s.attempt + 1))
         })
         .await?;
+    // A new attempt: the buyer's card is about to reach the processor (its token
+    // read, a PaymentIntent created with it). Counted as failed until it succeeds.
+    state.payment_limiter.attempt(client)?;
     let currency = session.currency.to_ascii_lowercase();
     let mut form = vec![
         ("amount", amount.to_string()),
@@ -181,6 +181,7 @@ async fn confirm_session(state: State, req: ConfirmRequest) -> ApiResult<axum::J
         Err(e) => return refused(&e, Call::Payment, None).map(axum::Json),
     };
     let pi_id = pi["id"].as_str().ok_or_else(|| ApiError::processor("the payment processor answered without a payment id"))?.to_string();
+    state.payment_limiter.attempt_made(&pi_id, client);
     let session = {
         let (sid, pi_id, token) = (session.id.clone(), pi_id.clone(), token.clone());
         state

@@ -113,6 +113,7 @@ async fn mark_stock_gone(state: &State, session: &Session) -> ApiResult<()> {
 async fn record_order(state: &State, session: &Session, pi: &Value) -> ApiResult<()> {
     let sid = session.id.clone();
     let pi_id = pi["id"].as_str().unwrap_or_default().to_string();
+    let paid_pi = pi_id.clone();
     let amount = pi["amount"].as_i64().ok_or_else(|| ApiError::internal("captured payment without an amount"))?;
     state
         .db(move |c| {
@@ -132,7 +133,10 @@ async fn record_order(state: &State, session: &Session, pi: &Value) -> ApiResult
             tx.commit()?;
             Ok(())
         })
-        .await
+        .await?;
+    // The attempt succeeded: the failed attempt taken for it goes back to its client.
+    state.payment_limiter.paid(&paid_pi);
+    Ok(())
 }
 
 /// Settles a session's current PaymentIntent `pi` (as just read from the
