@@ -82,7 +82,7 @@ pub struct ProcessorFaultRequest {
 
 /// `POST /__test/processor-faults`: arms a fault on the server's calls to the
 /// payment processor (`op`: create, confirm, cancel, capture, refund, retrieve,
-/// token; `kind`: status, timeout, lost, slow; a `status` fault's error object
+/// token; `kind`: status, timeout, lost, slow, noid; a `status` fault's error object
 /// carries `code` and `param` when given). 204.
 ///
 /// # Errors

@@ -85,6 +85,9 @@ pub enum ProcessorFaultKind {
     Lost,
     /// Sent after `delayMs`, answered normally.
     Slow,
+    /// Sent and carried out by the processor; its answer comes back without the
+    /// object's `id` (an answer the server must not settle from).
+    NoId,
 }
 
 /// One armed processor fault: the next `times` calls of `op` get it.
@@ -151,12 +154,18 @@ impl Stripe {
                     })
                 }
                 ProcessorFaultKind::Timeout => return Err(StripeError::Unreachable("injected fault: timed out".into())),
-                ProcessorFaultKind::Lost | ProcessorFaultKind::Slow => {}
+                ProcessorFaultKind::Lost | ProcessorFaultKind::Slow | ProcessorFaultKind::NoId => {}
             }
         }
         let mut result = self.send(post, path, form, idempotency_key).await;
-        if fault.is_some_and(|f| f.kind == ProcessorFaultKind::Lost) {
+        let kind = fault.map(|f| f.kind);
+        if kind == Some(ProcessorFaultKind::Lost) {
             return Err(StripeError::Unreachable("injected fault: answer lost (timed out)".into()));
+        }
+        if kind == Some(ProcessorFaultKind::NoId) {
+            if let Ok(Value::Object(answer)) = &mut result {
+                answer.remove("id");
+            }
         }
         if matches!(op, Some(Op::Create | Op::Confirm | Op::Retrieve)) {
             if let Ok(pi) = &mut result {

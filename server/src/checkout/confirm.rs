@@ -6,9 +6,8 @@ use std::net::IpAddr;
 use axum::extract::State as AxState;
 use cirrus_storefront::model::{ConfirmRequest, ConfirmResponse, ServerErrorCode};
 use rusqlite::params;
-use serde_json::Value;
 
-use super::processor::{call_keyed, cancel_verified, refused, retrieve, status, Call, Verified};
+use super::processor::{call_keyed, cancel_verified, read_pi, refused, retrieve, Call, PaymentIntent, PiStatus, Verified};
 use super::rates::{apply_shipping, check_address};
 use super::row::{load_session, order_total, price_items, Session};
 use super::settle::{forget_cancelled, settle, to_the_end};
@@ -34,7 +33,7 @@ async fn confirm_and_settle(state: &State, session: &Session, pi_id: &str, attem
     }
     let path = format!("/v1/payment_intents/{pi_id}/confirm");
     let pi = match call_keyed(state, &session.id, &format!("confirm-{attempt}"), &path, &form).await? {
-        Ok(pi) => pi,
+        Ok(pi) => read_pi(pi)?,
         // A decline is an answer about the payment, not a processor failure: re-read it.
         // So is a confirm refused for the payment's state (cancelled or confirmed meanwhile).
         Err(StripeError::Api { status: 402, .. }) => retrieve(state, pi_id).await?,
@@ -103,14 +102,13 @@ async fn confirm_session(state: State, req: ConfirmRequest, client: Option<IpAdd
     if let Some(pi_id) = session.payment_intent_id.clone() {
         let pi = retrieve(&state, &pi_id).await?;
         let same_token = session.token.as_deref() == Some(token.as_str());
-        let st = status(&pi).to_string();
-        match st.as_str() {
+        if same_token && !session.completed && never_confirmed(&pi) {
             // The confirm failed at the processor before (or its answer was lost):
             // send it again. Never reported as a decline.
-            _ if same_token && !session.completed && never_confirmed(&pi) => {
-                return confirm_and_settle(&state, &session, &pi_id, session.attempt, &token, &req.return_url).await.map(axum::Json);
-            }
-            "requires_payment_method" | "requires_confirmation" | "canceled" => {
+            return confirm_and_settle(&state, &session, &pi_id, session.attempt, &token, &req.return_url).await.map(axum::Json);
+        }
+        match pi.status {
+            PiStatus::RequiresPaymentMethod | PiStatus::RequiresConfirmation | PiStatus::Canceled => {
                 if same_token || session.completed {
                     return Ok(axum::Json(settle(&state, &session, pi).await?));
                 }
@@ -119,7 +117,7 @@ async fn confirm_session(state: State, req: ConfirmRequest, client: Option<IpAdd
                 }
                 // A new token after a failed attempt: only once the old payment is
                 // known cancelled; if it moved on meanwhile, settle that one.
-                if st != "canceled" {
+                if pi.status != PiStatus::Canceled {
                     if let Verified::Moved(pi) = cancel_verified(&state, &session, &pi_id).await? {
                         return Ok(axum::Json(settle(&state, &session, pi).await?));
                     }
@@ -128,10 +126,12 @@ async fn confirm_session(state: State, req: ConfirmRequest, client: Option<IpAdd
                 // this server) goes back before the next attempt takes its own.
                 forget_cancelled(&state, &session, &pi_id).await?;
             }
-            // requires_action, processing, requires_capture, succeeded: that payment goes
-            // on. Another token gets exactly the answer its own token would (never a
+            // That payment goes on (or its status is not known: it may still succeed).
+            // Another token gets exactly the answer its own token would (never a
             // second payment while one is live, never a 409 while it may still succeed).
-            _ => return Ok(axum::Json(settle(&state, &session, pi).await?)),
+            PiStatus::RequiresAction | PiStatus::Processing | PiStatus::RequiresCapture | PiStatus::Succeeded | PiStatus::Unknown => {
+                return Ok(axum::Json(settle(&state, &session, pi).await?));
+            }
         }
     } else if session.completed {
         return Err(ApiError::conflict("payment session is already completed"));
@@ -177,10 +177,10 @@ async fn confirm_session(state: State, req: ConfirmRequest, client: Option<IpAdd
     // Refused for good (a card it does not accept, an amount over its maximum): nothing
     // is recorded, the session's previous payment (if any) is known cancelled.
     let pi = match call_keyed(&state, &session.id, &format!("pi-{attempt}"), "/v1/payment_intents", &form).await? {
-        Ok(pi) => pi,
+        Ok(pi) => read_pi(pi)?,
         Err(e) => return refused(&e, Call::Payment, None).map(axum::Json),
     };
-    let pi_id = pi["id"].as_str().ok_or_else(|| ApiError::processor("the payment processor answered without a payment id"))?.to_string();
+    let pi_id = pi.id.to_string();
     state.payment_limiter.attempt_made(&pi_id, client);
     let session = {
         let (sid, pi_id, token) = (session.id.clone(), pi_id.clone(), token.clone());
@@ -203,11 +203,11 @@ async fn confirm_session(state: State, req: ConfirmRequest, client: Option<IpAdd
 /// waiting for its confirm (`requires_confirmation`), or, created without a
 /// payment method (a ConfirmationToken attempt), still without one and without
 /// a payment error. A decline always carries `last_payment_error`.
-fn never_confirmed(pi: &Value) -> bool {
-    match status(pi) {
-        "requires_confirmation" => true,
-        "requires_payment_method" => pi["last_payment_error"].is_null() && pi["payment_method"].is_null(),
-        _ => false,
+fn never_confirmed(pi: &PaymentIntent) -> bool {
+    match pi.status {
+        PiStatus::RequiresConfirmation => true,
+        PiStatus::RequiresPaymentMethod => pi.last_payment_error.is_none() && pi.payment_method.is_none(),
+        PiStatus::RequiresAction | PiStatus::Processing | PiStatus::RequiresCapture | PiStatus::Canceled | PiStatus::Succeeded | PiStatus::Unknown => false,
     }
 }
 

@@ -7,9 +7,8 @@ use std::time::Duration;
 
 use cirrus_storefront::model::{ConfirmResponse, PaymentItem, PaymentStatus, ServerErrorCode};
 use rusqlite::{params, Connection, OptionalExtension};
-use serde_json::Value;
 
-use super::processor::{call_keyed, cancel_verified, processor_error, result_of, status, stock_gone, Verified};
+use super::processor::{call_keyed, cancel_verified, processor_error, read_pi, result_of, stock_gone, PaymentIntent, PiStatus, Verified};
 use super::row::{load_session, Session};
 use crate::error::{ApiError, ApiResult};
 use crate::stripe::StripeError;
@@ -99,7 +98,7 @@ async fn release_stock(state: &State, session: &Session, pi_id: &str) -> ApiResu
 /// cancelled or expired outside this server), so a new attempt never leaves it
 /// taken. The caller holds the session's lock.
 pub(super) async fn forget_cancelled(state: &State, session: &Session, pi_id: &str) -> ApiResult<()> {
-    record_status(state, session, pi_id, "canceled").await?;
+    record_status(state, session, pi_id, PiStatus::Canceled.as_str()).await?;
     release_stock(state, session, pi_id).await
 }
 
@@ -109,12 +108,15 @@ async fn mark_stock_gone(state: &State, session: &Session) -> ApiResult<()> {
     Ok(())
 }
 
-/// Records the order of a captured payment and closes the session, once.
-async fn record_order(state: &State, session: &Session, pi: &Value) -> ApiResult<()> {
+/// Records the order of captured payment `pi` and closes the session, once. The
+/// order's payment id is `pi`'s, a [`super::processor::PiId`]: never empty, so no order is ever
+/// written without its payment (a PaymentIntent read without an id never gets
+/// here: [`super::processor::read_pi`] refuses it).
+async fn record_order(state: &State, session: &Session, pi: &PaymentIntent) -> ApiResult<()> {
     let sid = session.id.clone();
-    let pi_id = pi["id"].as_str().unwrap_or_default().to_string();
+    let pi_id = pi.id.clone();
     let paid_pi = pi_id.clone();
-    let amount = pi["amount"].as_i64().ok_or_else(|| ApiError::internal("captured payment without an amount"))?;
+    let amount = pi.amount.ok_or_else(|| ApiError::internal("captured payment without an amount"))?;
     state
         .db(move |c| {
             let tx = c.transaction()?;
@@ -125,7 +127,7 @@ async fn record_order(state: &State, session: &Session, pi: &Value) -> ApiResult
             tx.execute(
                 "INSERT INTO orders (id, session_id, payment_intent_id, amount, currency, items, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 params![
-                    format!("ord_{}", random_hex(12)), s.id, pi_id, amount, s.currency,
+                    format!("ord_{}", random_hex(12)), s.id, pi_id.as_str(), amount, s.currency,
                     serde_json::to_string(&s.items).map_err(ApiError::internal)?, now_iso()
                 ],
             )?;
@@ -135,7 +137,7 @@ async fn record_order(state: &State, session: &Session, pi: &Value) -> ApiResult
         })
         .await?;
     // The attempt succeeded: the failed attempt taken for it goes back to its client.
-    state.payment_limiter.paid(&paid_pi);
+    state.payment_limiter.paid(paid_pi.as_str());
     Ok(())
 }
 
@@ -155,17 +157,17 @@ async fn record_order(state: &State, session: &Session, pi: &Value) -> ApiResult
 ///
 /// # Errors
 /// 409 stock gone, 502 when the processor fails (nothing is lost: call again).
-pub(super) async fn settle(state: &State, session: &Session, pi: Value) -> ApiResult<ConfirmResponse> {
-    let pi_id = pi["id"].as_str().ok_or_else(|| ApiError::processor("the payment processor answered without a payment id"))?.to_string();
-    record_status(state, session, &pi_id, status(&pi)).await?;
+pub(super) async fn settle(state: &State, session: &Session, pi: PaymentIntent) -> ApiResult<ConfirmResponse> {
+    let pi_id = pi.id.to_string();
+    record_status(state, session, &pi_id, pi.status.as_str()).await?;
     let holds_stock = session.stock_pi.as_deref() == Some(pi_id.as_str());
-    match status(&pi) {
-        "requires_capture" => {
+    match pi.status {
+        PiStatus::RequiresCapture => {
             if !holds_stock {
                 if let Stock::Gone = take_stock(state, session, &pi_id).await? {
                     return match cancel_verified(state, session, &pi_id).await? {
                         Verified::Canceled => {
-                            record_status(state, session, &pi_id, "canceled").await?;
+                            record_status(state, session, &pi_id, PiStatus::Canceled.as_str()).await?;
                             mark_stock_gone(state, session).await?;
                             Err(stock_gone())
                         }
@@ -175,14 +177,17 @@ pub(super) async fn settle(state: &State, session: &Session, pi: Value) -> ApiRe
             }
             let path = format!("/v1/payment_intents/{pi_id}/capture");
             let captured = call_keyed(state, &session.id, &format!("capture-{pi_id}"), &path, &[]).await?.map_err(|e| processor_error(&e))?;
-            record_status(state, session, &pi_id, status(&captured)).await?;
-            if status(&captured) == "succeeded" {
+            // An answer without the payment's id (or status) writes nothing: the next
+            // confirm, webhook or sweep reads the payment again and settles it.
+            let captured = read_pi(captured)?;
+            record_status(state, session, captured.id.as_str(), captured.status.as_str()).await?;
+            if captured.status == PiStatus::Succeeded {
                 record_order(state, session, &captured).await?;
             }
             Ok(result_of(&captured))
         }
-        "succeeded" if session.outcome.as_deref() == Some("stock_gone") => Err(stock_gone()),
-        "succeeded" => {
+        PiStatus::Succeeded if session.outcome.as_deref() == Some("stock_gone") => Err(stock_gone()),
+        PiStatus::Succeeded => {
             // Captured without holding stock (a payment made with automatic capture):
             // take it now, or give the money back.
             if !holds_stock && !session.completed {
@@ -196,7 +201,7 @@ pub(super) async fn settle(state: &State, session: &Session, pi: Value) -> ApiRe
             record_order(state, session, &pi).await?;
             Ok(result_of(&pi))
         }
-        "canceled" => {
+        PiStatus::Canceled => {
             if holds_stock {
                 release_stock(state, session, &pi_id).await?;
             }
@@ -206,13 +211,15 @@ pub(super) async fn settle(state: &State, session: &Session, pi: Value) -> ApiRe
             Ok(result_of(&pi))
         }
         // Created but never confirmed: never reported as a decline.
-        "requires_confirmation" => Err(ApiError::processor("the payment processor has not confirmed the payment; try again")),
-        _ => Ok(result_of(&pi)),
+        PiStatus::RequiresConfirmation => Err(ApiError::processor("the payment processor has not confirmed the payment; try again")),
+        // Not settled yet (or a status not known): answered as it is, read again later.
+        PiStatus::RequiresPaymentMethod | PiStatus::RequiresAction | PiStatus::Processing | PiStatus::Unknown => Ok(result_of(&pi)),
     }
 }
 
 /// Keeps the status the processor last gave for the session's payment `pi_id`
-/// (the start-up sweep skips sessions whose payment is known cancelled).
+/// (the sweep skips sessions whose payment is known cancelled and orders the
+/// others by it).
 async fn record_status(state: &State, session: &Session, pi_id: &str, st: &str) -> ApiResult<()> {
     let (sid, pi_id, st) = (session.id.clone(), pi_id.to_string(), st.to_string());
     state
@@ -268,7 +275,7 @@ async fn settle_read_back(state: &State, session_id: &str, pi_id: &str) -> ApiRe
         return Ok(Settled::AlreadyDone);
     }
     let pi = match state.stripe.call(false, &format!("/v1/payment_intents/{pi_id}"), &[], None).await {
-        Ok(pi) => pi,
+        Ok(pi) => read_pi(pi)?,
         // The processor does not know it (localstripe restarted, another account's key): nothing
         // can be charged or captured with this key; recorded, so the sweep stops asking.
         Err(StripeError::Api { status: 404, .. }) => {
