@@ -153,3 +153,10 @@ pub async fn orders(AxState(state): AxState<State>) -> ApiResult<axum::Json<serd
         .await?;
     Ok(axum::Json(json!({ "orders": orders })))
 }
+
+/// `GET /__test/processor-calls`: how many PaymentIntents the server has read
+/// from the processor since it started (`{ "retrieve": n }`): the settlement
+/// sweep's reads among them.
+pub async fn processor_calls(AxState(state): AxState<State>) -> axum::Json<serde_json::Value> {
+    axum::Json(json!({ "retrieve": state.stripe.retrieves.load(std::sync::atomic::Ordering::Relaxed) }))
+}

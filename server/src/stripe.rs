@@ -7,7 +7,7 @@
 //! `POST /__test/processor-processing` makes the next reads of a
 //! PaymentIntent report `processing` ([`Stripe::processing`]).
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -114,6 +114,9 @@ pub struct Stripe {
     /// creation, its confirm, a retrieve) report `processing` instead of an
     /// authorized or captured status (only ever set through the test hooks).
     pub processing: AtomicU32,
+    /// PaymentIntents read (`GET /v1/payment_intents/{id}`) since start, faults
+    /// included (the test hook `GET /__test/processor-calls` reports it).
+    pub retrieves: AtomicU64,
 }
 
 impl Stripe {
@@ -125,7 +128,7 @@ impl Stripe {
             .connect_timeout(Duration::from_secs(5))
             .build()
             .map_err(|e| format!("http client: {e}"))?;
-        Ok(Self { http, base: base.trim_end_matches('/').to_string(), secret: secret.to_string(), faults: Mutex::new(Vec::new()), processing: AtomicU32::new(0) })
+        Ok(Self { http, base: base.trim_end_matches('/').to_string(), secret: secret.to_string(), faults: Mutex::new(Vec::new()), processing: AtomicU32::new(0), retrieves: AtomicU64::new(0) })
     }
 
     fn take_fault(&self, op: Option<Op>) -> Option<ProcessorFault> {
@@ -139,6 +142,9 @@ impl Stripe {
     /// [`StripeError`] for transport failures and non-2xx answers.
     pub async fn call(&self, post: bool, path: &str, form: &[(&str, String)], idempotency_key: Option<&str>) -> Result<Value, StripeError> {
         let op = Op::of(post, path);
+        if op == Some(Op::Retrieve) {
+            self.retrieves.fetch_add(1, Ordering::Relaxed);
+        }
         let fault = self.take_fault(op);
         if let Some(f) = &fault {
             if f.delay_ms > 0 && f.kind != ProcessorFaultKind::Lost {

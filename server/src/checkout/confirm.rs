@@ -188,8 +188,9 @@ async fn confirm_session(state: State, req: ConfirmRequest, client: Option<IpAdd
             .db(move |c| {
                 c.execute(
                     // pi_status: the new payment has not been read yet (the previous one's
-                    // `canceled` must not make the start-up sweep skip it).
-                    "UPDATE sessions SET payment_intent_id = ?2, token = ?3, attempt = ?4, outcome = NULL, pi_status = NULL WHERE id = ?1",
+                    // `canceled` must not make the sweep skip it; unknown, it is read first),
+                    // and the sweep's back-off starts again.
+                    "UPDATE sessions SET payment_intent_id = ?2, token = ?3, attempt = ?4, outcome = NULL, pi_status = NULL, sweep_at = 0, sweep_idle = 0 WHERE id = ?1",
                     params![sid, pi_id, token, attempt],
                 )?;
                 load_session(c, &sid)

@@ -296,56 +296,198 @@ async fn settle_read_back(state: &State, session_id: &str, pi_id: &str) -> ApiRe
 pub async fn sweep_every(state: State, every: Duration) {
     let mut startup = true;
     loop {
-        sweep(state.clone(), startup).await;
+        sweep(state.clone(), startup, every).await;
         startup = false;
         tokio::time::sleep(every).await;
     }
 }
 
-/// One sweep: every open session with a payment not known cancelled (or
-/// unknown to the processor) is read back and settled, each under its lock, as
-/// a webhook would. The start-up sweep logs every session it read; a periodic
-/// one only what it settled (an order, or stock gone) and its failures stay
-/// quiet, since the next sweep asks again.
+/// What the sweep does with an open session, by its payment's last known status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SweepClass {
+    /// May be ready to capture or settle (authorized, settling, captured without
+    /// its order): read back at every sweep, first.
+    Ready,
+    /// Waiting on the buyer or failed (a decline, a 3-D Secure challenge, never
+    /// confirmed), or a status not known: read back with a per-session back-off.
+    Idle,
+    /// Known cancelled: never read again (a new attempt starts it over).
+    Closed,
+}
+
+fn sweep_class(st: PiStatus) -> SweepClass {
+    match st {
+        PiStatus::RequiresCapture | PiStatus::Processing | PiStatus::Succeeded => SweepClass::Ready,
+        PiStatus::RequiresPaymentMethod | PiStatus::RequiresConfirmation | PiStatus::RequiresAction | PiStatus::Unknown => SweepClass::Idle,
+        PiStatus::Canceled => SweepClass::Closed,
+    }
+}
+
+/// The `sessions.pi_status` values of `class`, as an SQL list (`'a', 'b'`);
+/// `missing` (unknown to the processor, [`MISSING`]) is closed too.
+fn statuses_sql(class: SweepClass) -> String {
+    let mut names: Vec<&str> = PiStatus::ALL.into_iter().filter(|s| sweep_class(*s) == class).map(PiStatus::as_str).collect();
+    if class == SweepClass::Closed {
+        names.push(MISSING);
+    }
+    names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ")
+}
+
+/// Idle sessions read back in one sweep, at most (and only while the sweep has
+/// run for less than its interval): a sweep's length is bounded, whatever the
+/// number of abandoned sessions, so the ready ones of the next sweep never wait
+/// behind them.
+const IDLE_PER_SWEEP: usize = 100;
+/// Longest back-off of an idle session: read back at least this often (seconds).
+const IDLE_BACKOFF_MAX_SECS: i64 = 3600;
+
+/// The back-off after `idle` idle reads in a row: the sweep interval doubled
+/// per read, at most [`IDLE_BACKOFF_MAX_SECS`].
+fn idle_backoff(every: Duration, idle: i64) -> i64 {
+    let every = i64::try_from(every.as_secs().max(1)).unwrap_or(IDLE_BACKOFF_MAX_SECS);
+    every.saturating_mul(1_i64 << idle.clamp(0, 20)).min(IDLE_BACKOFF_MAX_SECS)
+}
+
+fn unix_now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
+
+/// Open sessions with a payment to read back, `(id, payment id)`: every ready
+/// one (a payment that may be ready to capture or settle, or one whose status
+/// is not known yet: its confirm's answer may have been lost), oldest first;
+/// then at most `idle_limit` idle ones whose back-off is over, the longest due
+/// first.
+fn sweep_lists(c: &Connection, now: i64, idle_limit: usize) -> rusqlite::Result<(Vec<(String, String)>, Vec<(String, String)>)> {
+    let (ready, closed) = (statuses_sql(SweepClass::Ready), statuses_sql(SweepClass::Closed));
+    let row = |r: &rusqlite::Row<'_>| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?));
+    let ready_rows = c
+        .prepare_cached(&format!(
+            "SELECT id, payment_intent_id FROM sessions
+             WHERE completed = 0 AND payment_intent_id IS NOT NULL AND (pi_status IS NULL OR pi_status IN ({ready}))
+             ORDER BY created_at, id"
+        ))?
+        .query_map([], row)?
+        .collect::<Result<Vec<_>, _>>()?;
+    let idle_rows = c
+        .prepare_cached(&format!(
+            "SELECT id, payment_intent_id FROM sessions
+             WHERE completed = 0 AND sweep_at <= ?1 AND payment_intent_id IS NOT NULL
+               AND pi_status IS NOT NULL AND pi_status NOT IN ({ready}) AND pi_status NOT IN ({closed})
+             ORDER BY sweep_at, created_at DESC, id LIMIT ?2"
+        ))?
+        .query_map(params![now, i64::try_from(idle_limit).unwrap_or(i64::MAX)], row)?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((ready_rows, idle_rows))
+}
+
+/// One sweep: reads back and settles, each under its lock as a webhook would,
+/// first every open session whose payment may be ready to capture or settle,
+/// then a bounded number of idle ones whose back-off is over ([`sweep_lists`]);
+/// each idle one read is not read again for [`idle_backoff`] (the interval,
+/// doubled per idle read in a row, at most an hour), so abandoned sessions,
+/// however many, cost at most [`IDLE_PER_SWEEP`] reads a sweep and a lost
+/// capture is settled at the next sweep. The start-up sweep logs every session
+/// it read; a periodic one only what it settled (an order, or stock gone) and
+/// its failures stay quiet, since the next sweep asks again.
 /// Returns (sessions read back, orders written).
-async fn sweep(state: State, startup: bool) -> (usize, usize) {
-    let open = state
-        .db(|c| {
-            let mut stmt = c.prepare(
-                "SELECT id, payment_intent_id FROM sessions
-                 WHERE completed = 0 AND payment_intent_id IS NOT NULL AND coalesce(pi_status, '') NOT IN ('canceled', ?1)
-                 ORDER BY created_at, id",
-            )?;
-            let rows = stmt.query_map([MISSING], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
-        })
-        .await;
-    let open = match open {
+async fn sweep(state: State, startup: bool, every: Duration) -> (usize, usize) {
+    let t0 = std::time::Instant::now();
+    let lists = state.db(move |c| Ok(sweep_lists(c, unix_now(), IDLE_PER_SWEEP)?)).await;
+    let listed = t0.elapsed();
+    let (ready, idle) = match lists {
         Ok(o) => o,
         Err(e) => {
             eprintln!("sweep: cannot list open sessions: {}", e.message);
             return (0, 0);
         }
     };
-    let mut ordered = 0;
-    for (sid, pi_id) in &open {
-        match settle_event(&state, sid, pi_id).await {
-            Ok(Settled::Read(st)) => {
-                ordered += usize::from(st == PaymentStatus::Succeeded);
-                if startup || st == PaymentStatus::Succeeded {
-                    eprintln!("sweep: session {sid} payment {pi_id}: {st:?}");
+    let (mut read, mut ordered) = (0, 0);
+    for (sid, pi_id) in &ready {
+        read += 1;
+        ordered += usize::from(sweep_one(&state, sid, pi_id, startup).await);
+    }
+    let mut idle_read = Vec::new();
+    for (sid, pi_id) in &idle {
+        if t0.elapsed() >= every {
+            break; // the rest at the next sweep
+        }
+        ordered += usize::from(sweep_one(&state, sid, pi_id, startup).await);
+        idle_read.push(sid.clone());
+    }
+    read += idle_read.len();
+    // Each idle session read is not read again before its back-off is over (one
+    // transaction for the sweep's idle reads).
+    if !idle_read.is_empty() {
+        let backed_off = state
+            .db(move |c| {
+                let (tx, now) = (c.transaction()?, unix_now());
+                for sid in &idle_read {
+                    let idle: i64 = tx.query_row("SELECT sweep_idle FROM sessions WHERE id = ?1", [sid], |r| r.get(0))?;
+                    tx.execute(
+                        "UPDATE sessions SET sweep_idle = ?2, sweep_at = ?3 WHERE id = ?1",
+                        params![sid, idle.saturating_add(1), now.saturating_add(idle_backoff(every, idle))],
+                    )?;
                 }
-            }
-            Ok(Settled::Missing) => eprintln!("sweep: session {sid} payment {pi_id}: unknown to the processor, not asked again"),
-            Ok(_) => {}
-            Err(e) if startup || e.code == ServerErrorCode::Conflict => {
-                eprintln!("sweep: session {sid} payment {pi_id}: {} ({:?})", e.message, e.code);
-            }
-            Err(_) => {}
+                tx.commit()?;
+                Ok(())
+            })
+            .await;
+        if let Err(e) = backed_off {
+            eprintln!("sweep: cannot record the back-off of idle sessions: {}", e.message);
         }
     }
-    if (startup && !open.is_empty()) || ordered > 0 {
-        eprintln!("sweep: {} open payment(s) read back, {ordered} order(s) written", open.len());
+    if (startup && read > 0) || ordered > 0 {
+        eprintln!(
+            "sweep: {read} open payment(s) read back ({} ready, {} idle due; listed in {} ms, swept in {} ms), {ordered} order(s) written",
+            ready.len(),
+            idle.len(),
+            listed.as_millis(),
+            t0.elapsed().as_millis()
+        );
     }
-    (open.len(), ordered)
+    (read, ordered)
+}
+
+/// Reads back and settles one session's payment; whether an order was written.
+async fn sweep_one(state: &State, sid: &str, pi_id: &str, startup: bool) -> bool {
+    match settle_event(state, sid, pi_id).await {
+        Ok(Settled::Read(st)) => {
+            if startup || st == PaymentStatus::Succeeded {
+                eprintln!("sweep: session {sid} payment {pi_id}: {st:?}");
+            }
+            st == PaymentStatus::Succeeded
+        }
+        Ok(Settled::Missing) => {
+            eprintln!("sweep: session {sid} payment {pi_id}: unknown to the processor, not asked again");
+            false
+        }
+        Ok(Settled::AlreadyDone | Settled::NotOurs) => false,
+        Err(e) => {
+            if startup || e.code == ServerErrorCode::Conflict {
+                eprintln!("sweep: session {sid} payment {pi_id}: {} ({:?})", e.message, e.code);
+            }
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{idle_backoff, statuses_sql, SweepClass};
+    use std::time::Duration;
+
+    #[test]
+    fn idle_sessions_back_off_exponentially_up_to_an_hour() {
+        let every = Duration::from_secs(30);
+        assert_eq!((0..9).map(|n| idle_backoff(every, n)).collect::<Vec<_>>(), [30, 60, 120, 240, 480, 960, 1920, 3600, 3600]);
+        assert_eq!(idle_backoff(Duration::from_secs(1), 1000), 3600);
+        assert_eq!(idle_backoff(Duration::from_secs(1), -1), 1);
+    }
+
+    #[test]
+    fn every_status_has_its_class() {
+        assert_eq!(statuses_sql(SweepClass::Ready), "'processing', 'requires_capture', 'succeeded'");
+        assert_eq!(statuses_sql(SweepClass::Idle), "'requires_payment_method', 'requires_confirmation', 'requires_action', 'unknown'");
+        assert_eq!(statuses_sql(SweepClass::Closed), "'canceled', 'missing'");
+    }
 }
