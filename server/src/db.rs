@@ -126,13 +126,8 @@ fn migrate(conn: &Connection) -> rusqlite::Result<()> {
         .prepare("SELECT name FROM pragma_table_info('sessions')")?
         .query_map([], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
-    for (col, ty) in [
-        ("stock_pi", "TEXT"),
-        ("outcome", "TEXT"),
-        ("pi_status", "TEXT"),
-        ("sweep_at", "INTEGER NOT NULL DEFAULT 0"),
-        ("sweep_idle", "INTEGER NOT NULL DEFAULT 0"),
-    ] {
+    let count = "INTEGER NOT NULL DEFAULT 0";
+    for (col, ty) in [("stock_pi", "TEXT"), ("outcome", "TEXT"), ("pi_status", "TEXT"), ("sweep_at", count), ("sweep_idle", count)] {
         if !cols.iter().any(|c| c == col) {
             conn.execute_batch(&format!("ALTER TABLE sessions ADD COLUMN {col} {ty}"))?;
         }
