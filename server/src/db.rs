@@ -132,7 +132,7 @@ fn migrate(conn: &Connection) -> rusqlite::Result<()> {
             conn.execute_batch(&format!("ALTER TABLE sessions ADD COLUMN {col} {ty}"))?;
         }
     }
-    // The sweep's two lists (checkout/settle.rs): open sessions by status, and idle ones when due.
+    // The sweep's two lists (checkout/sweep.rs): open sessions by status, and idle ones when due.
     conn.execute_batch(
         "CREATE INDEX IF NOT EXISTS sessions_open_status ON sessions (completed, pi_status);
          CREATE INDEX IF NOT EXISTS sessions_open_due ON sessions (completed, sweep_at);",
