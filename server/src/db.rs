@@ -61,7 +61,8 @@ CREATE TABLE IF NOT EXISTS sessions (
   subtotal INTEGER NOT NULL, shipping INTEGER NOT NULL, tax INTEGER NOT NULL,
   rate_id TEXT, address TEXT, payment_intent_id TEXT, token TEXT, attempt INTEGER NOT NULL DEFAULT 0,
   completed INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL,
-  stock_pi TEXT, outcome TEXT, pi_status TEXT);
+  stock_pi TEXT, outcome TEXT, pi_status TEXT,
+  sweep_at INTEGER NOT NULL DEFAULT 0, sweep_idle INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS orders (
   id TEXT PRIMARY KEY, session_id TEXT NOT NULL UNIQUE, payment_intent_id TEXT NOT NULL UNIQUE,
   amount INTEGER NOT NULL, currency TEXT NOT NULL, items TEXT NOT NULL, created_at TEXT NOT NULL);
@@ -116,18 +117,26 @@ pub fn open(path: &str, products: u32, hooks: bool) -> rusqlite::Result<Connecti
 
 /// Columns added after the first release, for databases created before them:
 /// `sessions.stock_pi` (the PaymentIntent whose authorization holds the
-/// session's stock), `sessions.outcome` (`stock_gone`) and `sessions.pi_status`
-/// (the payment's status as last read from the processor).
+/// session's stock), `sessions.outcome` (`stock_gone`), `sessions.pi_status`
+/// (the payment's status as last read from the processor), and the sweep's
+/// back-off of an idle session: `sessions.sweep_at` (unix seconds before which it
+/// is not read again) and `sessions.sweep_idle` (idle reads in a row).
 fn migrate(conn: &Connection) -> rusqlite::Result<()> {
     let cols: Vec<String> = conn
         .prepare("SELECT name FROM pragma_table_info('sessions')")?
         .query_map([], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
-    for (col, ty) in [("stock_pi", "TEXT"), ("outcome", "TEXT"), ("pi_status", "TEXT")] {
+    let count = "INTEGER NOT NULL DEFAULT 0";
+    for (col, ty) in [("stock_pi", "TEXT"), ("outcome", "TEXT"), ("pi_status", "TEXT"), ("sweep_at", count), ("sweep_idle", count)] {
         if !cols.iter().any(|c| c == col) {
             conn.execute_batch(&format!("ALTER TABLE sessions ADD COLUMN {col} {ty}"))?;
         }
     }
+    // The sweep's two lists (checkout/sweep.rs): open sessions by status, and idle ones when due.
+    conn.execute_batch(
+        "CREATE INDEX IF NOT EXISTS sessions_open_status ON sessions (completed, pi_status);
+         CREATE INDEX IF NOT EXISTS sessions_open_due ON sessions (completed, sweep_at);",
+    )?;
     Ok(())
 }
 

@@ -82,7 +82,7 @@ pub struct ProcessorFaultRequest {
 
 /// `POST /__test/processor-faults`: arms a fault on the server's calls to the
 /// payment processor (`op`: create, confirm, cancel, capture, refund, retrieve,
-/// token; `kind`: status, timeout, lost, slow; a `status` fault's error object
+/// token; `kind`: status, timeout, lost, slow, noid; a `status` fault's error object
 /// carries `code` and `param` when given). 204.
 ///
 /// # Errors
@@ -152,4 +152,11 @@ pub async fn orders(AxState(state): AxState<State>) -> ApiResult<axum::Json<serd
         })
         .await?;
     Ok(axum::Json(json!({ "orders": orders })))
+}
+
+/// `GET /__test/processor-calls`: how many PaymentIntents the server has read
+/// from the processor since it started (`{ "retrieve": n }`): the settlement
+/// sweep's reads among them.
+pub async fn processor_calls(AxState(state): AxState<State>) -> axum::Json<serde_json::Value> {
+    axum::Json(json!({ "retrieve": state.stripe.retrieves.load(std::sync::atomic::Ordering::Relaxed) }))
 }

@@ -1,7 +1,8 @@
 //! The API key's file: only its owner can read it, it is created exclusively
 //! and never read or written through a symbolic link (someone who can write
 //! the directory must not make the server write the key where they can read
-//! it, or overwrite another file with it).
+//! it, or overwrite another file with it). A key file another user owns, or
+//! one with any group or other permission bit, is refused ([`check_private`]).
 //!
 //! A file database keeps its key beside it (`<db>.key`); an in-memory run with
 //! a generated key gets a new private directory of a random name in the temp
@@ -51,15 +52,66 @@ fn refuse_link(path: &Path) -> Result<(), String> {
     }
 }
 
+/// Whether a key file of permission bits `mode`, owned by `owner`, may be used
+/// by the user `me`: only when it is that user's own and nobody else may read or
+/// write it (no group or other bit). A key another user can read may have
+/// leaked, and one another user owns may have been planted: both are refused,
+/// never used or tightened silently (the key in it would stay accepted).
+///
+/// # Errors
+/// A message naming the file and saying what to do.
+pub fn check_private(path: &Path, mode: u32, owner: u32, me: u32) -> Result<(), String> {
+    if owner != me {
+        return Err(format!(
+            "key file {} is owned by user {owner}, not by this server's user {me}; refused (a key someone else controls): remove it to have a new key generated",
+            path.display()
+        ));
+    }
+    if mode & 0o077 != 0 {
+        return Err(format!(
+            "key file {} has mode {:04o}: others may read or change it; refused (its key may have leaked): remove it to have a new key generated, or `chmod 600` it if no one else could read it",
+            path.display(),
+            mode & 0o7777
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses the opened key file `f` of `path` unless it is private ([`check_private`]),
+/// checked on the file as opened (no race with a rename).
+fn refuse_shared(path: &Path, f: &File) -> std::io::Result<Result<(), String>> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let m = f.metadata()?;
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        let me = unsafe { libc::geteuid() };
+        Ok(check_private(path, m.mode(), m.uid(), me))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, f);
+        Ok(Ok(()))
+    }
+}
+
 /// The key kept in `path`, if there is a file there holding one.
 ///
 /// # Errors
-/// A message when `path` is a symbolic link or exists but cannot be read.
+/// A message when `path` is a symbolic link, exists but cannot be read, or
+/// another user owns it or may read or write it ([`check_private`]).
 pub fn read(path: &Path) -> Result<Option<String>, String> {
     refuse_link(path)?;
     let mut text = String::new();
-    match open_no_follow(path).and_then(|mut f| f.read_to_string(&mut text)) {
-        Ok(_) => Ok(Some(text.trim().to_string()).filter(|k| util::is_api_key(k))),
+    let opened = open_no_follow(path).and_then(|mut f| {
+        if let Err(refused) = refuse_shared(path, &f)? {
+            return Ok(Err(refused));
+        }
+        f.read_to_string(&mut text).map(|_| Ok(()))
+    });
+    match opened {
+        Ok(Ok(())) => Ok(Some(text.trim().to_string()).filter(|k| util::is_api_key(k))),
+        Ok(Err(refused)) => Err(refused),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(format!("cannot read key file {}: {e}", path.display())),
     }

@@ -37,6 +37,7 @@ pub fn router(state: State) -> Router {
             .route("/__test/faults", post(hooks::arm_fault).delete(hooks::disarm_faults))
             .route("/__test/processor-faults", post(hooks::arm_processor_fault).delete(hooks::disarm_processor_faults))
             .route("/__test/processor-processing", post(hooks::arm_processing).delete(hooks::disarm_processing))
+            .route("/__test/processor-calls", get(hooks::processor_calls))
             .route("/__test/orders", get(hooks::orders));
     }
     // The last layer put on is the outermost (the order of `crate::middleware`).

@@ -7,7 +7,7 @@
 //! `POST /__test/processor-processing` makes the next reads of a
 //! PaymentIntent report `processing` ([`Stripe::processing`]).
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -85,6 +85,9 @@ pub enum ProcessorFaultKind {
     Lost,
     /// Sent after `delayMs`, answered normally.
     Slow,
+    /// Sent and carried out by the processor; its answer comes back without the
+    /// object's `id` (an answer the server must not settle from).
+    NoId,
 }
 
 /// One armed processor fault: the next `times` calls of `op` get it.
@@ -111,6 +114,9 @@ pub struct Stripe {
     /// creation, its confirm, a retrieve) report `processing` instead of an
     /// authorized or captured status (only ever set through the test hooks).
     pub processing: AtomicU32,
+    /// PaymentIntents read (`GET /v1/payment_intents/{id}`) since start, faults
+    /// included (the test hook `GET /__test/processor-calls` reports it).
+    pub retrieves: AtomicU64,
 }
 
 impl Stripe {
@@ -122,7 +128,7 @@ impl Stripe {
             .connect_timeout(Duration::from_secs(5))
             .build()
             .map_err(|e| format!("http client: {e}"))?;
-        Ok(Self { http, base: base.trim_end_matches('/').to_string(), secret: secret.to_string(), faults: Mutex::new(Vec::new()), processing: AtomicU32::new(0) })
+        Ok(Self { http, base: base.trim_end_matches('/').to_string(), secret: secret.to_string(), faults: Mutex::new(Vec::new()), processing: AtomicU32::new(0), retrieves: AtomicU64::new(0) })
     }
 
     fn take_fault(&self, op: Option<Op>) -> Option<ProcessorFault> {
@@ -136,6 +142,9 @@ impl Stripe {
     /// [`StripeError`] for transport failures and non-2xx answers.
     pub async fn call(&self, post: bool, path: &str, form: &[(&str, String)], idempotency_key: Option<&str>) -> Result<Value, StripeError> {
         let op = Op::of(post, path);
+        if op == Some(Op::Retrieve) {
+            self.retrieves.fetch_add(1, Ordering::Relaxed);
+        }
         let fault = self.take_fault(op);
         if let Some(f) = &fault {
             if f.delay_ms > 0 && f.kind != ProcessorFaultKind::Lost {
@@ -151,12 +160,18 @@ impl Stripe {
                     })
                 }
                 ProcessorFaultKind::Timeout => return Err(StripeError::Unreachable("injected fault: timed out".into())),
-                ProcessorFaultKind::Lost | ProcessorFaultKind::Slow => {}
+                ProcessorFaultKind::Lost | ProcessorFaultKind::Slow | ProcessorFaultKind::NoId => {}
             }
         }
         let mut result = self.send(post, path, form, idempotency_key).await;
-        if fault.is_some_and(|f| f.kind == ProcessorFaultKind::Lost) {
+        let kind = fault.map(|f| f.kind);
+        if kind == Some(ProcessorFaultKind::Lost) {
             return Err(StripeError::Unreachable("injected fault: answer lost (timed out)".into()));
+        }
+        if kind == Some(ProcessorFaultKind::NoId) {
+            if let Ok(Value::Object(answer)) = &mut result {
+                answer.remove("id");
+            }
         }
         if matches!(op, Some(Op::Create | Op::Confirm | Op::Retrieve)) {
             if let Ok(pi) = &mut result {

@@ -267,3 +267,35 @@ async fn a_refusal_that_never_succeeds_is_final() {
         assert_error(s.post("/payments/confirm", &confirm_body(&sid, &card_token(VISA).await, "rate_us_express")).await, 502, "processor_error", "payment processor").await;
     }
 }
+
+/// An order is never written without its payment's id (issue 41): a capture
+/// carried out by the processor whose answer comes back without the
+/// PaymentIntent's `id` writes no order (502, logged); nor does a read-back
+/// without it. The next real read settles the payment: one order, with its id.
+#[tokio::test]
+async fn a_payment_answered_without_its_id_writes_no_order() {
+    let s = hooks_server().await;
+    let sid = session(&s, 3).await;
+    let tok = card_token(VISA).await;
+    processor_fault(&s, json!({ "op": "capture", "kind": "noid" })).await;
+    let (status, v) = confirm(&s, &sid, &tok).await;
+    assert_eq!((status, v["code"].as_str()), (502, Some("processor_error")), "{v}");
+    assert!(v["error"].as_str().unwrap().contains("cannot read"), "{v}");
+    assert_eq!(orders_of(&s, &sid).await, 0, "no order without the payment's id");
+    let pis = payment_intents(&sid).await;
+    assert_eq!(statuses(&pis), ["succeeded"], "captured at the processor all the same");
+    // The confirm again, its read-back answered without the id: still no order.
+    processor_fault(&s, json!({ "op": "retrieve", "kind": "noid" })).await;
+    let (status, v) = confirm(&s, &sid, &tok).await;
+    assert_eq!((status, v["code"].as_str()), (502, Some("processor_error")), "{v}");
+    assert_eq!(orders_of(&s, &sid).await, 0);
+    // A real read: the order, with the payment's id.
+    let (status, v) = confirm(&s, &sid, &tok).await;
+    assert_eq!((status, v["status"].as_str()), (200, Some("succeeded")), "{v}");
+    let orders = common::pay::orders(&s).await;
+    let mine: Vec<&Value> = orders.iter().filter(|o| o["sessionId"] == sid.as_str()).collect();
+    assert_eq!(mine.len(), 1, "{orders:?}");
+    assert_eq!(mine[0]["paymentIntentId"], pis[0]["id"], "the order names its payment");
+    assert_eq!(v["paymentIntentId"], pis[0]["id"]);
+    assert_charged_once(&s, &sid).await;
+}

@@ -85,3 +85,41 @@ async fn an_in_memory_run_keeps_its_key_in_a_new_private_directory() {
     std::fs::remove_file(&planted).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A key file others may read or write (any group or other bit), or one another
+/// user owns, is refused with what to do, never used as it is; a private one is used.
+#[tokio::test]
+async fn a_key_file_open_to_others_or_owned_by_another_user_is_refused() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = temp_dir();
+    let db = dir.join("dev.sqlite");
+    let key_file = dir.join("dev.sqlite.key");
+    let key = common::random_key();
+    std::fs::write(&key_file, format!("{key}\n")).unwrap();
+    for m in [0o644, 0o640, 0o604, 0o620, 0o602, 0o610] {
+        std::fs::set_permissions(&key_file, std::fs::Permissions::from_mode(m)).unwrap();
+        let err = start(config("127.0.0.1:0", db.to_str().unwrap())).await.err().unwrap_or_else(|| panic!("mode {m:o}: started, not refused"));
+        assert!(err.contains("dev.sqlite.key") && err.contains(&format!("mode {m:04o}")) && err.contains("chmod 600"), "{err}");
+        assert_eq!(mode(&key_file), m, "left as it was");
+        assert_eq!(std::fs::read_to_string(&key_file).unwrap().trim(), key, "not rewritten");
+    }
+    // Owner-only: its key is the one accepted.
+    std::fs::set_permissions(&key_file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let s = start(config("127.0.0.1:0", db.to_str().unwrap())).await.unwrap();
+    assert_eq!((s.key_source, s.api_key.as_str()), (KeySource::File, key.as_str()));
+    s.handle.abort();
+    // Owned by another user (possible to set up only as root): refused, even at 0600.
+    let me = std::fs::metadata(&dir).unwrap().uid();
+    if me == 0 {
+        std::os::unix::fs::chown(&key_file, Some(65534), None).unwrap();
+        let err = start(config("127.0.0.1:0", db.to_str().unwrap())).await.err().expect("refused to start");
+        assert!(err.contains("owned by user 65534") && err.contains("dev.sqlite.key"), "{err}");
+    }
+    // The rule itself, for any user.
+    let p = Path::new("k");
+    assert!(cirrus_dev_server::keyfile::check_private(p, 0o100600, 1000, 1000).is_ok());
+    assert!(cirrus_dev_server::keyfile::check_private(p, 0o100400, 1000, 1000).is_ok());
+    assert!(cirrus_dev_server::keyfile::check_private(p, 0o100600, 1001, 1000).unwrap_err().contains("owned by user 1001"));
+    assert!(cirrus_dev_server::keyfile::check_private(p, 0o100601, 1000, 1000).unwrap_err().contains("mode 0601"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -234,6 +234,57 @@ async fn thirty_concurrent_declines_cannot_pass_a_budget_of_five() {
     }
 }
 
+/// The failed-attempt budget is given back only when the attempt's payment
+/// succeeds (CONTRACT.md "Card testing"): 30 confirms, one after the other, on 30
+/// sessions that each stop at 3-D Secure (`requires_action`, then abandoned) with a budget of
+/// 5: 5 reach the processor, 25 are refused. A confirm that only reads back its
+/// session's payment is no attempt (never refused); an abandoned challenge the
+/// buyer finishes later gives its attempt back once its order is written.
+#[tokio::test]
+async fn thirty_abandoned_three_d_secure_attempts_cannot_pass_a_budget_of_five() {
+    // 100 initiates per hour per address, 5 failed payment attempts.
+    let (s, init) = payment_limited(100).await;
+    let tester = from("127.0.7.1");
+    let mut bodies = Vec::new();
+    for sid in initiates_from(&s, &tester, &init, 30).await {
+        let body = confirm_body(&sid, &card_token("4000002760003184").await, "rate_us_express");
+        bodies.push((sid, body));
+    }
+    // One after the other: each answer is in before the next card is tried.
+    let (mut challenged, mut refused) = (Vec::new(), 0);
+    for (i, (_, body)) in bodies.iter().enumerate() {
+        let (st, _, body) = post_from(&s, &tester, "/payments/confirm", body).await;
+        match (st, body["status"].as_str(), body["code"].as_str()) {
+            (200, Some("requires_action"), _) => challenged.push((i, body)),
+            (429, _, Some("rate_limited")) => refused += 1,
+            _ => panic!("unexpected answer {st}: {body}"),
+        }
+    }
+    assert_eq!((challenged.len(), refused), (5, 25), "challenges answered, confirms refused");
+    let mut reached = 0;
+    for (sid, _) in &bodies {
+        reached += payment_intents(sid).await.len();
+    }
+    assert_eq!(reached, 5, "PaymentIntents created at the processor for the 30 sessions");
+
+    // Reading back a challenged payment is no attempt: answered, though the budget is spent.
+    let (i, first) = &challenged[0];
+    let (st, _, again) = post_from(&s, &tester, "/payments/confirm", &bodies[*i].1).await;
+    assert_eq!((st, again["status"].as_str()), (200, Some("requires_action")), "{again}");
+    // A new card on a refused session is still refused.
+    let refused_ix: Vec<usize> = (0..bodies.len()).filter(|k| !challenged.iter().any(|(j, _)| j == k)).collect();
+    let (st, _, body) = post_from(&s, &tester, "/payments/confirm", &bodies[refused_ix[0]].1).await;
+    assert_eq!((st, body["code"].as_str()), (429, Some("rate_limited")), "{body}");
+    // The buyer finishes the first challenge: paid, its order written, its attempt given back.
+    common::pay::authenticate(first["paymentIntentId"].as_str().unwrap(), first["clientSecret"].as_str().unwrap(), true).await;
+    let (st, _, paid) = post_from(&s, &tester, "/payments/confirm", &bodies[*i].1).await;
+    assert_eq!((st, paid["status"].as_str()), (200, Some("succeeded")), "{paid}");
+    let (st, _, body) = post_from(&s, &tester, "/payments/confirm", &bodies[refused_ix[1]].1).await;
+    assert_eq!((st, body["status"].as_str()), (200, Some("requires_action")), "one attempt given back: {body}");
+    let (st, _, body) = post_from(&s, &tester, "/payments/confirm", &bodies[refused_ix[2]].1).await;
+    assert_eq!((st, body["code"].as_str()), (429, Some("rate_limited")), "only one: {body}");
+}
+
 /// IPv6 clients are counted per /64 (one host is given a whole /64 and can
 /// use any address in it); an IPv4-mapped address is its IPv4 address.
 #[test]

@@ -1,18 +1,19 @@
 //! `POST /payments/confirm`: creates and confirms a session's payment, or
 //! carries on with the one it has, then settles it (never charges twice).
 
-use axum::extract::State as AxState;
-use cirrus_storefront::model::{ConfirmRequest, ConfirmResponse, PaymentStatus, ServerErrorCode};
-use rusqlite::params;
-use serde_json::Value;
+use std::net::IpAddr;
 
-use super::processor::{call_keyed, cancel_verified, refused, retrieve, status, Call, Verified};
+use axum::extract::State as AxState;
+use cirrus_storefront::model::{ConfirmRequest, ConfirmResponse, ServerErrorCode};
+use rusqlite::params;
+
+use super::processor::{call_keyed, cancel_verified, read_pi, refused, retrieve, Call, PaymentIntent, PiStatus, Verified};
 use super::rates::{apply_shipping, check_address};
 use super::row::{load_session, order_total, price_items, Session};
 use super::settle::{forget_cancelled, settle, to_the_end};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json;
-use crate::middleware::{ClientAddr, Counted};
+use crate::middleware::ClientAddr;
 use crate::stripe::StripeError;
 use crate::State;
 
@@ -32,7 +33,7 @@ async fn confirm_and_settle(state: &State, session: &Session, pi_id: &str, attem
     }
     let path = format!("/v1/payment_intents/{pi_id}/confirm");
     let pi = match call_keyed(state, &session.id, &format!("confirm-{attempt}"), &path, &form).await? {
-        Ok(pi) => pi,
+        Ok(pi) => read_pi(pi)?,
         // A decline is an answer about the payment, not a processor failure: re-read it.
         // So is a confirm refused for the payment's state (cancelled or confirmed meanwhile).
         Err(StripeError::Api { status: 402, .. }) => retrieve(state, pi_id).await?,
@@ -59,11 +60,15 @@ fn check_token(t: &str) -> ApiResult<bool> {
 /// `POST /payments/confirm`: creates and confirms the session's payment, or
 /// carries on with the one the session has (never charges twice).
 ///
-/// Card testing across sessions: one of the client address's failed attempts
-/// is taken before the session is read (so before anything reaches the
-/// processor) and given back unless the answer is a failed attempt
-/// (`requires_payment_method`): a burst of concurrent attempts cannot pass the
-/// budget. Past that, the work runs to its end whether or not the client is
+/// Card testing across sessions: a confirm that makes a new payment attempt
+/// takes one of the client address's failed attempts first (before the buyer's
+/// card reaches the processor, so a burst of concurrent attempts cannot pass the
+/// budget), and gets it back only when that attempt's payment succeeds
+/// ([`crate::middleware::PaymentLimiter::paid`], called where the order is
+/// written: now, or later when a 3-D Secure challenge is finished). A confirm
+/// that reads back the session's payment (the same token again, another token
+/// while a payment is live) is not an attempt and takes nothing. Past the
+/// budget's check, the work runs to its end whether or not the client is
 /// still connected ([`to_the_end`]): a payment that reached the processor is
 /// captured and gets its order (or its stock back) even when the buyer's
 /// connection dropped meanwhile.
@@ -77,20 +82,11 @@ pub async fn confirm(
     ClientAddr(client): ClientAddr,
     Json(req): Json<ConfirmRequest>,
 ) -> ApiResult<axum::Json<ConfirmResponse>> {
-    state.payment_limiter.count(Counted::FailedPayment, client, true)?;
-    let st = state.clone();
-    to_the_end(async move {
-        let answer = confirm_session(st.clone(), req).await;
-        if !matches!(&answer, Ok(a) if a.status == PaymentStatus::RequiresPaymentMethod) {
-            st.payment_limiter.give_back(Counted::FailedPayment, client);
-        }
-        answer
-    })
-    .await
+    to_the_end(confirm_session(state, req, client)).await
 }
 
 /// The confirm itself (see [`confirm`]).
-async fn confirm_session(state: State, req: ConfirmRequest) -> ApiResult<axum::Json<ConfirmResponse>> {
+async fn confirm_session(state: State, req: ConfirmRequest, client: Option<IpAddr>) -> ApiResult<axum::Json<ConfirmResponse>> {
     let is_ctoken = check_token(&req.confirmation_token_id)?;
     // The SDK's own rule (a second one here could accept what the SDK refuses, or the reverse).
     cirrus_storefront::checkout::validate_return_url(&req.return_url).map_err(|e| ApiError::bad_request(e.message))?;
@@ -106,14 +102,13 @@ async fn confirm_session(state: State, req: ConfirmRequest) -> ApiResult<axum::J
     if let Some(pi_id) = session.payment_intent_id.clone() {
         let pi = retrieve(&state, &pi_id).await?;
         let same_token = session.token.as_deref() == Some(token.as_str());
-        let st = status(&pi).to_string();
-        match st.as_str() {
+        if same_token && !session.completed && never_confirmed(&pi) {
             // The confirm failed at the processor before (or its answer was lost):
             // send it again. Never reported as a decline.
-            _ if same_token && !session.completed && never_confirmed(&pi) => {
-                return confirm_and_settle(&state, &session, &pi_id, session.attempt, &token, &req.return_url).await.map(axum::Json);
-            }
-            "requires_payment_method" | "requires_confirmation" | "canceled" => {
+            return confirm_and_settle(&state, &session, &pi_id, session.attempt, &token, &req.return_url).await.map(axum::Json);
+        }
+        match pi.status {
+            PiStatus::RequiresPaymentMethod | PiStatus::RequiresConfirmation | PiStatus::Canceled => {
                 if same_token || session.completed {
                     return Ok(axum::Json(settle(&state, &session, pi).await?));
                 }
@@ -122,7 +117,7 @@ async fn confirm_session(state: State, req: ConfirmRequest) -> ApiResult<axum::J
                 }
                 // A new token after a failed attempt: only once the old payment is
                 // known cancelled; if it moved on meanwhile, settle that one.
-                if st != "canceled" {
+                if pi.status != PiStatus::Canceled {
                     if let Verified::Moved(pi) = cancel_verified(&state, &session, &pi_id).await? {
                         return Ok(axum::Json(settle(&state, &session, pi).await?));
                     }
@@ -131,10 +126,12 @@ async fn confirm_session(state: State, req: ConfirmRequest) -> ApiResult<axum::J
                 // this server) goes back before the next attempt takes its own.
                 forget_cancelled(&state, &session, &pi_id).await?;
             }
-            // requires_action, processing, requires_capture, succeeded: that payment goes
-            // on. Another token gets exactly the answer its own token would (never a
+            // That payment goes on (or its status is not known: it may still succeed).
+            // Another token gets exactly the answer its own token would (never a
             // second payment while one is live, never a 409 while it may still succeed).
-            _ => return Ok(axum::Json(settle(&state, &session, pi).await?)),
+            PiStatus::RequiresAction | PiStatus::Processing | PiStatus::RequiresCapture | PiStatus::Succeeded | PiStatus::Unknown => {
+                return Ok(axum::Json(settle(&state, &session, pi).await?));
+            }
         }
     } else if session.completed {
         return Err(ApiError::conflict("payment session is already completed"));
@@ -157,6 +154,9 @@ async fn confirm_session(state: State, req: ConfirmRequest) -> ApiResult<axum::J
             Ok((order_total(s.subtotal, shipping, tax)?, s.attempt + 1))
         })
         .await?;
+    // A new attempt: the buyer's card is about to reach the processor (its token
+    // read, a PaymentIntent created with it). Counted as failed until it succeeds.
+    state.payment_limiter.attempt(client)?;
     let currency = session.currency.to_ascii_lowercase();
     let mut form = vec![
         ("amount", amount.to_string()),
@@ -177,18 +177,20 @@ async fn confirm_session(state: State, req: ConfirmRequest) -> ApiResult<axum::J
     // Refused for good (a card it does not accept, an amount over its maximum): nothing
     // is recorded, the session's previous payment (if any) is known cancelled.
     let pi = match call_keyed(&state, &session.id, &format!("pi-{attempt}"), "/v1/payment_intents", &form).await? {
-        Ok(pi) => pi,
+        Ok(pi) => read_pi(pi)?,
         Err(e) => return refused(&e, Call::Payment, None).map(axum::Json),
     };
-    let pi_id = pi["id"].as_str().ok_or_else(|| ApiError::processor("the payment processor answered without a payment id"))?.to_string();
+    let pi_id = pi.id.to_string();
+    state.payment_limiter.attempt_made(&pi_id, client);
     let session = {
         let (sid, pi_id, token) = (session.id.clone(), pi_id.clone(), token.clone());
         state
             .db(move |c| {
                 c.execute(
                     // pi_status: the new payment has not been read yet (the previous one's
-                    // `canceled` must not make the start-up sweep skip it).
-                    "UPDATE sessions SET payment_intent_id = ?2, token = ?3, attempt = ?4, outcome = NULL, pi_status = NULL WHERE id = ?1",
+                    // `canceled` must not make the sweep skip it; unknown, it is read first),
+                    // and the sweep's back-off starts again.
+                    "UPDATE sessions SET payment_intent_id = ?2, token = ?3, attempt = ?4, outcome = NULL, pi_status = NULL, sweep_at = 0, sweep_idle = 0 WHERE id = ?1",
                     params![sid, pi_id, token, attempt],
                 )?;
                 load_session(c, &sid)
@@ -202,11 +204,11 @@ async fn confirm_session(state: State, req: ConfirmRequest) -> ApiResult<axum::J
 /// waiting for its confirm (`requires_confirmation`), or, created without a
 /// payment method (a ConfirmationToken attempt), still without one and without
 /// a payment error. A decline always carries `last_payment_error`.
-fn never_confirmed(pi: &Value) -> bool {
-    match status(pi) {
-        "requires_confirmation" => true,
-        "requires_payment_method" => pi["last_payment_error"].is_null() && pi["payment_method"].is_null(),
-        _ => false,
+fn never_confirmed(pi: &PaymentIntent) -> bool {
+    match pi.status {
+        PiStatus::RequiresConfirmation => true,
+        PiStatus::RequiresPaymentMethod => pi.last_payment_error.is_none() && pi.payment_method.is_none(),
+        PiStatus::RequiresAction | PiStatus::Processing | PiStatus::RequiresCapture | PiStatus::Canceled | PiStatus::Succeeded | PiStatus::Unknown => false,
     }
 }
 

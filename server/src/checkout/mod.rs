@@ -9,9 +9,10 @@
 //! - [`confirm`]: `confirm` (creates and confirms the payment);
 //! - [`processor`]: reading and cancelling a payment, idempotency keys, wording;
 //! - [`settle`]: the one way a charge becomes an order, called by confirm, the
-//!   processor's webhook (`crate::webhook`) and the settlement sweep
-//!   ([`sweep_every`]: at start-up, then periodically), each run to its end
-//!   whether or not its caller is still there.
+//!   processor's webhook (`crate::webhook`) and the settlement sweep, each run
+//!   to its end whether or not its caller is still there;
+//! - [`sweep`]: the settlement sweep ([`sweep_every`]: at start-up, then
+//!   periodically; ready payments first, idle ones backed off per session).
 
 mod confirm;
 mod processor;
@@ -19,9 +20,11 @@ mod rates;
 mod row;
 mod sessions;
 mod settle;
+mod sweep;
 
 pub use confirm::confirm;
 pub use rates::shipping_rates;
 pub use row::order_total;
 pub use sessions::{initiate, update};
-pub use settle::{sweep_every, settle_event, Settled};
+pub use settle::{settle_event, Settled};
+pub use sweep::sweep_every;

@@ -4,6 +4,8 @@
 
 use cirrus_storefront::model::{ConfirmResponse, PaymentStatus};
 use rusqlite::OptionalExtension;
+use serde::de::IgnoredAny;
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::row::Session;
@@ -22,8 +24,119 @@ pub(super) fn processor_error(e: &StripeError) -> ApiError {
     }
 }
 
-pub(super) fn status(pi: &Value) -> &str {
-    pi["status"].as_str().unwrap_or("")
+/// A PaymentIntent's status, every one the processor names (Stripe's), plus
+/// [`PiStatus::Unknown`] for one it may add. Matched exhaustively wherever the
+/// server decides on a payment. The client's [`PaymentStatus`] is what the
+/// confirm answers (the contract's five): [`result_of`] maps one to the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PiStatus {
+    RequiresPaymentMethod,
+    RequiresConfirmation,
+    RequiresAction,
+    Processing,
+    RequiresCapture,
+    Canceled,
+    Succeeded,
+    /// A status this server does not know (a newer processor API): never
+    /// captured, cancelled, confirmed again or made an order; answered as
+    /// `processing` (an outcome not known yet, never a decline) and read again later.
+    #[serde(other)]
+    Unknown,
+}
+
+impl PiStatus {
+    /// Every status, for the SQL that classes them ([`super::settle`]'s sweep).
+    pub const ALL: [Self; 8] = [
+        Self::RequiresPaymentMethod,
+        Self::RequiresConfirmation,
+        Self::RequiresAction,
+        Self::Processing,
+        Self::RequiresCapture,
+        Self::Canceled,
+        Self::Succeeded,
+        Self::Unknown,
+    ];
+
+    /// The processor's name (`sessions.pi_status`); `unknown` for [`PiStatus::Unknown`].
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::RequiresPaymentMethod => "requires_payment_method",
+            Self::RequiresConfirmation => "requires_confirmation",
+            Self::RequiresAction => "requires_action",
+            Self::Processing => "processing",
+            Self::RequiresCapture => "requires_capture",
+            Self::Canceled => "canceled",
+            Self::Succeeded => "succeeded",
+            Self::Unknown => "unknown",
+        }
+    }
+}
+
+/// A PaymentIntent's id: never empty (an order is written only with one).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
+pub struct PiId(String);
+
+impl TryFrom<String> for PiId {
+    type Error = &'static str;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        if s.is_empty() {
+            Err("empty payment id")
+        } else {
+            Ok(Self(s))
+        }
+    }
+}
+
+impl PiId {
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for PiId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The error of a payment's last attempt, as far as the server reads it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct PaymentError {
+    #[serde(default)]
+    pub code: Option<String>,
+}
+
+/// A PaymentIntent as the server reads it from the processor: its id (required,
+/// non-empty) and status (required; an unknown one is [`PiStatus::Unknown`]).
+#[derive(Debug, Clone, Deserialize)]
+pub struct PaymentIntent {
+    pub id: PiId,
+    pub status: PiStatus,
+    #[serde(default)]
+    pub amount: Option<i64>,
+    #[serde(default)]
+    pub client_secret: Option<String>,
+    #[serde(default)]
+    pub last_payment_error: Option<PaymentError>,
+    #[serde(default)]
+    pub payment_method: Option<IgnoredAny>,
+}
+
+/// Reads the processor's PaymentIntent answer. One without an id (or an empty
+/// one), or without a status, is not settled: 502, logged, and read again by
+/// the next confirm, webhook or sweep.
+///
+/// # Errors
+/// 502 `processor_error` when `pi` does not read as a PaymentIntent.
+pub(super) fn read_pi(pi: Value) -> ApiResult<PaymentIntent> {
+    serde_json::from_value(pi).map_err(|e| {
+        eprintln!("processor answered a PaymentIntent the server cannot read ({e}): not settled, read again later");
+        ApiError::processor("the payment processor answered a payment the server cannot read; try again")
+    })
 }
 
 /// Why a payment needs a new payment method, in our words (never the
@@ -120,24 +233,28 @@ pub(super) fn refused(e: &StripeError, call: Call, pi_id: Option<&str>) -> ApiRe
 }
 
 /// A PaymentIntent as the confirm response reports it.
-pub(super) fn result_of(pi: &Value) -> ConfirmResponse {
-    let status = match status(pi) {
-        "succeeded" => PaymentStatus::Succeeded,
-        "requires_action" => PaymentStatus::RequiresAction,
-        "processing" | "requires_capture" => PaymentStatus::Processing,
-        "canceled" => PaymentStatus::Canceled,
-        _ => PaymentStatus::RequiresPaymentMethod,
+pub(super) fn result_of(pi: &PaymentIntent) -> ConfirmResponse {
+    let status = match pi.status {
+        PiStatus::Succeeded => PaymentStatus::Succeeded,
+        PiStatus::RequiresAction => PaymentStatus::RequiresAction,
+        // Authorized, settling, not confirmed yet, or unknown: the outcome is not final, never a decline.
+        PiStatus::Processing | PiStatus::RequiresCapture | PiStatus::RequiresConfirmation | PiStatus::Unknown => PaymentStatus::Processing,
+        PiStatus::Canceled => PaymentStatus::Canceled,
+        PiStatus::RequiresPaymentMethod => PaymentStatus::RequiresPaymentMethod,
     };
     let error = match status {
-        PaymentStatus::RequiresPaymentMethod => Some(decline_message(pi["last_payment_error"]["code"].as_str().unwrap_or("")).to_string()),
+        PaymentStatus::RequiresPaymentMethod => {
+            let code = pi.last_payment_error.as_ref().and_then(|e| e.code.as_deref()).unwrap_or("");
+            Some(decline_message(code).to_string())
+        }
         PaymentStatus::Canceled => Some("the payment was canceled".to_string()),
-        _ => None,
+        PaymentStatus::Succeeded | PaymentStatus::RequiresAction | PaymentStatus::Processing => None,
     };
     ConfirmResponse {
         success: status == PaymentStatus::Succeeded,
         status,
-        client_secret: (status == PaymentStatus::RequiresAction).then(|| pi["client_secret"].as_str().unwrap_or("").to_string()),
-        payment_intent_id: pi["id"].as_str().map(str::to_string),
+        client_secret: (status == PaymentStatus::RequiresAction).then(|| pi.client_secret.clone().unwrap_or_default()),
+        payment_intent_id: Some(pi.id.to_string()),
         error,
     }
 }
@@ -146,8 +263,8 @@ pub(super) fn stock_gone() -> ApiError {
     ApiError::conflict("stock gone: the last units went to another buyer; this payment was cancelled and not charged")
 }
 
-pub(super) async fn retrieve(state: &State, pi_id: &str) -> ApiResult<Value> {
-    state.stripe.call(false, &format!("/v1/payment_intents/{pi_id}"), &[], None).await.map_err(|e| processor_error(&e))
+pub(super) async fn retrieve(state: &State, pi_id: &str) -> ApiResult<PaymentIntent> {
+    read_pi(state.stripe.call(false, &format!("/v1/payment_intents/{pi_id}"), &[], None).await.map_err(|e| processor_error(&e))?)
 }
 
 /// A POST to the processor under an Idempotency-Key of the session's `scope`
@@ -212,8 +329,8 @@ fn idempotency_key(session_id: &str, scope: &str, generation: i64) -> String {
 pub(super) enum Verified {
     /// Re-read (or answered) as `canceled`: it can never be charged.
     Canceled,
-    /// It moved on (authorized or captured) and must be settled instead.
-    Moved(Value),
+    /// It moved on (authorized, captured, or a status not known) and must be settled instead.
+    Moved(PaymentIntent),
 }
 
 /// Cancels `pi_id` and makes sure it is cancelled: when the cancel fails, the
@@ -225,23 +342,45 @@ pub(super) enum Verified {
 /// 502 when it cannot be read, or it is still open (the next call tries again).
 pub(super) async fn cancel_verified(state: &State, session: &Session, pi_id: &str) -> ApiResult<Verified> {
     match call_keyed(state, &session.id, &format!("cancel-{pi_id}"), &format!("/v1/payment_intents/{pi_id}/cancel"), &[]).await? {
-        Ok(pi) if status(&pi) == "canceled" => return Ok(Verified::Canceled),
-        Ok(pi) => eprintln!("cancel of {pi_id} answered {}", status(&pi)),
+        Ok(pi) => match read_pi(pi) {
+            Ok(pi) if pi.status == PiStatus::Canceled => return Ok(Verified::Canceled),
+            Ok(pi) => eprintln!("cancel of {pi_id} answered {}", pi.status.as_str()),
+            Err(_) => {} // logged; read again below
+        },
         Err(e) => eprintln!("cancel of {pi_id} failed: {e}"),
     }
     let pi = retrieve(state, pi_id).await?;
-    match status(&pi) {
-        "canceled" => Ok(Verified::Canceled),
-        "requires_payment_method" | "requires_confirmation" | "requires_action" => {
+    match pi.status {
+        PiStatus::Canceled => Ok(Verified::Canceled),
+        PiStatus::RequiresPaymentMethod | PiStatus::RequiresConfirmation | PiStatus::RequiresAction => {
             Err(ApiError::processor("the payment processor failed to cancel the previous payment; try again"))
         }
-        _ => Ok(Verified::Moved(pi)),
+        PiStatus::Processing | PiStatus::RequiresCapture | PiStatus::Succeeded | PiStatus::Unknown => Ok(Verified::Moved(pi)),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::idempotency_key;
+    use super::{idempotency_key, read_pi, result_of, PiStatus};
+    use cirrus_storefront::model::PaymentStatus;
+    use serde_json::json;
+
+    #[test]
+    fn a_payment_reads_only_with_its_id_and_status() {
+        let pi = read_pi(json!({ "id": "pi_1", "status": "requires_capture", "amount": 1200 })).unwrap();
+        assert_eq!((pi.id.as_str(), pi.status, pi.amount), ("pi_1", PiStatus::RequiresCapture, Some(1200)));
+        for bad in [json!({ "status": "succeeded" }), json!({ "id": "", "status": "succeeded" }), json!({ "id": null, "status": "succeeded" }), json!({ "id": "pi_1" })] {
+            assert_eq!(read_pi(bad.clone()).unwrap_err().code.status(), 502, "{bad}");
+        }
+        // A status this server does not know: read, never a decline nor a success.
+        let pi = read_pi(json!({ "id": "pi_2", "status": "requires_reauthorization" })).unwrap();
+        assert_eq!(pi.status, PiStatus::Unknown);
+        let r = result_of(&pi);
+        assert_eq!((r.status, r.success, r.error), (PaymentStatus::Processing, false, None));
+        for st in PiStatus::ALL.into_iter().filter(|s| *s != PiStatus::Unknown) {
+            assert_eq!(read_pi(json!({ "id": "pi_3", "status": st.as_str() })).unwrap().status, st);
+        }
+    }
 
     #[test]
     fn keys_of_a_scope_by_generation() {

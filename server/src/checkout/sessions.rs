@@ -7,7 +7,7 @@ use axum::extract::State as AxState;
 use cirrus_storefront::model::{InitiateRequest, InitiateResponse, Processor, UpdateRequest, UpdateResponse};
 use rusqlite::params;
 
-use super::processor::{cancel_verified, retrieve, status, Verified};
+use super::processor::{cancel_verified, retrieve, PiStatus, Verified};
 use super::rates::apply_shipping;
 use super::settle::{forget_cancelled, to_the_end};
 use super::row::{breakdown, load_session, price_items, store_currency, MAX_ITEMS};
@@ -90,20 +90,22 @@ async fn update_session(state: State, req: UpdateRequest) -> ApiResult<axum::Jso
     // complete later at the old amount.
     if let Some(pi_id) = &session.payment_intent_id {
         let pi = retrieve(&state, pi_id).await?;
-        match status(&pi) {
+        match pi.status {
             // Cancelled outside this server: whatever stock it held goes back now.
-            "canceled" => forget_cancelled(&state, &session, pi_id).await?,
-            "requires_payment_method" | "requires_confirmation" => match cancel_verified(&state, &session, pi_id).await? {
+            PiStatus::Canceled => forget_cancelled(&state, &session, pi_id).await?,
+            PiStatus::RequiresPaymentMethod | PiStatus::RequiresConfirmation => match cancel_verified(&state, &session, pi_id).await? {
                 Verified::Canceled => {
                     let sid = session.id.clone();
                     // The next confirm starts a new attempt, whatever its token.
                     state.db(move |c| Ok(c.execute("UPDATE sessions SET token = NULL WHERE id = ?1", [&sid])?)).await?;
                 }
                 Verified::Moved(pi) => {
-                    return Err(ApiError::conflict(format!("payment session has a payment in progress ({})", status(&pi))));
+                    return Err(ApiError::conflict(format!("payment session has a payment in progress ({})", pi.status.as_str())));
                 }
             },
-            st => return Err(ApiError::conflict(format!("payment session has a payment in progress ({st})"))),
+            st @ (PiStatus::RequiresAction | PiStatus::Processing | PiStatus::RequiresCapture | PiStatus::Succeeded | PiStatus::Unknown) => {
+                return Err(ApiError::conflict(format!("payment session has a payment in progress ({})", st.as_str())));
+            }
         }
     }
     state

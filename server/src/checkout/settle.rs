@@ -3,13 +3,11 @@
 //! periodically) all call [`settle`], and run it to its end ([`to_the_end`]).
 
 use std::future::Future;
-use std::time::Duration;
 
 use cirrus_storefront::model::{ConfirmResponse, PaymentItem, PaymentStatus, ServerErrorCode};
 use rusqlite::{params, Connection, OptionalExtension};
-use serde_json::Value;
 
-use super::processor::{call_keyed, cancel_verified, processor_error, result_of, status, stock_gone, Verified};
+use super::processor::{call_keyed, cancel_verified, processor_error, read_pi, result_of, stock_gone, PaymentIntent, PiStatus, Verified};
 use super::row::{load_session, Session};
 use crate::error::{ApiError, ApiResult};
 use crate::stripe::StripeError;
@@ -99,7 +97,7 @@ async fn release_stock(state: &State, session: &Session, pi_id: &str) -> ApiResu
 /// cancelled or expired outside this server), so a new attempt never leaves it
 /// taken. The caller holds the session's lock.
 pub(super) async fn forget_cancelled(state: &State, session: &Session, pi_id: &str) -> ApiResult<()> {
-    record_status(state, session, pi_id, "canceled").await?;
+    record_status(state, session, pi_id, PiStatus::Canceled.as_str()).await?;
     release_stock(state, session, pi_id).await
 }
 
@@ -109,11 +107,15 @@ async fn mark_stock_gone(state: &State, session: &Session) -> ApiResult<()> {
     Ok(())
 }
 
-/// Records the order of a captured payment and closes the session, once.
-async fn record_order(state: &State, session: &Session, pi: &Value) -> ApiResult<()> {
+/// Records the order of captured payment `pi` and closes the session, once. The
+/// order's payment id is `pi`'s, a [`super::processor::PiId`]: never empty, so no order is ever
+/// written without its payment (a PaymentIntent read without an id never gets
+/// here: [`super::processor::read_pi`] refuses it).
+async fn record_order(state: &State, session: &Session, pi: &PaymentIntent) -> ApiResult<()> {
     let sid = session.id.clone();
-    let pi_id = pi["id"].as_str().unwrap_or_default().to_string();
-    let amount = pi["amount"].as_i64().ok_or_else(|| ApiError::internal("captured payment without an amount"))?;
+    let pi_id = pi.id.clone();
+    let paid_pi = pi_id.clone();
+    let amount = pi.amount.ok_or_else(|| ApiError::internal("captured payment without an amount"))?;
     state
         .db(move |c| {
             let tx = c.transaction()?;
@@ -124,7 +126,7 @@ async fn record_order(state: &State, session: &Session, pi: &Value) -> ApiResult
             tx.execute(
                 "INSERT INTO orders (id, session_id, payment_intent_id, amount, currency, items, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 params![
-                    format!("ord_{}", random_hex(12)), s.id, pi_id, amount, s.currency,
+                    format!("ord_{}", random_hex(12)), s.id, pi_id.as_str(), amount, s.currency,
                     serde_json::to_string(&s.items).map_err(ApiError::internal)?, now_iso()
                 ],
             )?;
@@ -132,7 +134,10 @@ async fn record_order(state: &State, session: &Session, pi: &Value) -> ApiResult
             tx.commit()?;
             Ok(())
         })
-        .await
+        .await?;
+    // The attempt succeeded: the failed attempt taken for it goes back to its client.
+    state.payment_limiter.paid(paid_pi.as_str());
+    Ok(())
 }
 
 /// Settles a session's current PaymentIntent `pi` (as just read from the
@@ -151,17 +156,17 @@ async fn record_order(state: &State, session: &Session, pi: &Value) -> ApiResult
 ///
 /// # Errors
 /// 409 stock gone, 502 when the processor fails (nothing is lost: call again).
-pub(super) async fn settle(state: &State, session: &Session, pi: Value) -> ApiResult<ConfirmResponse> {
-    let pi_id = pi["id"].as_str().ok_or_else(|| ApiError::processor("the payment processor answered without a payment id"))?.to_string();
-    record_status(state, session, &pi_id, status(&pi)).await?;
+pub(super) async fn settle(state: &State, session: &Session, pi: PaymentIntent) -> ApiResult<ConfirmResponse> {
+    let pi_id = pi.id.to_string();
+    record_status(state, session, &pi_id, pi.status.as_str()).await?;
     let holds_stock = session.stock_pi.as_deref() == Some(pi_id.as_str());
-    match status(&pi) {
-        "requires_capture" => {
+    match pi.status {
+        PiStatus::RequiresCapture => {
             if !holds_stock {
                 if let Stock::Gone = take_stock(state, session, &pi_id).await? {
                     return match cancel_verified(state, session, &pi_id).await? {
                         Verified::Canceled => {
-                            record_status(state, session, &pi_id, "canceled").await?;
+                            record_status(state, session, &pi_id, PiStatus::Canceled.as_str()).await?;
                             mark_stock_gone(state, session).await?;
                             Err(stock_gone())
                         }
@@ -171,14 +176,17 @@ pub(super) async fn settle(state: &State, session: &Session, pi: Value) -> ApiRe
             }
             let path = format!("/v1/payment_intents/{pi_id}/capture");
             let captured = call_keyed(state, &session.id, &format!("capture-{pi_id}"), &path, &[]).await?.map_err(|e| processor_error(&e))?;
-            record_status(state, session, &pi_id, status(&captured)).await?;
-            if status(&captured) == "succeeded" {
+            // An answer without the payment's id (or status) writes nothing: the next
+            // confirm, webhook or sweep reads the payment again and settles it.
+            let captured = read_pi(captured)?;
+            record_status(state, session, captured.id.as_str(), captured.status.as_str()).await?;
+            if captured.status == PiStatus::Succeeded {
                 record_order(state, session, &captured).await?;
             }
             Ok(result_of(&captured))
         }
-        "succeeded" if session.outcome.as_deref() == Some("stock_gone") => Err(stock_gone()),
-        "succeeded" => {
+        PiStatus::Succeeded if session.outcome.as_deref() == Some("stock_gone") => Err(stock_gone()),
+        PiStatus::Succeeded => {
             // Captured without holding stock (a payment made with automatic capture):
             // take it now, or give the money back.
             if !holds_stock && !session.completed {
@@ -192,7 +200,7 @@ pub(super) async fn settle(state: &State, session: &Session, pi: Value) -> ApiRe
             record_order(state, session, &pi).await?;
             Ok(result_of(&pi))
         }
-        "canceled" => {
+        PiStatus::Canceled => {
             if holds_stock {
                 release_stock(state, session, &pi_id).await?;
             }
@@ -202,13 +210,15 @@ pub(super) async fn settle(state: &State, session: &Session, pi: Value) -> ApiRe
             Ok(result_of(&pi))
         }
         // Created but never confirmed: never reported as a decline.
-        "requires_confirmation" => Err(ApiError::processor("the payment processor has not confirmed the payment; try again")),
-        _ => Ok(result_of(&pi)),
+        PiStatus::RequiresConfirmation => Err(ApiError::processor("the payment processor has not confirmed the payment; try again")),
+        // Not settled yet (or a status not known): answered as it is, read again later.
+        PiStatus::RequiresPaymentMethod | PiStatus::RequiresAction | PiStatus::Processing | PiStatus::Unknown => Ok(result_of(&pi)),
     }
 }
 
 /// Keeps the status the processor last gave for the session's payment `pi_id`
-/// (the start-up sweep skips sessions whose payment is known cancelled).
+/// (the sweep skips sessions whose payment is known cancelled and orders the
+/// others by it).
 async fn record_status(state: &State, session: &Session, pi_id: &str, st: &str) -> ApiResult<()> {
     let (sid, pi_id, st) = (session.id.clone(), pi_id.to_string(), st.to_string());
     state
@@ -233,7 +243,7 @@ pub enum Settled {
 }
 
 /// `sessions.pi_status` of a payment the processor answered 404 for.
-const MISSING: &str = "missing";
+pub(super) const MISSING: &str = "missing";
 
 /// Settles payment `pi_id` of session `session_id` without a confirm: what the
 /// processor's webhook and the settlement sweep call. Takes the session's
@@ -264,7 +274,7 @@ async fn settle_read_back(state: &State, session_id: &str, pi_id: &str) -> ApiRe
         return Ok(Settled::AlreadyDone);
     }
     let pi = match state.stripe.call(false, &format!("/v1/payment_intents/{pi_id}"), &[], None).await {
-        Ok(pi) => pi,
+        Ok(pi) => read_pi(pi)?,
         // The processor does not know it (localstripe restarted, another account's key): nothing
         // can be charged or captured with this key; recorded, so the sweep stops asking.
         Err(StripeError::Api { status: 404, .. }) => {
@@ -275,66 +285,4 @@ async fn settle_read_back(state: &State, session_id: &str, pi_id: &str) -> ApiRe
     };
     let settled = settle(state, &session, pi).await?;
     Ok(Settled::Read(settled.status))
-}
-
-/// The settlement sweep, forever: once at start-up (webhooks missed while
-/// the server was down), then every `every` (a payment whose confirm never came
-/// back and no webhook announced: the buyer's connection dropped and the
-/// server stopped before it finished, a capture that failed, an authentication
-/// finished in the buyer's browser). One sweep at a time.
-pub async fn sweep_every(state: State, every: Duration) {
-    let mut startup = true;
-    loop {
-        sweep(state.clone(), startup).await;
-        startup = false;
-        tokio::time::sleep(every).await;
-    }
-}
-
-/// One sweep: every open session with a payment not known cancelled (or
-/// unknown to the processor) is read back and settled, each under its lock, as
-/// a webhook would. The start-up sweep logs every session it read; a periodic
-/// one only what it settled (an order, or stock gone) and its failures stay
-/// quiet, since the next sweep asks again.
-/// Returns (sessions read back, orders written).
-async fn sweep(state: State, startup: bool) -> (usize, usize) {
-    let open = state
-        .db(|c| {
-            let mut stmt = c.prepare(
-                "SELECT id, payment_intent_id FROM sessions
-                 WHERE completed = 0 AND payment_intent_id IS NOT NULL AND coalesce(pi_status, '') NOT IN ('canceled', ?1)
-                 ORDER BY created_at, id",
-            )?;
-            let rows = stmt.query_map([MISSING], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
-        })
-        .await;
-    let open = match open {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("sweep: cannot list open sessions: {}", e.message);
-            return (0, 0);
-        }
-    };
-    let mut ordered = 0;
-    for (sid, pi_id) in &open {
-        match settle_event(&state, sid, pi_id).await {
-            Ok(Settled::Read(st)) => {
-                ordered += usize::from(st == PaymentStatus::Succeeded);
-                if startup || st == PaymentStatus::Succeeded {
-                    eprintln!("sweep: session {sid} payment {pi_id}: {st:?}");
-                }
-            }
-            Ok(Settled::Missing) => eprintln!("sweep: session {sid} payment {pi_id}: unknown to the processor, not asked again"),
-            Ok(_) => {}
-            Err(e) if startup || e.code == ServerErrorCode::Conflict => {
-                eprintln!("sweep: session {sid} payment {pi_id}: {} ({:?})", e.message, e.code);
-            }
-            Err(_) => {}
-        }
-    }
-    if (startup && !open.is_empty()) || ordered > 0 {
-        eprintln!("sweep: {} open payment(s) read back, {ordered} order(s) written", open.len());
-    }
-    (open.len(), ordered)
 }

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use cirrus_storefront::model::ServerErrorCode;
 
@@ -15,9 +15,11 @@ use crate::error::ApiError;
 pub enum Counted {
     /// `POST /payments/initiate`: a payment session opened.
     Initiate,
-    /// A confirm answered `requires_payment_method` (a decline, a card refused):
-    /// taken when the confirm arrives, before anything reaches the processor,
-    /// and given back ([`PaymentLimiter::give_back`]) when it did not fail.
+    /// A payment attempt that did not (yet) succeed: taken when a confirm makes a
+    /// new attempt, before the buyer's card reaches the processor, and given back
+    /// only when that attempt's payment succeeds ([`PaymentLimiter::paid`]), now
+    /// or later: a decline, a refused card, an abandoned or failed 3-D Secure
+    /// challenge keep it.
     FailedPayment,
 }
 
@@ -32,16 +34,63 @@ pub const FAILED_SHARE: u32 = 20;
 /// evenly). Per address (an IPv6 one per /64), never per key: every buyer of a
 /// storefront sends its one public key, so one address cannot use up what
 /// other buyers share. A failed attempt is counted before it is made, so
-/// attempts in flight together cannot pass the budget. `limit` 0 turns it off.
+/// attempts in flight together cannot pass the budget, and given back only when
+/// the attempt's payment succeeds, so abandoned 3-D Secure challenges cannot pass
+/// it either. `limit` 0 turns it off.
 pub struct PaymentLimiter {
     limit: u32,
     buckets: Mutex<HashMap<(Counted, IpAddr), Bucket>>,
+    /// Attempts whose failed-attempt token is held until their payment succeeds:
+    /// PaymentIntent id -> (client address, when the attempt was made).
+    attempts: Mutex<HashMap<String, (IpAddr, Instant)>>,
 }
+
+/// An attempt's token is given back only within this long of the attempt: the
+/// bucket refills an hour's worth in an hour anyway.
+const HELD_FOR: Duration = Duration::from_secs(3600);
 
 impl PaymentLimiter {
     #[must_use]
     pub fn new(limit: u32) -> Self {
-        Self { limit, buckets: Mutex::new(HashMap::new()) }
+        Self { limit, buckets: Mutex::new(HashMap::new()), attempts: Mutex::new(HashMap::new()) }
+    }
+
+    /// Takes one failed attempt from `client`'s budget for a new payment attempt,
+    /// before the buyer's card reaches the processor ([`Counted::FailedPayment`]).
+    ///
+    /// # Errors
+    /// 429 `rate_limited` with `Retry-After` when `client` has had its hour's failed attempts.
+    pub fn attempt(&self, client: Option<IpAddr>) -> Result<(), ApiError> {
+        self.count(Counted::FailedPayment, client, true)
+    }
+
+    /// The attempt taken by [`Self::attempt`] for `client` made PaymentIntent
+    /// `pi_id`: its token is given back if and when that payment succeeds
+    /// ([`Self::paid`]), whoever settles it (the confirm, a later confirm after 3-D
+    /// Secure, the webhook, the sweep). At most [`MAX_BUCKETS`] attempts are held
+    /// (older than [`HELD_FOR`] ones are dropped first); past that a token is not
+    /// given back (the budget errs on the side of the bound).
+    pub fn attempt_made(&self, pi_id: &str, client: Option<IpAddr>) {
+        let Some(ip) = client.filter(|_| self.limit > 0).map(per_client) else { return };
+        let now = Instant::now();
+        let mut held = self.attempts.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if held.len() >= MAX_BUCKETS {
+            held.retain(|_, (_, at)| now.duration_since(*at) < HELD_FOR);
+        }
+        if held.len() < MAX_BUCKETS {
+            held.insert(pi_id.to_string(), (ip, now));
+        }
+    }
+
+    /// PaymentIntent `pi_id` succeeded and its order was written: the failed
+    /// attempt taken for it is given back to its client address (once).
+    pub fn paid(&self, pi_id: &str) {
+        let entry = self.attempts.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(pi_id);
+        if let Some((ip, at)) = entry {
+            if at.elapsed() < HELD_FOR {
+                self.give_back(Counted::FailedPayment, Some(ip));
+            }
+        }
     }
 
     /// How many of `what` one address may have per hour.
@@ -82,7 +131,7 @@ impl PaymentLimiter {
     }
 
     /// Gives back one `what` counted for `client` by [`Self::count`] (the
-    /// attempt it was taken for did not fail); never above the hour's worth.
+    /// attempt it was taken for succeeded); never above the hour's worth.
     pub fn give_back(&self, what: Counted, client: Option<IpAddr>) {
         let Some(ip) = client.filter(|_| self.limit > 0).map(per_client) else { return };
         let full = f64::from(self.per_hour(what));
