@@ -133,6 +133,8 @@ type CheckoutCart = NonNullable<CheckoutOptions["cart"]>;
 /** One provider's state: its props, the summary, then the SDK's client and persistent cart, and who listens. */
 class CirrusStore {
   client: CirrusClient | null = null;
+  /** `client` was made here (from options), so it is this store's to free; a client the caller passed is the caller's. */
+  private ownClient = false;
   cart: Cart | null = null;
   private loading: Promise<Cart> | null = null;
   private error: CirrusError | null = null;
@@ -229,7 +231,10 @@ class CirrusStore {
       await nextTask();
       if (!live()) throw gone();
       const given = this.props.client;
-      this.client ??= given instanceof sdk.CirrusClient ? given : new sdk.CirrusClient(given as ClientOptions);
+      if (this.client === null) {
+        this.ownClient = !(given instanceof sdk.CirrusClient);
+        this.client = this.ownClient ? new sdk.CirrusClient(given as ClientOptions) : (given as CirrusClient);
+      }
       const currency = this.props.currency ?? this.props.store?.defaultCurrency ?? (await this.client.store()).defaultCurrency;
       await nextTask();
       if (!live()) throw gone();
@@ -282,8 +287,9 @@ class CirrusStore {
     this.loading = null;
     this.cart?.free();
     this.cart = null;
-    if (this.client !== null && this.client !== this.props.client) this.client.free();
+    if (this.ownClient) this.client?.free();
     this.client = null;
+    this.ownClient = false;
   }
 }
 

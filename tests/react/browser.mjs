@@ -9,7 +9,7 @@ import { init, setCheckoutWasm } from "cirrus-storefront";
 import wasm from "cirrus-storefront/cirrus_storefront_bg.wasm";
 import checkoutWasm from "cirrus-storefront/checkout/cirrus_storefront_bg.wasm";
 import { App } from "./app.mjs";
-import { Fixes } from "./fixes.mjs";
+import { Fixes, OwnClients } from "./fixes.mjs";
 import { Shop } from "./readme-example.mjs";
 
 window.__errors = [];
@@ -26,3 +26,4 @@ hydrateRoot(document.getElementById("root"), h(App, window.__PROPS__), { onRecov
 hydrateRoot(document.getElementById("readme"), h(Shop, window.__PROPS__), { onRecoverableError });
 // The bindings' fixes (fixes.mjs), rendered in the browser only.
 createRoot(document.getElementById("fixes")).render(h(Fixes, window.__PROPS__));
+createRoot(document.getElementById("own-clients")).render(h(OwnClients, window.__PROPS__));

@@ -4,9 +4,12 @@
 //  - useProductOptions given another product in place starts over from that product's selection
 //    (it kept the old selection and productOptions threw during render);
 //  - a selector that changes is used at once (the memo returned the old selector's value until
-//    the cart changed).
+//    the cart changed);
+//  - a provider given another client frees neither of the clients the caller passed (issue 41: it
+//    freed the first, which the caller still owns, when the props changed).
 // Rendered with createRoot in the browser (browser.mjs), after the hydrated apps.
-import { Component, createElement as h, useState } from "react";
+import { Component, createElement as h, useEffect, useState } from "react";
+import { init, CirrusClient } from "cirrus-storefront";
 import { CirrusProvider, useCart, useLoadCart, useProductOptions } from "cirrus-storefront/react";
 
 class Boundary extends Component {
@@ -42,4 +45,27 @@ export function Fixes({ baseUrl, apiKey, store, fixes }) {
     h(Count),
     h("button", { id: "fix-switch", onClick: () => setWhich("b") }, "another product"),
     h(Boundary, null, h(Picker, { product: fixes[which], initial: fixes[`${which}Selection`] })));
+}
+
+function Loaded({ which }) {
+  useLoadCart();
+  const ready = useCart((c) => c.ready);
+  return h("p", { id: "own-client" }, ready ? `client ${which}` : "…");
+}
+
+/** The caller's own two clients (kept on `window.__ownClients` for the test to call), one at a time. */
+export function OwnClients({ baseUrl, apiKey, store }) {
+  const [clients, setClients] = useState(null);
+  const [which, setWhich] = useState(0);
+  useEffect(() => {
+    void init().then(() => {
+      const made = [new CirrusClient({ baseUrl, apiKey }), new CirrusClient({ baseUrl, apiKey })];
+      window.__ownClients = made;
+      setClients(made);
+    });
+  }, [baseUrl, apiKey]);
+  if (!clients) return h("p", null, "…");
+  return h(CirrusProvider, { client: clients[which], store, cartKey: "fixes.own" },
+    h("button", { id: "own-switch", onClick: () => setWhich(1) }, "the other client"),
+    h(Loaded, { which }));
 }

@@ -130,6 +130,20 @@ try {
     const threw = await a.$("#fix-threw");
     if (threw) throw new Error(await threw.textContent());
   });
+  await step("fixes: a provider given another client frees neither of the caller's clients", async () => {
+    await text(a, "#own-client", "client 0");
+    await a.click("#own-switch");
+    await text(a, "#own-client", "client 1");
+    // Both clients are the caller's: each still answers (a freed one throws "null pointer passed to rust").
+    const answers = await a.evaluate(() => Promise.all(window.__ownClients.map(async (c) => {
+      try {
+        return (await c.store()).defaultCurrency;
+      } catch (e) {
+        return `threw: ${e.message}`;
+      }
+    })));
+    if (answers.some((x) => x.startsWith("threw"))) throw new Error(`a caller's client was freed: ${answers.join(", ")}`);
+  });
   await step("no hydration warning, no error in either tab", async () => {
     const errors = [...problems];
     for (const p of [a, b].filter(Boolean)) errors.push(...(await p.evaluate(() => window.__errors)));

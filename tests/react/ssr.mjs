@@ -48,6 +48,7 @@ writeFileSync(join(dist, "index.html"), `<!doctype html><meta charset="utf-8"><t
 <div id="root">${html}</div>
 <div id="readme">${readme}</div>
 <div id="fixes"></div>
+<div id="own-clients"></div>
 <script>window.__PROPS__ = ${JSON.stringify(props).replace(/</g, "\\u003c")};</script>
 <script type="module" src="app.js"></script>
 `);
