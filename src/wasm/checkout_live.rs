@@ -206,11 +206,17 @@ impl Inner {
         emit(listeners, &js);
     }
 
-    /// The payment for `paid` succeeded: take it out of the cart, as
-    /// [`after_paying`] says of what the cart holds now (a persistent cart
-    /// saves, and its other tabs follow). Every line gone: `clear()`.
-    pub(super) fn empty_cart(&self, paid: &[PaymentItem]) {
+    /// The payment of checkout `session` for `paid` succeeded: the cart takes
+    /// it out, once per checkout whichever tabs ask (the SDK's `Cart`:
+    /// `takePaid`, which decides by the session in its saved form). A cart
+    /// without `takePaid` (an object of the storefront's own) has the paid
+    /// quantities subtracted as [`after_paying`] says of what it holds now.
+    pub(super) fn empty_cart(&self, session: &str, paid: &[PaymentItem]) {
         let Some(cart) = &self.cart else { return };
+        if let (Some(f), Ok(items)) = (get(cart, "takePaid").dyn_ref::<Function>(), to_js(paid)) {
+            let _ = f.call2(cart, &session.into(), &items);
+            return;
+        }
         let Ok(now) = cart_items(cart) else { return };
         let left = after_paying(&now, paid);
         let call = |m: &str, args: &[JsValue]| {

@@ -151,10 +151,12 @@ pub enum Effect {
     NextAction(String),
     /// Wait this long (ms). → [`Input::None`].
     Sleep(u32),
-    /// The payment for `paid` succeeded: take it out of the cart, what
-    /// [`super::crosstab::after_paying`] says of the cart as it is now
-    /// (every line left at 0: clear it). → [`Input::None`].
-    EmptyCart { paid: Vec<PaymentItem> },
+    /// The payment of checkout `session` for `paid` succeeded: take it out
+    /// of the cart once per checkout (`Cart::take_paid`, keyed by `session`
+    /// in the cart's saved form: every tab that sees the payment succeed
+    /// asks, the first ask subtracts from the cart as it is then, the others
+    /// change nothing). → [`Input::None`].
+    EmptyCart { session: String, paid: Vec<PaymentItem> },
     /// Tell the listeners the state changed. → [`Input::None`].
     Emit(Box<CheckoutState>),
     /// The first answer of a resumed payment is in (`start`/`resume` may

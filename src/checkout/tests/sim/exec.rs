@@ -153,8 +153,8 @@ impl World {
                 self.pages[p].checkouts[c].form = None;
                 Ok(Input::None)
             }
-            Effect::EmptyCart { paid } => {
-                self.empty_cart(p, &paid);
+            Effect::EmptyCart { session, paid } => {
+                self.empty_cart(p, &session, &paid);
                 Ok(Input::None)
             }
             Effect::Emit(_) => Ok(Input::None),
@@ -233,24 +233,11 @@ impl World {
         Ok(true)
     }
 
-    /// `after_paying` on the page's cart.
-    fn empty_cart(&mut self, p: usize, paid: &[PaymentItem]) {
-        let c = self.pages[p].cart;
-        if self.cfg.bare {
-            return;
+    /// The page's cart takes out what was paid (`cart.rs`).
+    fn empty_cart(&mut self, p: usize, session: &str, paid: &[PaymentItem]) {
+        if !self.cfg.bare {
+            self.take_paid(p, session, paid);
         }
-        let left = crate::checkout::crosstab::after_paying(&self.carts[c].lines, paid);
-        let cart = &mut self.carts[c];
-        for (variant, quantity) in left {
-            if let Some(i) = cart.lines.iter().position(|l| l.variant_id == variant) {
-                if quantity == 0 {
-                    cart.lines.remove(i);
-                } else {
-                    cart.lines[i].quantity = quantity;
-                }
-            }
-        }
-        self.cart_changed(c);
     }
 
     /// The answer to a parked operation's await, and the operation goes on.
