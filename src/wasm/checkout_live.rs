@@ -20,7 +20,7 @@ use super::listeners::{emit, EventListener, Listeners};
 use super::lock;
 use super::payment_api::JsClient;
 use super::storage::Store;
-use crate::checkout::protocol::{Operation, Record, Stored, Tab};
+use crate::checkout::protocol::{write_applies, Operation, Record, Stored, Tab};
 use crate::checkout::crosstab::after_paying;
 use crate::checkout::stored::head as stored_head;
 use crate::checkout::state::CheckoutState;
@@ -150,14 +150,11 @@ impl Inner {
         }
     }
 
-    /// Write `record` if the stored revision is `expect`: `Ok(false)` when
+    /// Write `record` if the stored revision is `expect` (the protocol's
+    /// [`write_applies`] decides, as in the simulation): `Ok(false)` when
     /// another revision is stored, `Err(why)` when storage refused it.
     pub(super) fn write(&self, record: &Record, expect: Option<u64>) -> Result<bool, String> {
-        let now = match self.read() {
-            Ok(r) => r.map(|r| r.revision),
-            Err(_) => return Ok(false),
-        };
-        if now != expect {
+        if !write_applies(&self.read(), expect) {
             return Ok(false);
         }
         let s = match &self.place {

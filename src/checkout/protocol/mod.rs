@@ -81,6 +81,17 @@ pub struct Record {
 /// has kept it aside and the error says where).
 pub type Stored = Result<Option<Record>>;
 
+/// The executor's decision on an [`Effect::Write`] (issue 41: the browser's
+/// `Inner::write` and the simulation's call this, so the rule they run is
+/// one): the write applies only when the record stored right now is
+/// readable and has the revision `expect` (`None`: nothing is stored).
+/// Otherwise storage is left as it is and the step gets
+/// [`Input::Wrote`]`(Ok(false))`.
+#[must_use]
+pub fn write_applies(now: &Stored, expect: Option<u64>) -> bool {
+    matches!(now, Ok(r) if r.as_ref().map(|r| r.revision) == expect)
+}
+
 /// What the page asked for (one public method each), or an event.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Operation {

@@ -346,3 +346,37 @@ fn a_late_answer_to_this_tabs_own_confirm_is_its_state_once_the_record_moved_on(
         }
     }
 }
+
+/// Issue 41: the executor's conditional write is the protocol's rule
+/// (`write_applies`, called by the browser's `Inner::write` and the simulation).
+#[test]
+fn a_write_applies_only_over_the_revision_it_was_decided_on() {
+    use crate::checkout::protocol::{write_applies, Record};
+    let at = |revision| Ok(Some(Record { revision, state: CheckoutState::Idle }));
+    assert!(write_applies(&Ok(None), None), "nothing stored, nothing expected");
+    assert!(write_applies(&at(3), Some(3)));
+    assert!(!write_applies(&at(4), Some(3)), "another tab wrote revision 4 meanwhile");
+    assert!(!write_applies(&at(3), None), "a record appeared meanwhile");
+    assert!(!write_applies(&Ok(None), Some(3)), "the record was cleared meanwhile");
+    assert!(!write_applies(&Err(Error::invalid_state("unreadable, kept aside")), None), "an unreadable record is never written over");
+}
+
+/// Issue 41: two tabs in two browser processes may interleave between one
+/// tab's read and its write (`localStorage` has no lock across processes): the
+/// write decided on the older revision is not applied, and the tab decides
+/// again on the record as it is (the executor's `write_applies`).
+#[test]
+fn a_write_raced_by_another_tabs_write_is_not_applied_and_the_paid_record_stays() {
+    let mut w = World::default();
+    let mut a = shipped(&mut w);
+    let mut b = opened(&mut w);
+    let mut a_cancel = a.begin(Operation::Cancel);
+    let write = w.run(&mut a, &mut a_cancel, Input::None, |e| matches!(e, Effect::Write { .. }));
+    assert!(matches!(&write, Effect::Write { record, .. } if record.state.name() == "cancelled"), "{write:?}");
+    assert_eq!(w.go(&mut b, pay()), Ok(Outcome::State), "B pays in between");
+    let landed = w.perform(&write);
+    assert_eq!(landed, Input::Wrote(Ok(false)), "A's write was decided on an older revision");
+    let r = w.run(&mut a, &mut a_cancel, landed, |_| false);
+    assert_eq!(w.record.as_ref().map(|r| r.state.name()), Some("succeeded"), "the paid record is not written over: {r:?}");
+    assert_eq!(a.state().name(), "succeeded", "A took the record as it is");
+}

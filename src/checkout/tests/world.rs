@@ -38,7 +38,7 @@ impl World {
                 if self.full {
                     return Input::Wrote(Err("QuotaExceededError".into()));
                 }
-                if self.record.as_ref().map(|r| r.revision) != *expect {
+                if !crate::checkout::protocol::write_applies(&Ok(self.record.clone()), *expect) {
                     return Input::Wrote(Ok(false));
                 }
                 self.record = Some((**record).clone());

@@ -8,7 +8,7 @@ use super::check::attempt_token;
 use super::net::{Answer, Kind, Leg, Message, Request};
 use super::storage::Fault;
 use super::world::{trace, Running, Then, Wait, World};
-use crate::checkout::protocol::{Effect, Input, Operation, Outcome, Record, Stored};
+use crate::checkout::protocol::{write_applies, Effect, Input, Operation, Outcome, Record, Stored};
 use crate::checkout::state::CheckoutState;
 use crate::error::{Error, ErrorCode};
 use crate::model::{PaymentItem, PaymentStatus};
@@ -207,15 +207,16 @@ impl World {
 
     /// A conditional write: applied only if the stored revision is `expect`.
     fn write(&mut self, p: usize, record: Record, expect: Option<u64>) -> Result<bool, String> {
+        // The browser executor's own rule (`Inner::write`): `write_applies` on the record read now.
         if !self.pages[p].kept {
             let memory = &mut self.pages[p].memory;
-            if memory.peek().map(|r| r.revision) != expect {
+            if !write_applies(&Ok(memory.peek().cloned()), expect) {
                 return Ok(false);
             }
             return memory.write(record).map(|()| true).map_err(|_| "this page's memory refused a write".to_string());
         }
         let stored = self.storage.read().map_err(|_| "SecurityError: localStorage is not available".to_string())?;
-        if stored.map(|r| r.revision) != expect {
+        if !write_applies(&Ok(stored), expect) {
             trace!(self, "    not applied: stored revision {:?}, expected {expect:?}", self.storage.peek().map(|r| r.revision));
             return Ok(false);
         }
