@@ -380,3 +380,22 @@ fn a_write_raced_by_another_tabs_write_is_not_applied_and_the_paid_record_stays(
     assert_eq!(w.record.as_ref().map(|r| r.state.name()), Some("succeeded"), "the paid record is not written over: {r:?}");
     assert_eq!(a.state().name(), "succeeded", "A took the record as it is");
 }
+
+/// Issue 41: the cart's lock is a courtesy to the second tab's buyer (the
+/// conditional writes keep the payment safe without it): while another tab
+/// holds it, `pay()` says so before a card is asked for, and nothing is
+/// written or sent.
+#[test]
+fn a_second_tab_is_told_the_checkout_is_in_progress_elsewhere_before_its_buyer_enters_a_card() {
+    let mut w = World::default();
+    let _a = shipped(&mut w);
+    let mut b = opened(&mut w);
+    w.locked_elsewhere = true;
+    let before = w.log.len();
+    let e = refusal(w.go(&mut b, pay()));
+    assert_eq!(e.code, crate::error::ErrorCode::InvalidState, "{e}");
+    assert!(e.message.contains("in progress in another tab"), "{e}");
+    let run = &w.log[before..];
+    assert!(!run.iter().any(|e| matches!(e, Effect::CollectToken | Effect::Write { .. } | Effect::Confirm(_))), "no card asked for, nothing written or sent: {run:?}");
+    assert_eq!(b.state().name(), "shipping_chosen");
+}

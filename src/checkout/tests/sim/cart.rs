@@ -223,4 +223,16 @@ impl World {
             }
         }
     }
+
+    /// Invariant 7, the lock's one job (a courtesy, not a safeguard: the
+    /// conditional writes keep the money safe without it): a page asks its
+    /// buyer for a card only while it holds the cart's lock, so a second tab's
+    /// buyer is told the checkout is in progress elsewhere before entering a
+    /// card that another tab's payment would make moot.
+    pub fn card_asked_with_the_lock(&mut self, page: u32) {
+        let holder = self.lock.holder(self.clock);
+        if holder != Some(page) {
+            self.violate(format!("invariant 7: page {page} asks for a card while the cart's lock is held by {holder:?}"));
+        }
+    }
 }

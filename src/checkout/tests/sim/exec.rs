@@ -169,7 +169,10 @@ impl World {
                 self.pages[p].checkouts[c].form = Some(amount);
                 Err(Wait::Form)
             }
-            Effect::CollectToken => Err(Wait::Collect),
+            Effect::CollectToken => {
+                self.card_asked_with_the_lock(id);
+                Err(Wait::Collect)
+            }
             Effect::NextAction(secret) => Err(Wait::Action(secret)),
             Effect::Sleep(ms) => Err(Wait::Sleep(self.clock + u64::from(ms))),
             Effect::Initiate(req) => {
