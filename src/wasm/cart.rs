@@ -75,7 +75,9 @@ impl Cart {
         // stale copy over theirs, nor over the checkouts the saved form says were taken out.
         let read = self.state.borrow().persistence.as_ref().and_then(|p| Some((p.storage.clone()?, p.key.clone())));
         if let Some(Ok(Some(text))) = read.map(|(storage, key)| cart_persist::read(&storage, &key)) {
-            self.state.borrow_mut().catch_up(text);
+            if self.state.borrow_mut().catch_up(text) {
+                emit(&self.state, CartEventSource::Storage);
+            }
         }
         let (out, write) = {
             let mut s = self.state.borrow_mut();

@@ -51,14 +51,21 @@ impl State {
     /// now; when it is not what this cart last read or wrote (another tab
     /// saved since, its `storage` event not heard), the cart becomes that
     /// (unless it does not read: then this cart's own is kept and saved).
-    pub(super) fn catch_up(&mut self, text: String) {
+    /// Returns whether the cart became the saved one (its listeners are told, as for a
+    /// `storage` event).
+    pub(super) fn catch_up(&mut self, text: String) -> bool {
         if self.seen.as_deref() == Some(text.as_str()) {
-            return;
+            return false;
         }
-        if let Ok((cart, None)) = cart_persist::load(Some(&text), self.cart.currency().code()) {
-            self.replace(cart);
-        }
+        let read = cart_persist::load(Some(&text), self.cart.currency().code());
         self.seen = Some(text);
+        match read {
+            Ok((cart, None)) if cart != self.cart => {
+                self.replace(cart);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// The line at `index` changed (or was appended).
