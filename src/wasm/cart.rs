@@ -407,15 +407,7 @@ impl Cart {
         #[wasm_bindgen(unchecked_param_type = "PaymentItem[]")] items: JsValue,
     ) -> Result<bool> {
         let session = super::js::string_arg(&session_id, "sessionId must be a string")?;
-        // Read member by member (no decoder of its own in the root entry's wasm).
-        let bad = || Error::invalid_argument(format!("items must be an array of PaymentItems, got {}", show(&items)));
-        let list = items.dyn_ref::<Array>().ok_or_else(bad)?;
-        let mut paid = Vec::with_capacity(list.length() as usize);
-        for item in list.iter() {
-            let variant_id = super::js::get(&item, "variantId").as_string().ok_or_else(bad)?;
-            let quantity = safe_integer(&super::js::get(&item, "quantity")).ok_or_else(bad)?;
-            paid.push(crate::model::PaymentItem { variant_id, quantity });
-        }
+        let paid: Vec<crate::model::PaymentItem> = list_from_js(items, "items", Root::PaymentItem)?;
         // Nothing changed (the session was taken out before): nothing saved or told.
         Ok(self
             .change(|s| {

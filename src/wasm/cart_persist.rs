@@ -62,7 +62,7 @@ pub(super) fn saved_text(cart: &cart::Cart, lines: &Array) -> String {
     set("currency", &JsValue::from_str(cart.currency().code()));
     set("lines", lines);
     if !cart.settled().is_empty() {
-        set("settled", &cart.settled().iter().map(|s| JsValue::from_str(s)).collect::<Array>());
+        set("settled", &to_js(cart.settled()).unwrap_or(JsValue::NULL));
     }
     set("summary", &to_js(&cart.summary()).unwrap_or(JsValue::NULL));
     js_sys::JSON::stringify(&doc).ok().and_then(|s| s.as_string()).unwrap_or_default()
