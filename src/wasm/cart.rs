@@ -70,15 +70,7 @@ impl Cart {
     /// call back into the cart; a `RefCell` borrowed then would trap and
     /// leave the instance dead for good).
     fn change<R>(&self, f: impl FnOnce(&mut State) -> Result<R>) -> Result<R> {
-        // A persistent cart changes the cart as saved now (issue 41): a tab that missed other
-        // tabs' `storage` events (a page restored from the back/forward cache) never writes its
-        // stale copy over theirs, nor over the checkouts the saved form says were taken out.
-        let read = self.state.borrow().persistence.as_ref().and_then(|p| Some((p.storage.clone()?, p.key.clone())));
-        if let Some(Ok(Some(text))) = read.map(|(storage, key)| cart_persist::read(&storage, &key)) {
-            if self.state.borrow_mut().catch_up(text) {
-                emit(&self.state, CartEventSource::Storage);
-            }
-        }
+        self.catch_up();
         let (out, write) = {
             let mut s = self.state.borrow_mut();
             let out = f(&mut s)?;
@@ -93,6 +85,20 @@ impl Cart {
         }
         emit(&self.state, CartEventSource::Change);
         Ok(out)
+    }
+
+    /// A persistent cart changes the cart as saved now (issue 41): a tab that missed other
+    /// tabs' `storage` events (a page restored from the back/forward cache) never writes its
+    /// stale copy over theirs, nor over the checkouts the saved form says were taken out.
+    /// Not generic, not inlined: one copy for every [`Self::change`].
+    #[inline(never)]
+    fn catch_up(&self) {
+        let read = self.state.borrow().persistence.as_ref().and_then(|p| Some((p.storage.clone()?, p.key.clone())));
+        if let Some(Ok(Some(text))) = read.map(|(storage, key)| cart_persist::read(&storage, &key)) {
+            if self.state.borrow_mut().catch_up(text) {
+                emit(&self.state, CartEventSource::Storage);
+            }
+        }
     }
 
     fn products(products: JsValue) -> Result<Vec<CartProduct>> {
