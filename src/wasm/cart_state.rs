@@ -59,13 +59,10 @@ impl State {
         }
         let read = cart_persist::load(Some(&text), self.cart.currency().code());
         self.seen = Some(text);
-        match read {
-            Ok((cart, None)) if cart != self.cart => {
-                self.replace(cart);
-                true
-            }
-            _ => false,
-        }
+        // Other text than this cart last read or wrote: another tab saved a change.
+        let Ok((cart, None)) = read else { return false };
+        self.replace(cart);
+        true
     }
 
     /// The line at `index` changed (or was appended).
