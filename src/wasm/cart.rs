@@ -174,13 +174,13 @@ impl Cart {
         let state = Rc::new(RefCell::new(state));
         let follow = storage.and_then(|storage| {
             let weak = Rc::downgrade(&state);
-            cart_persist::follow(storage, key, currency.to_owned(), move |cart, problem| {
+            cart_persist::follow(storage, key, currency.to_owned(), move |cart, problem, text| {
                 let Some(state) = weak.upgrade() else { return };
                 {
                     let mut s = state.borrow_mut();
                     s.replace(cart);
                     s.problem.clone_from(&problem);
-                    s.seen = None;
+                    s.seen = text;
                 }
                 emit(&state, CartEventSource::Storage);
             })

@@ -137,12 +137,12 @@ pub(super) fn write_failed(e: &JsValue) -> RestoreProblem {
 
 /// Follows what other tabs save under `key` in `storage` (`storage` events
 /// of the window): `changed` gets the cart read from it (or an empty cart and
-/// the problem). `None` without a window.
+/// the problem) and the saved text. `None` without a window.
 pub(super) fn follow(
     storage: Store,
     key: String,
     currency: String,
-    mut changed: impl FnMut(cart::Cart, Option<RestoreProblem>) + 'static,
+    mut changed: impl FnMut(cart::Cart, Option<RestoreProblem>, Option<String>) + 'static,
 ) -> Option<EventListener> {
     let window = web_sys::window()?;
     EventListener::new(&window, "storage", move |e: JsValue| {
@@ -154,8 +154,9 @@ pub(super) fn follow(
         if e.key().is_some_and(|k| k != key) {
             return;
         }
-        if let Ok((cart, problem)) = load(e.new_value().as_deref(), &currency) {
-            changed(cart, problem);
+        let text = e.new_value();
+        if let Ok((cart, problem)) = load(text.as_deref(), &currency) {
+            changed(cart, problem, text);
         }
     })
 }
