@@ -14,7 +14,9 @@
 //!   reports every change that matters to the buyer (a price change, stock lowered
 //!   below the quantity, a variant gone); [`Cart::check`] reports without applying;
 //! - [`storage`]: the versioned saved form ([`Cart::restore`], which never fails on
-//!   the data: an empty cart plus a [`RestoreProblem`]).
+//!   the data: an empty cart plus a [`RestoreProblem`]);
+//! - [`paid`]: what a paid checkout takes out of the cart, once per checkout
+//!   ([`Cart::take_paid`], keyed by its payment session in the saved form).
 //!
 //! Adding a variant that is already in the cart keeps the line's price and uses
 //! the fresh stock for the cap; prices change only through `refresh`.
@@ -24,6 +26,7 @@ use crate::model::PaymentItem;
 use crate::money::{self, Currency, MAX_SAFE_MINOR};
 
 pub mod lines;
+pub mod paid;
 pub mod persistent;
 pub mod refresh;
 pub mod storage;
@@ -43,6 +46,9 @@ pub use storage::{CartSummary, Restored, RestoreProblem, RestoreProblemKind, Sav
 pub struct Cart {
     currency: Currency,
     lines: Vec<CartLine>,
+    /// The payment sessions whose paid quantities were taken out of this
+    /// cart ([`Cart::take_paid`]), oldest first, at most [`paid::SETTLED_KEPT`].
+    settled: Vec<String>,
 }
 
 fn not_in_cart(variant_id: &str) -> Error {
@@ -55,7 +61,7 @@ impl Cart {
     /// # Errors
     /// `invalid_argument` when the currency is not an ISO 4217 code of the table.
     pub fn new(currency: &str) -> Result<Self> {
-        Ok(Self { currency: Currency::from_code(currency)?, lines: Vec::new() })
+        Ok(Self { currency: Currency::from_code(currency)?, lines: Vec::new(), settled: Vec::new() })
     }
 
     #[must_use]

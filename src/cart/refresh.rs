@@ -137,7 +137,7 @@ impl Cart {
             next.recompute()?;
             lines.push(next);
         }
-        let candidate = Self { currency: self.currency, lines };
+        let candidate = Self { currency: self.currency, lines, settled: self.settled.clone() };
         candidate.check_totals()?;
         *self = candidate;
         Ok(report)

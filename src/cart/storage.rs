@@ -1,5 +1,5 @@
 //! The saved form of a cart: versioned JSON,
-//! `{"version":1,"currency":"USD","lines":[…CartLine…],"summary":{…CartSummary…}}` (the
+//! `{"version":1,"currency":"USD","lines":[…CartLine…],"settled":["ps_…"],"summary":{…CartSummary…}}` (the
 //! browser writes it: `src/wasm/cart_persist.rs`, `JSON.stringify` of the line snapshots).
 //! The [`CartSummary`] is derived, written for readers without the wasm (a cart badge:
 //! `cirrus-storefront/cart-summary`, js/cart-summary.ts); [`Cart::restore`] ignores it and
@@ -86,6 +86,10 @@ pub struct CartSummary {
 pub struct SavedCart {
     pub currency: String,
     pub lines: Vec<CartLine>,
+    /// The payment sessions already taken out of the cart ([`Cart::take_paid`]);
+    /// absent in a cart saved before issue 41.
+    #[serde(default)]
+    pub settled: Vec<String>,
 }
 
 /// How saved text is parsed: the document, its `version` (a non-negative
@@ -146,7 +150,8 @@ impl Cart {
                 format!("saved cart is in {}, the store uses {}", money::echo(&saved.currency), currency.code()),
             ));
         }
-        let mut cart = Self { currency, lines: Vec::with_capacity(saved.lines.len()) };
+        let mut cart = Self { currency, lines: Vec::with_capacity(saved.lines.len()), settled: Vec::new() };
+        cart.settle_all(saved.settled);
         for line in saved.lines {
             cart.restore_line(line).map_err(|e| corrupt(e.message))?;
         }

@@ -14,8 +14,10 @@ pub(crate) fn saved_json(cart: &Cart) -> String {
         version: u32,
         currency: &'a str,
         lines: &'a [CartLine],
+        #[serde(skip_serializing_if = "<[String]>::is_empty")]
+        settled: &'a [String],
     }
-    serde_json::to_string(&Saved { version: STORAGE_VERSION, currency: cart.currency().code(), lines: cart.lines() }).unwrap()
+    serde_json::to_string(&Saved { version: STORAGE_VERSION, currency: cart.currency().code(), lines: cart.lines(), settled: cart.settled() }).unwrap()
 }
 
 /// [`SavedReader`] over `serde_json`: the native tests' parser of the saved
@@ -344,4 +346,46 @@ fn derived_fields_are_recomputed_on_load_not_trusted() {
     let tampered = saved_json(&cart).replace("\"lineTotal\":3998", "\"lineTotal\":1");
     let r = restore(Some(&tampered), "USD").unwrap();
     assert_eq!(r.cart.subtotal(), 3998);
+}
+
+/// Issue 41, finding 1: the paid quantities leave the cart once per paid
+/// checkout, whichever tabs ask, and the saved form carries the record of it.
+#[test]
+fn a_paid_checkout_leaves_the_cart_once_and_what_was_added_since_stays() {
+    let mug = product("prod_mug", vec![variant("var_mug", "12.00", None, 9)]);
+    let paid = [PaymentItem { variant_id: "var_mug".into(), quantity: 1 }];
+    let mut cart = Cart::new("USD").unwrap();
+    cart.add(&mug, "var_mug", 1).unwrap();
+    assert!(cart.take_paid("ps_1", &paid), "the first tab that sees the payment succeed takes it out");
+    assert!(cart.is_empty());
+    cart.add(&mug, "var_mug", 1).unwrap();
+    // Another tab, or the same tab's next re-read, asks again: nothing leaves.
+    assert!(!cart.take_paid("ps_1", &paid));
+    assert_eq!(cart.line("var_mug").map(|l| l.quantity), Some(1), "the mug added again stays");
+    // In another tab, through the saved form (the tabs share it, not their copies).
+    let other = restore(Some(&saved_json(&cart)), "USD").unwrap();
+    assert_eq!(other.problem, None);
+    let mut other = other.cart;
+    assert!(!other.take_paid("ps_1", &paid), "the saved form says ps_1 was taken out");
+    assert_eq!(other.line("var_mug").map(|l| l.quantity), Some(1));
+    // A unit added during the payment stays, once: the next checkout takes its own.
+    other.add(&mug, "var_mug", 1).unwrap();
+    assert!(other.take_paid("ps_2", &paid));
+    assert!(!other.take_paid("ps_2", &paid));
+    assert_eq!(other.line("var_mug").map(|l| l.quantity), Some(1));
+    assert_eq!(other.line("var_mug").map(|l| l.line_total), Some(1200), "the line's total follows its quantity");
+    assert_eq!(other.settled(), ["ps_1", "ps_2"]);
+}
+
+#[test]
+fn the_cart_remembers_the_last_settled_checkouts_and_reads_a_saved_form_without_them() {
+    let mut cart = Cart::new("USD").unwrap();
+    for i in 0..(paid::SETTLED_KEPT + 3) {
+        cart.take_paid(&format!("ps_{i}"), &[]);
+    }
+    assert_eq!(cart.settled().len(), paid::SETTLED_KEPT);
+    assert_eq!(cart.settled().first().map(String::as_str), Some("ps_3"), "the oldest are forgotten first");
+    let before = r#"{"version":1,"currency":"USD","lines":[]}"#;
+    let r = restore(Some(before), "USD").unwrap();
+    assert_eq!((r.problem, r.cart.settled().len()), (None, 0), "a cart saved before issue 41");
 }

@@ -27,6 +27,8 @@
 //! - [`record`]: the rules of the record every tab of the cart shares
 //!   (which record `start`/`resume` open, what a stale tab may do).
 //! - [`validate`]: amounts, return URLs, addresses, stored sessions.
+//! - [`lease`]: the rules of the cart's lock without Web Locks (a
+//!   `localStorage` lease), for the browser's lock and the simulation's.
 //!
 //! The wasm class `Checkout` (`src/wasm/checkout.rs`) does the I/O: the
 //! client, the processor adapter, storage, listeners, the tab lock.
@@ -43,6 +45,7 @@
 //! [`crate::error::ErrorCode::InvalidState`] error naming both; nothing is a
 //! silent no-op.
 
+pub mod lease;
 pub mod machine;
 pub mod options;
 pub mod protocol;

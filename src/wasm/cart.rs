@@ -70,6 +70,7 @@ impl Cart {
     /// call back into the cart; a `RefCell` borrowed then would trap and
     /// leave the instance dead for good).
     fn change<R>(&self, f: impl FnOnce(&mut State) -> Result<R>) -> Result<R> {
+        self.catch_up();
         let (out, write) = {
             let mut s = self.state.borrow_mut();
             let out = f(&mut s)?;
@@ -77,13 +78,27 @@ impl Cart {
         };
         if let Some((storage, key, text)) = write {
             let written = storage.set_item(&key, &text);
-            self.state.borrow_mut().saved(&written);
+            self.state.borrow_mut().saved(&written, text);
             if written.is_ok() {
                 cart_persist::announce_saved();
             }
         }
         emit(&self.state, CartEventSource::Change);
         Ok(out)
+    }
+
+    /// A persistent cart changes the cart as saved now (issue 41): a tab that missed other
+    /// tabs' `storage` events (a page restored from the back/forward cache) never writes its
+    /// stale copy over theirs, nor over the checkouts the saved form says were taken out.
+    /// Not generic, not inlined: one copy for every [`Self::change`].
+    #[inline(never)]
+    fn catch_up(&self) {
+        let read = self.state.borrow().persistence.as_ref().and_then(|p| Some((p.storage.clone()?, p.key.clone())));
+        if let Some(Ok(Some(text))) = read.map(|(storage, key)| cart_persist::read(&storage, &key)) {
+            if self.state.borrow_mut().catch_up(text) {
+                emit(&self.state, CartEventSource::Storage);
+            }
+        }
     }
 
     fn products(products: JsValue) -> Result<Vec<CartProduct>> {
@@ -150,6 +165,7 @@ impl Cart {
         };
         let (restored, restore_problem) = cart_persist::load(saved.as_deref(), currency)?;
         let mut state = State::new(restored);
+        state.seen = saved.filter(|_| restore_problem.is_none());
         state.problem = problem.or(restore_problem);
         if let Some(f) = on_change {
             state.listeners.add(f);
@@ -158,12 +174,13 @@ impl Cart {
         let state = Rc::new(RefCell::new(state));
         let follow = storage.and_then(|storage| {
             let weak = Rc::downgrade(&state);
-            cart_persist::follow(storage, key, currency.to_owned(), move |cart, problem| {
+            cart_persist::follow(storage, key, currency.to_owned(), move |cart, problem, text| {
                 let Some(state) = weak.upgrade() else { return };
                 {
                     let mut s = state.borrow_mut();
                     s.replace(cart);
                     s.problem.clone_from(&problem);
+                    s.seen = text;
                 }
                 emit(&state, CartEventSource::Storage);
             })
@@ -373,6 +390,41 @@ impl Cart {
         let products = Self::products(products)?;
         let report = self.state.borrow().cart.check(&products)?;
         to_js(&report)
+    }
+
+    /// Take what a paid checkout paid for out of the cart, once per checkout:
+    /// `Checkout` calls it when the payment of session `sessionId` succeeded,
+    /// in every tab that sees it succeed. The first call for a session
+    /// subtracts `items`' quantities from the lines as the cart is then (a
+    /// line left at 0 is removed; units the buyer added meanwhile stay) and
+    /// records the session in the cart (its saved form, for every tab of a
+    /// persistent cart); a later call for the same session changes nothing.
+    /// Returns whether the cart changed. Storefronts do not need to call it.
+    ///
+    /// # Errors
+    /// `invalid_argument` when `sessionId` is not a string or `items` not an
+    /// array of `PaymentItem`s.
+    ///
+    /// @example cart.takePaid("ps_123", [{ variantId: "var_mug", quantity: 1 }]);
+    #[wasm_bindgen(js_name = takePaid)]
+    pub fn take_paid(
+        &self,
+        #[wasm_bindgen(js_name = sessionId, unchecked_param_type = "string")] session_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "PaymentItem[]")] items: JsValue,
+    ) -> Result<bool> {
+        let session = super::js::string_arg(&session_id, "sessionId must be a string")?;
+        let paid: Vec<crate::model::PaymentItem> = list_from_js(items, "items", Root::PaymentItem)?;
+        // Nothing changed (the session was taken out before): nothing saved or told.
+        Ok(self
+            .change(|s| {
+                let old = s.cart.lines().to_vec();
+                if !s.cart.take_paid(&session, &paid) {
+                    return Err(Error::invalid_argument("already taken out"));
+                }
+                s.lines.replaced(&old, s.cart.lines());
+                Ok(())
+            })
+            .is_ok())
     }
 
     /// The `items` of `payments.initiate`: `{ variantId, quantity }` per line.

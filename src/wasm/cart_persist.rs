@@ -51,7 +51,8 @@ pub(super) fn load(data: Option<&str>, currency: &str) -> Result<(cart::Cart, Op
 }
 
 /// The versioned JSON form of `cart`, whose line snapshots are `lines`
-/// (`{"version":1,"currency":…,"lines":[…],"summary":{…}}`, src/cart/storage.rs).
+/// (`{"version":1,"currency":…,"lines":[…],"settled":[…],"summary":{…}}`, src/cart/storage.rs;
+/// `settled`, the checkouts taken out of the cart, only when there is one).
 pub(super) fn saved_text(cart: &cart::Cart, lines: &Array) -> String {
     let doc = Object::new();
     let set = |k: &str, v: &JsValue| {
@@ -60,6 +61,9 @@ pub(super) fn saved_text(cart: &cart::Cart, lines: &Array) -> String {
     set("version", &JsValue::from(cart::STORAGE_VERSION));
     set("currency", &JsValue::from_str(cart.currency().code()));
     set("lines", lines);
+    if !cart.settled().is_empty() {
+        set("settled", &to_js(cart.settled()).unwrap_or(JsValue::NULL));
+    }
     set("summary", &to_js(&cart.summary()).unwrap_or(JsValue::NULL));
     js_sys::JSON::stringify(&doc).ok().and_then(|s| s.as_string()).unwrap_or_default()
 }
@@ -133,12 +137,12 @@ pub(super) fn write_failed(e: &JsValue) -> RestoreProblem {
 
 /// Follows what other tabs save under `key` in `storage` (`storage` events
 /// of the window): `changed` gets the cart read from it (or an empty cart and
-/// the problem). `None` without a window.
+/// the problem) and the saved text. `None` without a window.
 pub(super) fn follow(
     storage: Store,
     key: String,
     currency: String,
-    mut changed: impl FnMut(cart::Cart, Option<RestoreProblem>) + 'static,
+    mut changed: impl FnMut(cart::Cart, Option<RestoreProblem>, Option<String>) + 'static,
 ) -> Option<EventListener> {
     let window = web_sys::window()?;
     EventListener::new(&window, "storage", move |e: JsValue| {
@@ -150,8 +154,9 @@ pub(super) fn follow(
         if e.key().is_some_and(|k| k != key) {
             return;
         }
-        if let Ok((cart, problem)) = load(e.new_value().as_deref(), &currency) {
-            changed(cart, problem);
+        let text = e.new_value();
+        if let Ok((cart, problem)) = load(text.as_deref(), &currency) {
+            changed(cart, problem, text);
         }
     })
 }

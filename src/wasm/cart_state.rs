@@ -25,6 +25,10 @@ pub(super) struct State {
     pub(super) listeners: Listeners,
     /// Counts the changes (this tab's and the ones read from other tabs): a snapshot key.
     pub(super) version: u32,
+    /// The saved text this cart was last read from or written as (a persistent
+    /// cart): saved text that differs is another tab's change, read before
+    /// this tab changes the cart ([`State::catch_up`]).
+    pub(super) seen: Option<String>,
 }
 
 /// Where a change came from: this tab (`"change"`) or another one (`"storage"`).
@@ -33,7 +37,7 @@ pub(super) type Source = cart::CartEventSource;
 impl State {
     pub(super) fn new(cart: cart::Cart) -> Self {
         let lines = Snapshots::new(cart.lines().len());
-        Self { cart, lines, persistence: None, problem: None, listeners: Listeners::default(), version: 0 }
+        Self { cart, lines, persistence: None, problem: None, listeners: Listeners::default(), version: 0, seen: None }
     }
 
     /// Replace the whole cart (restore, another tab, refresh): snapshots of
@@ -41,6 +45,24 @@ impl State {
     pub(super) fn replace(&mut self, cart: cart::Cart) {
         let old = core::mem::replace(&mut self.cart, cart);
         self.lines.replaced(old.lines(), self.cart.lines());
+    }
+
+    /// Before a change of a persistent cart: `text` is what storage holds
+    /// now; when it is not what this cart last read or wrote (another tab
+    /// saved since, its `storage` event not heard), the cart becomes that
+    /// (unless it does not read: then this cart's own is kept and saved).
+    /// Returns whether the cart became the saved one (its listeners are told, as for a
+    /// `storage` event).
+    pub(super) fn catch_up(&mut self, text: String) -> bool {
+        if self.seen.as_deref() == Some(text.as_str()) {
+            return false;
+        }
+        let read = cart_persist::load(Some(&text), self.cart.currency().code());
+        self.seen = Some(text);
+        // Other text than this cart last read or wrote: another tab saved a change.
+        let Ok((cart, None)) = read else { return false };
+        self.replace(cart);
+        true
     }
 
     /// The line at `index` changed (or was appended).
@@ -74,7 +96,10 @@ impl State {
     }
 
     /// The outcome of that write: a failure is the cart's problem until a write succeeds.
-    pub(super) fn saved(&mut self, written: &core::result::Result<(), JsValue>) {
+    pub(super) fn saved(&mut self, written: &core::result::Result<(), JsValue>, text: String) {
+        if written.is_ok() {
+            self.seen = Some(text);
+        }
         match written {
             Ok(()) if self.problem.as_ref().is_some_and(|p| p.kind == RestoreProblemKind::WriteFailed) => self.problem = None,
             Ok(()) => {}

@@ -133,8 +133,8 @@ impl Inner {
                 self.unmount();
                 Input::None
             }
-            Effect::EmptyCart { paid } => {
-                self.empty_cart(paid);
+            Effect::EmptyCart { session, paid } => {
+                self.empty_cart(session, paid);
                 Input::None
             }
             Effect::Emit(state) => {

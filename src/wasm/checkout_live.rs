@@ -20,7 +20,7 @@ use super::listeners::{emit, EventListener, Listeners};
 use super::lock;
 use super::payment_api::JsClient;
 use super::storage::Store;
-use crate::checkout::protocol::{Operation, Record, Stored, Tab};
+use crate::checkout::protocol::{write_applies, Operation, Record, Stored, Tab};
 use crate::checkout::crosstab::after_paying;
 use crate::checkout::stored::head as stored_head;
 use crate::checkout::state::CheckoutState;
@@ -150,14 +150,11 @@ impl Inner {
         }
     }
 
-    /// Write `record` if the stored revision is `expect`: `Ok(false)` when
+    /// Write `record` if the stored revision is `expect` (the protocol's
+    /// [`write_applies`] decides, as in the simulation): `Ok(false)` when
     /// another revision is stored, `Err(why)` when storage refused it.
     pub(super) fn write(&self, record: &Record, expect: Option<u64>) -> Result<bool, String> {
-        let now = match self.read() {
-            Ok(r) => r.map(|r| r.revision),
-            Err(_) => return Ok(false),
-        };
-        if now != expect {
+        if !write_applies(&self.read(), expect) {
             return Ok(false);
         }
         let s = match &self.place {
@@ -206,11 +203,17 @@ impl Inner {
         emit(listeners, &js);
     }
 
-    /// The payment for `paid` succeeded: take it out of the cart, as
-    /// [`after_paying`] says of what the cart holds now (a persistent cart
-    /// saves, and its other tabs follow). Every line gone: `clear()`.
-    pub(super) fn empty_cart(&self, paid: &[PaymentItem]) {
+    /// The payment of checkout `session` for `paid` succeeded: the cart takes
+    /// it out, once per checkout whichever tabs ask (the SDK's `Cart`:
+    /// `takePaid`, which decides by the session in its saved form). A cart
+    /// without `takePaid` (an object of the storefront's own) has the paid
+    /// quantities subtracted as [`after_paying`] says of what it holds now.
+    pub(super) fn empty_cart(&self, session: &str, paid: &[PaymentItem]) {
         let Some(cart) = &self.cart else { return };
+        if let (Some(f), Ok(items)) = (get(cart, "takePaid").dyn_ref::<Function>(), to_js(paid)) {
+            let _ = f.call2(cart, &session.into(), &items);
+            return;
+        }
         let Ok(now) = cart_items(cart) else { return };
         let left = after_paying(&now, paid);
         let call = |m: &str, args: &[JsValue]| {

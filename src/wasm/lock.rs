@@ -1,25 +1,26 @@
-//! The cross-tab checkout lock (issue 12, item 8): the cart and its checkout
-//! record are shared by all tabs through localStorage; the lock makes one tab
-//! the one that may start a new checkout or a new payment, so two tabs never
-//! both pay.
+//! The cross-tab checkout lock (issue 12, item 8; issue 41: a courtesy). The
+//! cart's checkout record is shared by all tabs through localStorage, and its
+//! conditional writes keep a payment from being made twice with or without
+//! this lock (the simulation shows it: docs/ARCHITECTURE.md). The lock's one
+//! job is the second tab's buyer: told that the checkout is in progress in
+//! another tab before entering a card, or choosing shipping, that the first
+//! tab's payment would make moot.
 //!
-//! The lock belongs to the tab (the page), named after the checkout's
-//! storage key (`cirrus.checkout.lock:<storageKey>`): `Checkout.start` and
-//! every *new* payment (a fresh token) need it; finishing a payment that may
-//! exist (resume, re-confirming the same token) never does. It is let go when
-//! the tab's checkout ends (succeeded, cancelled, failed for good), when that
-//! checkout is freed with no payment unsettled, or when the tab closes. A
-//! newer checkout in the same tab takes it over.
+//! The lock belongs to the page, named after the checkout's storage key
+//! (`cirrus.checkout.lock:<storageKey>`): `Checkout.start`, choosing shipping
+//! and every *new* payment (a fresh token) ask for it; finishing a payment
+//! that may exist never does. It is let go when the page's checkout ends,
+//! when that checkout is freed with no payment unsettled, or when the page
+//! goes away. A newer checkout in the same page takes it over.
 //!
 //! - **Web Locks** (`navigator.locks.request(name, { ifAvailable: true })`)
-//!   where present: the browser frees the lock when the tab goes away.
-//! - Otherwise a **localStorage lease** `{ owner, until }`, renewed every
-//!   [`LEASE_MS`]/3 while held, taken over by another tab once expired. A tab
-//!   whose lease expired (its timers were throttled) and was taken by another
-//!   tab no longer holds the lock: every `acquire` checks the stored lease,
-//!   not only this page's memory. The owner id is per page (never kept in
-//!   sessionStorage, which a duplicated tab copies), and a page lets its
-//!   leases go when it is hidden for good (`pagehide`), so a reload can take
+//!   where present: the browser frees the lock when the page goes away.
+//! - Otherwise a **localStorage lease** `{ owner, until }` whose rules are
+//!   [`crate::checkout::lease`] (the simulation runs them too), renewed every
+//!   third of its life while held; a lease that ran out (the page's timers
+//!   frozen) is another tab's to take, and then no longer this page's. The
+//!   owner id is per page (never kept in sessionStorage, which a duplicated
+//!   tab copies); a page lets its leases go on `pagehide`, so a reload takes
 //!   the lease again at once.
 //! - Neither (node, storage disabled): no lock; nothing else changes.
 
@@ -32,11 +33,9 @@ use wasm_bindgen_futures::JsFuture;
 use super::js::get;
 use super::listeners::EventListener;
 use super::storage::{self, Store};
-use super::timers::{sleep, Interval};
+use super::timers::Interval;
+use crate::checkout::lease::{self, Holder, LEASE_MS};
 use crate::error::{Error, Result};
-
-/// How long a localStorage lease lasts without renewal (ms).
-pub(crate) const LEASE_MS: f64 = 15_000.0;
 
 enum Release {
     /// The resolver of the promise the Web Lock callback returned.
@@ -131,7 +130,7 @@ fn drop_release(r: Release, name: &str) {
         Release::Lease { .. } => {
             // the renewal timer stops when `r` is dropped
             if let Some(s) = local_storage() {
-                if lease_of(&s, name).is_some_and(|(o, _)| o == tab_id()) {
+                if lease::mine_or_none(lease_of(&s, name), tab_id()) {
                     let _ = s.remove_item(name);
                 }
             }
@@ -196,8 +195,7 @@ fn tab_id() -> String {
 /// it is renewed at once.
 fn lease_still_ours(name: &str) -> bool {
     let Some(s) = local_storage() else { return true };
-    let ours = lease_of(&s, name).is_some_and(|(o, until)| o == tab_id() && until > js_sys::Date::now());
-    ours && write_lease(&s, name)
+    lease::holder(lease_of(&s, name), tab_id(), js_sys::Date::now()) == Holder::Me && write_lease(&s, name)
 }
 
 /// Once per page: let every lease this page holds go when the page is
@@ -239,31 +237,27 @@ fn lease_of(s: &Store, name: &str) -> Option<(String, f64)> {
 fn write_lease(s: &Store, name: &str) -> bool {
     let v = Object::new();
     let _ = Reflect::set(&v, &JsValue::from_str("owner"), &JsValue::from_str(&tab_id()));
-    let _ = Reflect::set(&v, &JsValue::from_str("until"), &JsValue::from_f64(js_sys::Date::now() + LEASE_MS));
+    let _ = Reflect::set(&v, &JsValue::from_str("until"), &JsValue::from_f64(lease::until(js_sys::Date::now())));
     JSON::stringify(&v).ok().and_then(|t| t.as_string()).is_some_and(|t| s.set_item(name, &t).is_ok())
 }
 
-/// The localStorage lease: refused while another tab's lease is live; taken
-/// (and checked again after a moment, in case two tabs wrote at once)
-/// otherwise, then renewed while held.
+/// The localStorage lease: refused while another tab's lease is live
+/// ([`lease::holder`]), taken otherwise, then renewed while held (over
+/// nothing or this page's own lease only: [`lease::mine_or_none`]). Two tabs
+/// taking it in the same instant may both hold it: a courtesy lost, nothing
+/// else (the module documentation).
 async fn lease(name: &str) -> Result<Release> {
     let Some(s) = local_storage() else { return Ok(Release::Nothing) };
-    let me = tab_id();
-    let live_elsewhere = |s: &Store| lease_of(s, name).is_some_and(|(o, until)| o != me && until > js_sys::Date::now());
-    if live_elsewhere(&s) {
+    if lease::holder(lease_of(&s, name), tab_id(), js_sys::Date::now()) == Holder::Other {
         return Err(held_elsewhere());
     }
     if !write_lease(&s, name) {
         return Ok(Release::Nothing); // a full or disabled storage: no lease to hold
     }
-    sleep(50).await;
-    if live_elsewhere(&s) {
-        return Err(held_elsewhere());
-    }
     release_leases_on_pagehide();
     let (store, key) = (s.clone(), name.to_owned());
-    let renew = Interval::new((LEASE_MS / 3.0) as u32, move || {
-        if lease_of(&store, &key).is_none_or(|(o, _)| o == tab_id()) {
+    let renew = Interval::new(LEASE_MS / 3, move || {
+        if lease::mine_or_none(lease_of(&store, &key), tab_id()) {
             write_lease(&store, &key);
         }
     });

@@ -32,11 +32,6 @@ pub(super) fn delay(ms: u32) -> Promise {
     })
 }
 
-/// Waits `ms` (at once where there is no `setTimeout`).
-#[cfg(feature = "checkout")]
-pub(super) async fn sleep(ms: u32) {
-    let _ = wasm_bindgen_futures::JsFuture::from(delay(ms)).await;
-}
 
 /// Calls a closure once after `ms`, unless dropped first.
 #[cfg(feature = "client")]

@@ -633,3 +633,29 @@ test("storage: null keeps the record in this page's memory: a checkout let go wi
   assert.equal(w.calls("initiate").length, 1);
   again.free();
 });
+
+test("issue 41, finding 1: a paid checkout leaves the cart once, whichever tabs see it succeed; a tab that missed the cart's storage events takes nothing out again", async () => {
+  // Two tabs' persistent carts over one storage; node has no `storage` event, so neither
+  // hears the other: B's cart is the stale copy of a page restored from the back/forward cache.
+  const w = world();
+  const mug = { id: "p1", name: "Mug", slug: "mug", status: "ACTIVE", images: [], variants: [{ id: "v1", price: "10.00", stockQuantity: 9, stockStatus: "IN_STOCK", attributes: {} }] };
+  const cartA = lib.Cart.persistent("USD", { storage: w.storage, key: "shop.cart" });
+  cartA.add(mug, "v1", 1);
+  const cartB = lib.Cart.persistent("USD", { storage: w.storage, key: "shop.cart" });
+  const a = await lib.Checkout.start(w.client, { ...w.opts, cart: cartA });
+  const b = await lib.Checkout.resume(w.client, { ...w.opts, cart: cartB });
+  assert.ok(b, "B holds the same checkout open");
+  await a.shippingOptions("US");
+  await a.selectShipping("std", ADDRESS);
+  assert.equal((await a.pay({ returnUrl: URL })).state, "succeeded");
+  assert.equal(cartA.isEmpty, true, "A's cart: the mug paid for is taken out");
+  cartA.add(mug, "v1", 1); // the buyer adds the mug again
+  const saved = () => JSON.parse(w.data.get("shop.cart"));
+  assert.deepEqual(saved().settled, ["ps_1"], "the saved form records the checkout taken out");
+  await b.pay({ returnUrl: URL }).catch(() => {}); // B adopts the paid record
+  assert.equal(b.state.state, "succeeded");
+  assert.deepEqual(saved().lines.map((l) => [l.variantId, l.quantity]), [["v1", 1]], "the mug added again stays");
+  assert.deepEqual(cartB.lines.map((l) => [l.variantId, l.quantity]), [["v1", 1]], "B's cart caught up with the saved form");
+  assert.equal(cartB.takePaid("ps_1", [{ variantId: "v1", quantity: 1 }]), false, "asked again: nothing changes");
+  assert.equal(w.calls("initiate").length, 1);
+});

@@ -81,6 +81,17 @@ pub struct Record {
 /// has kept it aside and the error says where).
 pub type Stored = Result<Option<Record>>;
 
+/// The executor's decision on an [`Effect::Write`] (issue 41: the browser's
+/// `Inner::write` and the simulation's call this, so the rule they run is
+/// one): the write applies only when the record stored right now is
+/// readable and has the revision `expect` (`None`: nothing is stored).
+/// Otherwise storage is left as it is and the step gets
+/// [`Input::Wrote`]`(Ok(false))`.
+#[must_use]
+pub fn write_applies(now: &Stored, expect: Option<u64>) -> bool {
+    matches!(now, Ok(r) if r.as_ref().map(|r| r.revision) == expect)
+}
+
 /// What the page asked for (one public method each), or an event.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Operation {
@@ -151,10 +162,12 @@ pub enum Effect {
     NextAction(String),
     /// Wait this long (ms). → [`Input::None`].
     Sleep(u32),
-    /// The payment for `paid` succeeded: take it out of the cart, what
-    /// [`super::crosstab::after_paying`] says of the cart as it is now
-    /// (every line left at 0: clear it). → [`Input::None`].
-    EmptyCart { paid: Vec<PaymentItem> },
+    /// The payment of checkout `session` for `paid` succeeded: take it out
+    /// of the cart once per checkout (`Cart::take_paid`, keyed by `session`
+    /// in the cart's saved form: every tab that sees the payment succeed
+    /// asks, the first ask subtracts from the cart as it is then, the others
+    /// change nothing). → [`Input::None`].
+    EmptyCart { session: String, paid: Vec<PaymentItem> },
     /// Tell the listeners the state changed. → [`Input::None`].
     Emit(Box<CheckoutState>),
     /// The first answer of a resumed payment is in (`start`/`resume` may

@@ -34,7 +34,8 @@ pub struct Tab {
     pub(super) lock: bool,
     /// A payment run is under way in this tab.
     pub(super) flight: bool,
-    /// The cart was emptied of what this checkout paid for.
+    /// This tab asked the cart to take out what this checkout paid for (the
+    /// cart decides, once per checkout for every tab: `Cart::take_paid`).
     pub(super) emptied: bool,
     /// The last shipping options and the country they are for.
     pub(super) options: Option<(String, Vec<ShippingOption>)>,
@@ -179,8 +180,8 @@ impl Tab {
     }
 
     /// What follows every change of the state: once over, the lock let go
-    /// and the form unmounted; once paid, the cart emptied (once per
-    /// checkout); the listeners told; a form that shows another amount told
+    /// and the form unmounted; once paid, the cart asked to take out what was
+    /// paid (the cart does it once per checkout, whichever tabs ask); the listeners told; a form that shows another amount told
     /// the new one.
     pub(super) fn changed(&mut self, q: &mut VecDeque<Effect>) {
         if self.state.is_final() {
@@ -188,8 +189,8 @@ impl Tab {
         }
         if let (CheckoutState::Succeeded(_), true, false) = (&self.state, self.cart, self.emptied) {
             self.emptied = true;
-            let paid = self.state.session().map(|s| s.items.clone()).unwrap_or_default();
-            q.push_back(Effect::EmptyCart { paid });
+            let (session, paid) = self.state.session().map(|s| (s.session_id.clone(), s.items.clone())).unwrap_or_default();
+            q.push_back(Effect::EmptyCart { session, paid });
         }
         q.push_back(Effect::Emit(Box::new(self.state.clone())));
         if self.state.is_final() {

@@ -1,6 +1,7 @@
 //! Native tests of the checkout core: transitions ([`machine`]), the stored
 //! form ([`stored`]). Shared fixtures here.
 
+mod cart_once;
 mod crosstab;
 mod machine;
 mod protocol;

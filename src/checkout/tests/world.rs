@@ -24,6 +24,8 @@ pub(super) struct World {
     pub(super) tax: i64,
     /// Every effect handed out, by every run.
     pub(super) log: Vec<Effect>,
+    /// The cart every tab's `EmptyCart` asks (`Cart::take_paid`), when a test has one.
+    pub(super) cart: Option<crate::cart::Cart>,
 }
 
 impl World {
@@ -36,7 +38,7 @@ impl World {
                 if self.full {
                     return Input::Wrote(Err("QuotaExceededError".into()));
                 }
-                if self.record.as_ref().map(|r| r.revision) != *expect {
+                if !crate::checkout::protocol::write_applies(&Ok(self.record.clone()), *expect) {
                     return Input::Wrote(Ok(false));
                 }
                 self.record = Some((**record).clone());
@@ -60,6 +62,12 @@ impl World {
             Effect::AcquireLock => Input::Lock(if self.locked_elsewhere { Err(Error::invalid_state("a checkout for this cart is in progress in another tab")) } else { Ok(()) }),
             Effect::Mount(_) | Effect::UpdateAmount { .. } | Effect::NextAction(_) => Input::Adapter(Ok(())),
             Effect::CollectToken => Input::Token(Ok(self.tokens.pop_front().unwrap_or_else(|| "tok_1".into()))),
+            Effect::EmptyCart { session, paid } => {
+                if let Some(cart) = &mut self.cart {
+                    cart.take_paid(session, paid);
+                }
+                Input::None
+            }
             _ => Input::None,
         }
     }

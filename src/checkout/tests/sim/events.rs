@@ -7,6 +7,7 @@
 //! fills up, the processor settles, the server sweeps. After the chaos phase
 //! only the calm things happen and the buyer tries to finish (invariant 5).
 
+use super::cart::Change;
 use super::net::{Answer, Leg, Request};
 use super::server::{Card, PiStatus};
 use super::world::{trace, Then, Token, Wait, World};
@@ -32,6 +33,10 @@ pub(super) enum Ev {
     LoseBack(usize),
     StorageEvent(usize, usize),
     LoseStorageEvent(usize, usize),
+    /// The cart's `storage` event reaches page `p` (else its copy stays stale).
+    CartEvent(usize),
+    /// The buyer changes the cart in page `p`, whatever the page awaits.
+    CartChange(usize),
     Buyer(usize),
     Close(usize),
     Reload(usize),
@@ -75,6 +80,12 @@ impl World {
                 if chaos {
                     out.push((Ev::LoseStorageEvent(p, i), 1));
                 }
+            }
+            if self.cart_stale(p) {
+                out.push((Ev::CartEvent(p), 2));
+            }
+            if chaos && !self.cfg.bare {
+                out.push((Ev::CartChange(p), 1));
             }
             if chaos {
                 let busy = page.ops.iter().any(|r| r.name != "follow");
@@ -183,6 +194,8 @@ impl World {
                 trace!(self, "page {}: storage event of write {label} lost", self.pages[p].id);
             }
             Ev::Buyer(p) => self.buyer(p),
+            Ev::CartEvent(p) => self.cart_event(p),
+            Ev::CartChange(p) => self.change_cart(p),
             Ev::Close(p) => {
                 let orderly = self.rng.percent(50);
                 self.close_page(p, orderly);
@@ -352,17 +365,12 @@ impl World {
         }
         let c = self.pages[p].cart;
         let variant = ["var_a", "var_b", "var_c"][self.rng.below(3)];
-        let lines = &mut self.carts[c].lines;
-        match lines.iter().position(|l| l.variant_id == variant) {
-            Some(i) if self.rng.percent(50) => {
-                lines.remove(i);
-            }
-            Some(i) => lines[i].quantity = 1 + lines[i].quantity % 2,
-            None => lines.push(PaymentItem { variant_id: variant.into(), quantity: 1 }),
-        }
-        let lines = lines.clone();
-        self.cart_changed(c);
-        trace!(self, "page {}: buyer changes the cart to {lines:?}", self.pages[p].id);
+        let change = match self.carts[c].lines.iter().find(|l| l.variant_id == variant) {
+            Some(_) if self.rng.percent(50) => Change::Remove(variant.into()),
+            Some(l) if self.rng.percent(50) => Change::Set(variant.into(), 1 + l.quantity % 2),
+            _ => Change::Add(variant.into(), 1),
+        };
+        self.buyer_cart(p, &change);
     }
 
     /// The calm phase's buyer: gives up what cannot be bought, then does
@@ -370,12 +378,10 @@ impl World {
     fn finisher(&mut self, p: usize) {
         let c = self.pages[p].cart;
         if !self.cfg.bare {
-            let before = self.carts[c].lines.len();
-            let lines = std::mem::take(&mut self.carts[c].lines);
-            self.carts[c].lines = lines.into_iter().filter(|l| self.sellable(std::slice::from_ref(l))).collect();
-            if self.carts[c].lines.len() != before {
-                self.cart_changed(c);
+            let gone: Vec<String> = self.carts[c].lines.iter().filter(|l| !self.sellable(std::slice::from_ref(l))).map(|l| l.variant_id.clone()).collect();
+            for v in gone {
                 trace!(self, "page {}: buyer takes what is sold out out of the cart", self.pages[p].id);
+                self.buyer_cart(p, &Change::Remove(v));
             }
         }
         self.next_action(p);
@@ -422,6 +428,7 @@ impl World {
             if self.finished() {
                 self.server.sweep();
                 self.check();
+                self.check_carts_at_end();
                 return;
             }
             if self.step - start >= CALM_STEPS || !self.step_once(&mut scratch) {

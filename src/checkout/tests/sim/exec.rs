@@ -8,7 +8,7 @@ use super::check::attempt_token;
 use super::net::{Answer, Kind, Leg, Message, Request};
 use super::storage::Fault;
 use super::world::{trace, Running, Then, Wait, World};
-use crate::checkout::protocol::{Effect, Input, Operation, Outcome, Record, Stored};
+use crate::checkout::protocol::{write_applies, Effect, Input, Operation, Outcome, Record, Stored};
 use crate::checkout::state::CheckoutState;
 use crate::error::{Error, ErrorCode};
 use crate::model::{PaymentItem, PaymentStatus};
@@ -153,8 +153,8 @@ impl World {
                 self.pages[p].checkouts[c].form = None;
                 Ok(Input::None)
             }
-            Effect::EmptyCart { paid } => {
-                self.empty_cart(p, &paid);
+            Effect::EmptyCart { session, paid } => {
+                self.empty_cart(p, &session, &paid);
                 Ok(Input::None)
             }
             Effect::Emit(_) => Ok(Input::None),
@@ -169,7 +169,10 @@ impl World {
                 self.pages[p].checkouts[c].form = Some(amount);
                 Err(Wait::Form)
             }
-            Effect::CollectToken => Err(Wait::Collect),
+            Effect::CollectToken => {
+                self.card_asked_with_the_lock(id);
+                Err(Wait::Collect)
+            }
             Effect::NextAction(secret) => Err(Wait::Action(secret)),
             Effect::Sleep(ms) => Err(Wait::Sleep(self.clock + u64::from(ms))),
             Effect::Initiate(req) => {
@@ -207,15 +210,16 @@ impl World {
 
     /// A conditional write: applied only if the stored revision is `expect`.
     fn write(&mut self, p: usize, record: Record, expect: Option<u64>) -> Result<bool, String> {
+        // The browser executor's own rule (`Inner::write`): `write_applies` on the record read now.
         if !self.pages[p].kept {
             let memory = &mut self.pages[p].memory;
-            if memory.peek().map(|r| r.revision) != expect {
+            if !write_applies(&Ok(memory.peek().cloned()), expect) {
                 return Ok(false);
             }
             return memory.write(record).map(|()| true).map_err(|_| "this page's memory refused a write".to_string());
         }
         let stored = self.storage.read().map_err(|_| "SecurityError: localStorage is not available".to_string())?;
-        if stored.map(|r| r.revision) != expect {
+        if !write_applies(&Ok(stored), expect) {
             trace!(self, "    not applied: stored revision {:?}, expected {expect:?}", self.storage.peek().map(|r| r.revision));
             return Ok(false);
         }
@@ -233,24 +237,11 @@ impl World {
         Ok(true)
     }
 
-    /// `after_paying` on the page's cart.
-    fn empty_cart(&mut self, p: usize, paid: &[PaymentItem]) {
-        let c = self.pages[p].cart;
-        if self.cfg.bare {
-            return;
+    /// The page's cart takes out what was paid (`cart.rs`).
+    fn empty_cart(&mut self, p: usize, session: &str, paid: &[PaymentItem]) {
+        if !self.cfg.bare {
+            self.take_paid(p, session, paid);
         }
-        let left = crate::checkout::crosstab::after_paying(&self.carts[c].lines, paid);
-        let cart = &mut self.carts[c];
-        for (variant, quantity) in left {
-            if let Some(i) = cart.lines.iter().position(|l| l.variant_id == variant) {
-                if quantity == 0 {
-                    cart.lines.remove(i);
-                } else {
-                    cart.lines[i].quantity = quantity;
-                }
-            }
-        }
-        self.cart_changed(c);
     }
 
     /// The answer to a parked operation's await, and the operation goes on.

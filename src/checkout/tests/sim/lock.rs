@@ -5,8 +5,7 @@
 //! whose timers are frozen and is then taken by another tab while the frozen
 //! tab still believes it holds it.
 
-/// How long a lease lasts without renewal (ms), as `src/wasm/lock.rs` says.
-pub const LEASE_MS: u64 = 15_000;
+use crate::checkout::lease::{self, Holder, LEASE_MS};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LockKind {
@@ -31,7 +30,8 @@ impl Lock {
         match (self.kind, self.holder) {
             (_, None) => None,
             (LockKind::WebLocks, Some((tab, _))) => Some(tab),
-            (LockKind::Lease, Some((tab, until))) => (now < until).then_some(tab),
+            // The browser's own rule (`src/wasm/lock.rs`): `lease::holder`.
+            (LockKind::Lease, Some((tab, until))) => (lease::holder(Some((tab, until as f64)), tab, now as f64) == Holder::Me).then_some(tab),
         }
     }
 
@@ -40,7 +40,7 @@ impl Lock {
         match self.holder(now) {
             Some(t) if t != tab => false,
             _ => {
-                self.holder = Some((tab, now + LEASE_MS));
+                self.holder = Some((tab, lease::until(now as f64) as u64));
                 true
             }
         }
@@ -58,7 +58,7 @@ impl Lock {
         if self.kind == LockKind::Lease {
             if let Some((t, until)) = &mut self.holder {
                 if *t == tab && now < *until {
-                    *until = now + LEASE_MS;
+                    *until = lease::until(now as f64) as u64;
                 }
             }
         }

@@ -13,6 +13,7 @@
 //! long; the line says how many ran) size a long run. The test prints one line:
 //! `checkout simulation: N schedules, M steps, K violations`.
 
+mod cart;
 mod check;
 mod events;
 mod exec;

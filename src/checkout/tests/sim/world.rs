@@ -144,6 +144,8 @@ pub struct World {
     pub pages: Vec<Page>,
     pub net: Vec<Message>,
     pub carts: Vec<Cart>,
+    /// The carts as the core's `Cart` holds them, saved and in each page (`cart.rs`).
+    pub shelf: Vec<super::cart::Saved>,
     /// The cart each content label belongs to.
     pub contents: Vec<usize>,
     pub tokens: Vec<Token>,
@@ -179,6 +181,7 @@ impl World {
             pages: Vec::new(),
             net: Vec::new(),
             carts: Vec::new(),
+            shelf: Vec::new(),
             contents: Vec::new(),
             tokens: Vec::new(),
             items,
@@ -241,15 +244,11 @@ impl World {
         self.next_page += 1;
         let cart = if self.cfg.absent {
             // No storage: the cart lives in this page only.
-            let lines = if self.cfg.bare { vec![] } else { self.items.clone() };
-            self.new_cart(lines)
+            self.new_cart(vec![])
         } else {
             0
         };
-        if !self.cfg.bare && self.carts[cart].lines.is_empty() && self.step == 0 {
-            self.carts[cart].lines = self.items.clone();
-            self.cart_changed(cart);
-        }
+        let fill = !self.cfg.bare && self.carts[cart].lines.is_empty() && (self.step == 0 || self.cfg.absent);
         self.pages.push(Page {
             id,
             checkouts: Vec::new(),
@@ -263,6 +262,9 @@ impl World {
         });
         trace!(self, "page {id} opens");
         let p = self.pages.len() - 1;
+        if fill {
+            self.buyer_cart(p, &super::cart::Change::Add(self.items[0].variant_id.clone(), self.items[0].quantity));
+        }
         self.open_checkout(p);
         id
     }
