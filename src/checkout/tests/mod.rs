@@ -2,6 +2,7 @@
 //! form ([`stored`]). Shared fixtures here.
 
 mod crosstab;
+mod kept;
 mod machine;
 mod protocol;
 mod sim;
