@@ -2,7 +2,7 @@
 //! form ([`stored`]). Shared fixtures here.
 
 mod crosstab;
-mod kept;
+pub(super) mod kept;
 mod machine;
 mod protocol;
 mod sim;

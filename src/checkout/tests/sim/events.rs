@@ -42,6 +42,9 @@ pub(super) enum Ev {
     Sweep,
     StockGone,
     Finisher(usize),
+    /// A tab of another SDK version rewrites the record (`records.rs`).
+    OtherVersion,
+    OtherVersionFinishes,
 }
 
 /// The tests' buyer (`checkout::tests::address`), shipping to `country`.
@@ -110,6 +113,9 @@ impl World {
         if self.server.payments.iter().any(|p| p.status == PiStatus::Authorized) {
             out.push((Ev::Sweep, 1));
         }
+        if self.other_version_pending() {
+            out.push((Ev::OtherVersionFinishes, if chaos { 1 } else { 3 }));
+        }
         if chaos {
             if self.pages.len() < 4 {
                 out.push((Ev::OpenTab, if self.pages.is_empty() { 8 } else { 1 }));
@@ -119,6 +125,9 @@ impl World {
             }
             if self.step % 7 == 0 {
                 out.push((Ev::StockGone, 1));
+            }
+            if !self.cfg.absent && self.storage.peek().is_some() {
+                out.push((Ev::OtherVersion, 1));
             }
         } else if let Some(p) = self.focus() {
             let busy = self.pages[p].ops.iter().any(|r| r.name != "follow");
@@ -219,6 +228,8 @@ impl World {
                 self.server.stock_sold_elsewhere(v);
             }
             Ev::Finisher(p) => self.finisher(p),
+            Ev::OtherVersion => self.other_version(),
+            Ev::OtherVersionFinishes => self.other_version_finishes(),
         }
     }
 
