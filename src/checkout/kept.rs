@@ -91,14 +91,14 @@ where
     G: Fn() -> E,
 {
     let aside_may = may(&aside);
-    let blocked = || Reading { stored: Err(held_aside(key)), keep: Keep::Nothing };
+    let blocked = || Reading { stored: Err(held(&format!("{key}{UNREADABLE_SUFFIX}"), "kept aside")), keep: Keep::Nothing };
     let record = match &main {
         None => None,
         Some((text, Some(d))) => match restore(d, text) {
             Ok(r) => Some(r),
             Err(e) => match restore_lenient(d, text) {
                 Ok(r) if r.state.payment_unsettled() => Some(r),
-                _ if may_be_unsettled(d()) => return Reading { stored: Err(held(key, &e)), keep: Keep::Nothing },
+                _ if may_be_unsettled(d()) => return Reading { stored: Err(held(key, &e.message)), keep: Keep::Nothing },
                 _ if aside_may => return blocked(),
                 _ => return Reading { stored: Err(e), keep: Keep::Aside },
             },
@@ -154,17 +154,10 @@ pub fn refuse_clear(key: &str) -> Error {
     Error::invalid_state(format!("the checkout under {key:?} may have a payment whose outcome is not known yet; it is kept: open it with Checkout.resume() and the SDK finishes it"))
 }
 
-/// A record that may name an unsettled payment and does not read: kept in place.
-fn held(key: &str, e: &Error) -> Error {
+/// A record (under `key`, or kept aside under `key` + [`UNREADABLE_SUFFIX`]) that may name an
+/// unsettled payment and does not read: it is kept, and no new session opens.
+fn held(key: &str, why: &str) -> Error {
     Error::invalid_state(format!(
-        "the checkout record under {key:?} may name a payment not settled yet, and this version of the SDK cannot read it ({}): it is kept, and no new payment session opens; finish that payment where it was made (the page of the SDK version that wrote it), then open the checkout again",
-        e.message
-    ))
-}
-
-/// A kept-aside record that may name an unsettled payment blocks a new session.
-fn held_aside(key: &str) -> Error {
-    Error::invalid_state(format!(
-        "the record kept aside under \"{key}{UNREADABLE_SUFFIX}\" may name a payment not settled yet, which this version of the SDK cannot finish: no new payment session opens; finish it where it was made, or remove that key from storage once the payment is known settled"
+        "the checkout record under {key:?} may name a payment not settled yet that this version of the SDK cannot read ({why}): it is kept, and no new payment session opens; finish that payment with the SDK version that wrote it (reload the page), or remove the key once the payment is known settled"
     ))
 }

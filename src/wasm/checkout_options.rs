@@ -58,7 +58,7 @@ pub(super) fn stored(s: &Store, key: &str) -> Stored {
             }
         }
     }
-    Err(Error::invalid_state(format!("the record kept aside under {aside_key:?} names a payment not settled yet and could not be put back under {key:?}: no new payment session opens")))
+    Err(Error::invalid_state(format!("{aside_key:?} could not be put back")))
 }
 
 /// The options of `start`/`resume`: their data ([`CheckoutOptions`]) and the members only
