@@ -41,6 +41,13 @@ pub(super) fn read_texts(key: &str, main: Option<&str>, aside: Option<&str>) -> 
     reading(key, text(&m), text(&a))
 }
 
+/// [`clear`] (`Checkout.clearStored`) of the texts under a key and under `<key>:unreadable`.
+pub(super) fn clear_texts(main: Option<&str>, aside: Option<&str>) -> Clear {
+    let (m, a) = (parsed(main), parsed(aside));
+    let decided = clear(&text(&m), &text(&a));
+    decided
+}
+
 /// [`read_confirm`] of an answer given as JSON text.
 pub(super) fn read_answer(text: &str) -> Result<ConfirmResponse> {
     read_confirm(serde_json::from_str::<ConfirmAnswer>(text))
@@ -159,11 +166,7 @@ fn a_kept_aside_record_naming_an_unsettled_payment_blocks_a_new_session() {
 /// that may name an unsettled payment in place.
 #[test]
 fn clear_stored_keeps_an_unreadable_record_aside() {
-    let decide = |main: Option<&str>, aside: Option<&str>| {
-        let (m, a) = (parsed(main), parsed(aside));
-        let decided = clear(&text(&m), &text(&a));
-        decided
-    };
+    let decide = clear_texts;
     assert_eq!(decide(Some("{not json"), None), Clear::Aside);
     let done = stored_value(&record(CheckoutState::Cancelled(Cancelled { session_id: None }))).to_string();
     assert_eq!(decide(Some(&done), None), Clear::Remove);

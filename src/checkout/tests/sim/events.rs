@@ -45,6 +45,8 @@ pub(super) enum Ev {
     /// A tab of another SDK version rewrites the record (`records.rs`).
     OtherVersion,
     OtherVersionFinishes,
+    /// Page `p` calls `Checkout.clearStored()` (`records.rs`).
+    ClearStored(usize),
 }
 
 /// The tests' buyer (`checkout::tests::address`), shipping to `country`.
@@ -84,6 +86,9 @@ impl World {
                 out.push((Ev::Buyer(p), if busy { 1 } else { 4 }));
                 out.push((Ev::Close(p), 1));
                 out.push((Ev::Reload(p), 1));
+                if page.kept && self.storage.peek().is_some() {
+                    out.push((Ev::ClearStored(p), 1));
+                }
                 if page.ops.iter().any(|r| r.wait != Wait::Ready(Input::None)) {
                     out.push((Ev::Freeze(p), 1));
                 }
@@ -230,6 +235,7 @@ impl World {
             Ev::Finisher(p) => self.finisher(p),
             Ev::OtherVersion => self.other_version(),
             Ev::OtherVersionFinishes => self.other_version_finishes(),
+            Ev::ClearStored(p) => self.clear_stored(p),
         }
     }
 

@@ -8,14 +8,15 @@
 //!
 //! Invariant 7 ([`World::no_session_while_kept`], when a page asks for a new
 //! payment session): no new session while the stored record, whatever form it
-//! is stored in, or a kept-aside one names an unsettled payment.
+//! is stored in, or a kept-aside one names an unsettled payment; and
+//! `Checkout.clearStored` ([`World::clear_stored`]) never loses such a record.
 
 use serde_json::json;
 
 use super::world::{trace, World};
-use crate::checkout::kept::Keep;
+use crate::checkout::kept::{Clear, Keep};
 use crate::checkout::protocol::{Record, Stored};
-use crate::checkout::tests::kept::{read_texts, stored_value};
+use crate::checkout::tests::kept::{clear_texts, read_texts, stored_value};
 use crate::error::{Error, ErrorCode};
 
 /// The record's key (for the messages).
@@ -148,6 +149,38 @@ impl World {
                 self.kept.epoch += 1;
             }
         }
+    }
+
+    /// `Checkout.clearStored()` in page `p` (`checkout_split::clear_stored`'s decision,
+    /// `checkout::kept::clear`), then, unless refused, the README's `resume() ?? start()`.
+    pub fn clear_stored(&mut self, p: usize) {
+        if !self.pages[p].kept || self.storage.read().is_err() {
+            return;
+        }
+        let main = self.kept.foreign.clone().or_else(|| self.storage.peek().map(|r| stored_value(r).to_string()));
+        let aside = self.kept.aside.as_ref().map(|a| a.0.clone());
+        let decided = clear_texts(main.as_deref(), aside.as_deref());
+        trace!(self, "page {}: Checkout.clearStored() -> {decided:?}", self.pages[p].id);
+        let unsettled = |r: Option<&Record>| r.is_some_and(|r| r.state.payment_unsettled());
+        let lost = match decided {
+            Clear::Remove => unsettled(self.storage.peek()),
+            Clear::Aside => unsettled(self.kept.aside.as_ref().and_then(|a| a.1.as_ref())),
+            Clear::Refuse => false,
+        };
+        if lost {
+            self.violate(format!("invariant 7: page {}'s Checkout.clearStored() ({decided:?}) loses a record that names an unsettled payment", self.pages[p].id));
+        }
+        match decided {
+            Clear::Refuse => return,
+            Clear::Remove if main.is_some() => self.replace(None, None),
+            Clear::Remove => {}
+            Clear::Aside => {
+                let about = self.storage.peek().cloned();
+                self.kept.aside = main.map(|t| (t, about));
+                self.replace(None, None);
+            }
+        }
+        self.open_checkout(p);
     }
 
     /// Invariant 7, when a page that keeps its checkout in storage asks for a new payment session.
