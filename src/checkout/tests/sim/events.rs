@@ -86,7 +86,7 @@ impl World {
                 out.push((Ev::Buyer(p), if busy { 1 } else { 4 }));
                 out.push((Ev::Close(p), 1));
                 out.push((Ev::Reload(p), 1));
-                if page.kept && self.storage.peek().is_some() {
+                if page.kept && self.storage.peek().is_some() && self.step % 13 == 0 {
                     out.push((Ev::ClearStored(p), 1));
                 }
                 if page.ops.iter().any(|r| r.wait != Wait::Ready(Input::None)) {
@@ -118,6 +118,14 @@ impl World {
         if self.server.payments.iter().any(|p| p.status == PiStatus::Authorized) {
             out.push((Ev::Sweep, 1));
         }
+        // Another version's tab, and `clearStored`, also while the buyer finishes a payment (`records.rs`).
+        let unsettled = self.storage.peek().is_some_and(|r| r.state.payment_unsettled());
+        if !self.cfg.absent && self.storage.peek().is_some() && (chaos || (unsettled && !self.other_version_pending() && self.step % 5 == 0)) {
+            out.push((Ev::OtherVersion, 1));
+        }
+        if !chaos && unsettled && self.step % 13 == 0 && !self.pages.is_empty() {
+            out.push((Ev::ClearStored(0), 1));
+        }
         if self.other_version_pending() {
             out.push((Ev::OtherVersionFinishes, if chaos { 1 } else { 3 }));
         }
@@ -130,9 +138,6 @@ impl World {
             }
             if self.step % 7 == 0 {
                 out.push((Ev::StockGone, 1));
-            }
-            if !self.cfg.absent && self.storage.peek().is_some() {
-                out.push((Ev::OtherVersion, 1));
             }
         } else if let Some(p) = self.focus() {
             let busy = self.pages[p].ops.iter().any(|r| r.name != "follow");
