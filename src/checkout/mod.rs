@@ -24,6 +24,10 @@
 //! - [`machine`]: the transitions; each is given the data of one step and
 //!   says what to do next ([`PayStep`], [`AfterConfirm`], a request body).
 //! - [`stored`]: the versioned stored form and its checked read-back.
+//! - [`kept`]: reading the stored record, and keeping aside one that does not read
+//!   (a record of another SDK version that may name an unsettled payment blocks a new session).
+//! - [`answer`]: a confirm's answer as read from any `CheckoutClient` (one that does
+//!   not read is an unknown outcome).
 //! - [`record`]: the rules of the record every tab of the cart shares
 //!   (which record `start`/`resume` open, what a stale tab may do).
 //! - [`validate`]: amounts, return URLs, addresses, stored sessions.
@@ -45,6 +49,8 @@
 //! [`crate::error::ErrorCode::InvalidState`] error naming both; nothing is a
 //! silent no-op.
 
+pub mod answer;
+pub mod kept;
 pub mod lease;
 pub mod machine;
 pub mod options;

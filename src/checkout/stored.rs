@@ -86,6 +86,11 @@ fn payload<'de, D: Deserializer<'de>>(tag: Tag, d: D) -> core::result::Result<Ch
     })
 }
 
+/// Whether `name` is a state this version knows (the `state` tag as serde reads it).
+pub(super) fn known_state(name: &str) -> bool {
+    Tag::deserialize(serde::de::value::StrDeserializer::<serde::de::value::Error>::new(name)).is_ok()
+}
+
 fn bad(path: &str, what: &str) -> Error {
     Error::invalid_argument(format!("{path}: {what}"))
 }
@@ -108,10 +113,17 @@ fn problem(p: Problem) -> Error {
 /// `version: …`). A problem the schema does not describe is the
 /// deserializer's own message.
 pub fn restore<'de, D: Deserializer<'de>>(d: impl Fn() -> D, text: &str) -> Result<Record> {
-    read(d, text).map_err(|e| Error::invalid_argument(format!("stored checkout state is not valid: {}", e.message)))
+    read(d, text, true).map_err(|e| Error::invalid_argument(format!("stored checkout state is not valid: {}", e.message)))
 }
 
-fn read<'de, D: Deserializer<'de>>(d: impl Fn() -> D, text: &str) -> Result<Record> {
+/// [`restore`] without the closed schema: members this version does not know
+/// are passed over (a record another SDK version wrote; issue 41). Only
+/// [`super::kept`] uses it, for a record that names an unsettled payment.
+pub(super) fn restore_lenient<'de, D: Deserializer<'de>>(d: impl Fn() -> D, text: &str) -> Result<Record> {
+    read(d, text, false)
+}
+
+fn read<'de, D: Deserializer<'de>>(d: impl Fn() -> D, text: &str, strict: bool) -> Result<Record> {
     let Head { version, revision, state: name } = Head::deserialize(d()).map_err(|e| not_read(&e.to_string(), text, None))?;
     if version != STORED_VERSION {
         return Err(bad("version", &format!("unsupported version {} (this SDK reads 1)", u64::from(version))));
@@ -121,7 +133,9 @@ fn read<'de, D: Deserializer<'de>>(d: impl Fn() -> D, text: &str) -> Result<Reco
         .map_err(|e| not_read(&e.to_string(), text, None))
         .and_then(|tag| payload(tag, d()).map_err(|e| not_read(&e.to_string(), text, Some(&name))))?;
     // Exactly the state's members (serde reads those it knows and passes over the others).
-    closed(text, state.name()).map_err(problem)?;
+    if strict {
+        closed(text, state.name()).map_err(problem)?;
+    }
     check(&state)?;
     Ok(Record { revision, state })
 }

@@ -144,7 +144,9 @@ impl Checkout {
     /// when the client has it, before a session is initiated), or
     /// an unreadable stored checkout (kept aside under `<key>:unreadable`),
     /// `invalid_state` for an empty cart, while another tab holds the
-    /// checkout lock for other items, or when storage refuses to write the
+    /// checkout lock for other items, while a stored or kept-aside record
+    /// that this version cannot read may name a payment not settled yet (it
+    /// is kept; the message says how to finish it), or when storage refuses to write the
     /// record ("storage refused to write this checkout's record …", checked
     /// before a session is opened), or the server's error. An adapter
     /// that fails to mount rejects with its own error.
@@ -181,7 +183,10 @@ impl Checkout {
     ///
     /// Rejects with `invalid_argument` if the stored state is unreadable: it
     /// is not deleted but kept aside under `<key>:unreadable` (the message
-    /// says so), since it may describe a payment not settled yet.
+    /// says so). A record another SDK version wrote is read leniently when it
+    /// names a payment not settled yet (that payment is finished); one that
+    /// may name such a payment and does not read is kept where it is, and
+    /// this rejects with `invalid_state` saying what to do.
     #[wasm_bindgen(unchecked_return_type = "Checkout | null")]
     pub async fn resume(
         #[wasm_bindgen(unchecked_param_type = "CheckoutClient")] client: JsValue,
@@ -199,8 +204,11 @@ impl Checkout {
 
     /// Remove the checkout record of `cart` (a `Cart`: its record), of a
     /// storage key, or of "cirrus.checkout" from `localStorage` (and this
-    /// tab's `sessionStorage`). A record whose payment is not settled yet is
-    /// kept: it throws `invalid_state` (resume it; the SDK finishes it).
+    /// tab's `sessionStorage`). A record whose payment is not settled yet (or
+    /// may be: another version of the record) is kept: it throws
+    /// `invalid_state` (resume it; the SDK finishes it). A record that does
+    /// not read is kept aside under `<key>:unreadable`, as every read does,
+    /// never deleted.
     /// Not needed after a success: the next `start` with new items replaces it.
     #[wasm_bindgen(js_name = clearStored)]
     pub fn clear_stored(#[wasm_bindgen(js_name = cartOrStorageKey, unchecked_param_type = "CheckoutCart | string")] target: Option<JsValue>) -> JsResult<()> {

@@ -22,6 +22,8 @@ use super::js::{error_text, get};
 use super::lock;
 use super::payment_api::{self, rates, store_currency};
 use super::timers::delay;
+use super::interop::arg_from_js;
+use crate::checkout::answer::{read_confirm, ConfirmAnswer};
 use crate::checkout::protocol::{Effect, Input, Op, Operation, Outcome, Refusal};
 use crate::error::{Error, ErrorCode};
 use crate::jsoncheck::Root;
@@ -212,7 +214,12 @@ fn read(answer: Answer, settled: JsResult<JsValue>) -> Performed {
         Answer::Initiated => js(settled.and_then(|v| payment_api::answer(v, "initiatePayment answer", Root::InitiateResponse)), Input::Initiated),
         Answer::Rates => js(settled.and_then(rates).map(|variant_rates| ShippingRatesResponse { variant_rates }), Input::Rates),
         Answer::Updated => js(settled.and_then(|v| payment_api::answer(v, "updatePayment answer", Root::UpdateResponse)), Input::Updated),
-        Answer::Confirmed => js(settled.and_then(|v| payment_api::answer(v, "confirmPayment answer", Root::ConfirmResponse)), Input::Confirmed),
+        // A settled answer that does not read is an unknown outcome (`checkout::answer`), never a
+        // failure: the same token is confirmed again.
+        Answer::Confirmed => match settled {
+            Ok(v) => (Input::Confirmed(read_confirm(arg_from_js::<ConfirmAnswer>(v, "confirmPayment answer", None, false))), None),
+            Err(e) => js(Err(e), Input::Confirmed),
+        },
         Answer::Adapter => js(settled.map(drop), Input::Adapter),
         Answer::Token => match settled {
             Ok(v) => (Input::Token(Ok(v.as_string().unwrap_or_default())), None),

@@ -13,7 +13,7 @@ use std::rc::Rc;
 use js_sys::{Function, Promise, JSON};
 use wasm_bindgen::prelude::*;
 
-use super::checkout_options::{cart_items, keep_aside, stored};
+use super::checkout_options::{cart_items, stored};
 use super::interop::to_js;
 use super::js::{error_text, get};
 use super::listeners::{emit, EventListener, Listeners};
@@ -141,10 +141,11 @@ impl Inner {
     }
 
     /// The record as storage holds it now (an unreadable one is kept aside
-    /// and the error says where).
+    /// and the error says where; one that may name an unsettled payment is
+    /// kept in place: `checkout::kept`).
     pub(super) fn read(&self) -> Stored {
         match &self.place {
-            Place::Storage(s) => stored(Some(s), &self.key).map_err(|e| keep_aside(Some(s), &self.key, e)),
+            Place::Storage(s) => stored(s, &self.key),
             Place::Memory => Ok(MEMORY.with(|m| m.borrow().iter().find(|(k, _)| *k == self.key).map(|(_, r)| r.clone()))),
             Place::Disabled(_) => Ok(None),
         }

@@ -11,47 +11,54 @@ use js_sys::Function;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::checkout_split::record_key;
+use super::checkout_split::{item, record_key, text};
 use super::interop::{list_from_js, options_from_js};
 use super::js::get;
 use super::storage::Store;
-use crate::checkout::protocol::Record;
+use crate::checkout::kept::{reading, Keep, UNREADABLE_SUFFIX};
+use crate::checkout::protocol::Stored;
 use crate::checkout::CheckoutOptions;
-use crate::checkout::stored::restore;
 use crate::model::PaymentItem;
 use crate::error::{Error, Result};
 use crate::jsoncheck::Root;
-
-/// Where an unreadable stored state is kept aside (`<key>` + this), never
-/// deleted: it may describe a payment whose outcome is not settled.
-const UNREADABLE_SUFFIX: &str = ":unreadable";
 
 fn bad(message: &str) -> Error {
     Error::invalid_argument(message)
 }
 
-/// The record kept under `key`, if any: read back by
-/// [`crate::checkout::stored::restore`], which trusts nothing.
-pub(super) fn stored(storage: Option<&Store>, key: &str) -> Result<Option<Record>> {
-    let Some(s) = storage else { return Ok(None) };
-    let Some(text) = s.get_item(key).ok().flatten() else { return Ok(None) };
-    let value = super::js::parse_json(&text).map_err(|e| Error::invalid_argument(format!("stored checkout state is not valid: {}", super::js::error_text(&e))))?;
-    restore(|| serde_wasm_bindgen::Deserializer::from(value.clone()), &text).map(Some)
-}
-
-/// An unreadable stored state is reported, never silently deleted (it may
-/// describe a payment whose outcome is not settled): its text is moved to
-/// `<key>:unreadable` and the error says so.
-pub(super) fn keep_aside(storage: Option<&Store>, key: &str, e: Error) -> Error {
-    let Some(s) = storage else { return e };
-    let aside = format!("{key}{}", UNREADABLE_SUFFIX);
-    let kept = s.get_item(key).ok().flatten().is_some_and(|text| s.set_item(&aside, &text).is_ok());
-    if !kept {
-        // Nowhere to keep it: leave it where it is rather than lose it.
-        return Error::new(e.code, format!("{}; it was left under {key:?}", e.message));
+/// The record kept under `key` as the protocol reads it, with what is kept
+/// aside under `<key>:unreadable`: decided by [`crate::checkout::kept::reading`]
+/// (the record read back trusting nothing, [`crate::checkout::stored::restore`];
+/// one of another SDK version read leniently when it names an unsettled
+/// payment, else kept where it is while it may name one), performed here. An
+/// unreadable record is moved aside, never deleted, and the error says where.
+pub(super) fn stored(s: &Store, key: &str) -> Stored {
+    let aside_key = format!("{key}{UNREADABLE_SUFFIX}");
+    for _ in 0..2 {
+        let (main, aside) = (item(s, key), item(s, &aside_key));
+        let r = reading(key, text(&main), text(&aside));
+        match r.keep {
+            Keep::Nothing => return r.stored,
+            Keep::Aside => {
+                return r.stored.map_err(|e| {
+                    let kept = main.is_some_and(|(t, _)| s.set_item(&aside_key, &t).is_ok());
+                    if !kept {
+                        // Nowhere to keep it: leave it where it is rather than lose it.
+                        return Error::new(e.code, format!("{}; it was left under {key:?}", e.message));
+                    }
+                    let _ = s.remove_item(key);
+                    Error::new(e.code, format!("{}; it was kept aside under {:?}", e.message, &aside_key))
+                })
+            }
+            Keep::Restore => {
+                if aside.is_none_or(|(t, _)| s.set_item(key, &t).is_err()) {
+                    break;
+                }
+                let _ = s.remove_item(&aside_key);
+            }
+        }
     }
-    let _ = s.remove_item(key);
-    Error::new(e.code, format!("{}; it was kept aside under {:?}", e.message, &aside))
+    Err(Error::invalid_state(format!("{aside_key:?} could not be put back")))
 }
 
 /// The options of `start`/`resume`: their data ([`CheckoutOptions`]) and the members only

@@ -16,7 +16,7 @@ use wasm_bindgen::prelude::*;
 
 use super::js::get;
 use super::storage;
-use crate::checkout::CheckoutState;
+use crate::checkout::kept::{self, Clear, UNREADABLE_SUFFIX};
 use crate::error::{Error, Result};
 
 /// The record's key when neither a cart nor `storageKey` names one.
@@ -37,9 +37,12 @@ pub(super) fn record_key(storage_key: Option<String>, cart: &JsValue) -> String 
 /// every tab reads it (and from this tab's `sessionStorage`, where SDKs
 /// before the shared record kept it).
 ///
+/// A record that does not read is kept aside under `<key>:unreadable`, never
+/// deleted ([`kept::clear`]: the heads alone; this wasm decodes no checkout state).
+///
 /// # Errors
 /// `invalid_state` while the record holds a payment whose outcome is not
-/// settled yet (it is kept: resume it, the SDK finishes it), `invalid_argument`
+/// settled yet, or may (it is kept: resume it, the SDK finishes it), `invalid_argument`
 /// for a `target` that is neither.
 pub(super) fn clear_stored(target: &JsValue) -> Result<()> {
     let key = match target {
@@ -49,21 +52,40 @@ pub(super) fn clear_stored(target: &JsValue) -> Result<()> {
         _ => return Err(Error::invalid_argument("Checkout.clearStored takes a Cart or a storage key string")),
     };
     if let Ok(Some(s)) = storage::local() {
-        if let Some(text) = s.get_item(&key).ok().flatten() {
-            let record = super::js::parse_json(&text).unwrap_or(JsValue::NULL);
-            let state = get(&record, "state").as_string().unwrap_or_default();
-            let retryable = get(&record, "retryable").as_bool().unwrap_or(false);
-            let pending = get(&record, "pending").is_object();
-            if CheckoutState::unsettled_record(&state, retryable, pending) {
-                return Err(Error::invalid_state(format!("the checkout under {:?} has a payment whose outcome is not known yet; it is kept: open it with Checkout.resume() and the SDK finishes it", &key)));
+        let aside_key = format!("{key}{UNREADABLE_SUFFIX}");
+        let (main, aside) = (item(&s, &key), item(&s, &aside_key));
+        let decision = kept::clear(&text(&main), &text(&aside));
+        match decision {
+            Clear::Refuse => return Err(kept::refuse_clear(&key)),
+            Clear::Aside => {
+                // Kept aside as every read does; where it cannot be copied, it stays.
+                if main.is_some_and(|(t, _)| s.set_item(&aside_key, &t).is_ok()) {
+                    let _ = s.remove_item(&key);
+                }
             }
-            let _ = s.remove_item(&key);
+            Clear::Remove => {
+                let _ = s.remove_item(&key);
+            }
         }
     }
     if let Ok(Some(s)) = storage::session() {
         let _ = s.remove_item(&key);
     }
     Ok(())
+}
+
+/// `getItem(key)` of a stored record: its text and its parsed value (`None`
+/// where it is not JSON).
+pub(super) fn item(s: &storage::Store, key: &str) -> Option<(String, Option<JsValue>)> {
+    let text = s.get_item(key).ok().flatten()?;
+    let value = super::js::parse_json(&text).ok();
+    Some((text, value))
+}
+
+/// A stored record as [`kept`] takes it: its text, and a maker of deserializers
+/// over its parsed value.
+pub(super) fn text(t: &Option<(String, Option<JsValue>)>) -> kept::Text<'_, impl Fn() -> serde_wasm_bindgen::Deserializer + '_> {
+    t.as_ref().map(|(text, v)| (text.as_str(), v.as_ref().map(|v| move || serde_wasm_bindgen::Deserializer::from(v.clone()))))
 }
 
 /// `Checkout.clearStored` of the package (js/lazy-checkout.ts), without loading

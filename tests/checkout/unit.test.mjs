@@ -200,13 +200,48 @@ test("unreadable stored state is kept aside under <key>:unreadable and reported,
   await assert.rejects(lib.Checkout.resume(w.client, w.opts), (e) => e.code === "invalid_argument" && /kept aside under "cirrus\.checkout:unreadable"/.test(e.message));
   assert.equal(w.data.get("cirrus.checkout:unreadable"), "{not json");
   assert.equal(w.data.has("cirrus.checkout"), false);
+  // Issue 41: a record that may name a payment not settled yet is kept where it is, and start refuses.
   w.data.set("cirrus.checkout", JSON.stringify({ version: 1, state: "paying" }));
   await assert.rejects(
     lib.Checkout.start(w.client, { ...w.opts, items: [{ variantId: "v1", quantity: 1 }], currency: "USD" }),
-    (e) => e.code === "invalid_argument" && /missing field `session`.*kept aside/.test(e.message),
+    (e) => e.code === "invalid_state" && /missing field `session`.*it is kept, and no new payment session opens/.test(e.message),
   );
-  assert.equal(JSON.parse(w.data.get("cirrus.checkout:unreadable")).state, "paying");
+  assert.equal(JSON.parse(w.data.get("cirrus.checkout")).state, "paying", "kept where it is");
+  assert.equal(w.data.get("cirrus.checkout:unreadable"), "{not json");
   assert.equal(w.calls("initiate").length, 0, "start did not open a session over it");
+});
+
+test("a confirm answer without its null members is read; one that does not read is an unknown outcome, never a failure (issue 41)", async () => {
+  const w = world({ confirms: [{ status: "requires_capture" }, { status: "succeeded" }] });
+  const full = w.client.confirmPayment;
+  w.client.confirmPayment = async (b) => Object.fromEntries(Object.entries(await full.call(w.client, b)).filter(([, v]) => v !== null));
+  const c = await readyToPay(w);
+  assert.equal((await c.pay({ returnUrl: URL })).state, "succeeded");
+  assert.deepEqual(w.calls("confirm").map((e) => e[1].confirmationTokenId), ["tok_1", "tok_1"], "the same token confirmed again");
+  assert.equal(w.calls("initiate").length, 1);
+});
+
+test("a record another SDK version rewrote with a payment in flight: resume() ?? start() finishes that payment, no second session (issue 41)", async () => {
+  const w = world({ confirms: Array.from({ length: 4 }, () => err("timeout", "slow")) });
+  const c = await readyToPay(w);
+  assert.equal((await c.pay({ returnUrl: URL })).state, "confirming");
+  const record = JSON.parse(w.data.get("cirrus.checkout"));
+  const items = [{ variantId: "v1", quantity: 1 }];
+  const open = async (text) => {
+    w.data.set("cirrus.checkout", text);
+    const w2 = { ...world(), data: w.data };
+    w2.opts.storage = w.storage;
+    const r = await lib.Checkout.resume(w2.client, { ...w2.opts, items, currency: "USD" }).then((x) => x ?? lib.Checkout.start(w2.client, { ...w2.opts, items, currency: "USD" }));
+    return { r, w2 };
+  };
+  // A newer release's member: read leniently, and that payment is finished with its token.
+  const { r, w2 } = await open(JSON.stringify({ ...record, channel: "web" }));
+  assert.equal(r.state.state, "succeeded");
+  assert.equal(w2.calls("initiate").length, 0, "no second session");
+  assert.deepEqual(w2.calls("confirm").map((e) => e[1].confirmationTokenId), ["tok_1"]);
+  // Another version of the stored form: kept where it is, and refused saying what to do.
+  await assert.rejects(open(JSON.stringify({ ...record, version: 2 })), (e) => e.code === "invalid_state" && /no new payment session opens/.test(e.message));
+  assert.equal(JSON.parse(w.data.get("cirrus.checkout")).version, 2, "kept where it is");
 });
 
 test("resume of a state stored with a confirm in flight confirms that token once more", async () => {

@@ -3,6 +3,7 @@
 
 mod cart_once;
 mod crosstab;
+pub(super) mod kept;
 mod machine;
 mod protocol;
 mod sim;

@@ -97,7 +97,7 @@ impl World {
         if self.violation.is_some() {
             return;
         }
-        if let Some(v) = self.check_charges().or_else(|| self.check_pages()).or_else(|| self.check_record()) {
+        if let Some(v) = self.check_charges().or_else(|| self.check_pages()).or_else(|| self.check_record()).or_else(|| self.check_answers()) {
             self.violate(v);
         }
     }

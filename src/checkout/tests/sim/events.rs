@@ -47,6 +47,11 @@ pub(super) enum Ev {
     Sweep,
     StockGone,
     Finisher(usize),
+    /// A tab of another SDK version rewrites the record (`records.rs`).
+    OtherVersion,
+    OtherVersionFinishes,
+    /// Page `p` calls `Checkout.clearStored()` (`records.rs`).
+    ClearStored(usize),
 }
 
 /// The tests' buyer (`checkout::tests::address`), shipping to `country`.
@@ -92,6 +97,9 @@ impl World {
                 out.push((Ev::Buyer(p), if busy { 1 } else { 4 }));
                 out.push((Ev::Close(p), 1));
                 out.push((Ev::Reload(p), 1));
+                if page.kept && self.storage.peek().is_some() && self.step % 13 == 0 {
+                    out.push((Ev::ClearStored(p), 1));
+                }
                 if page.ops.iter().any(|r| r.wait != Wait::Ready(Input::None)) {
                     out.push((Ev::Freeze(p), 1));
                 }
@@ -120,6 +128,17 @@ impl World {
         }
         if self.server.payments.iter().any(|p| p.status == PiStatus::Authorized) {
             out.push((Ev::Sweep, 1));
+        }
+        // Another version's tab, and `clearStored`, also while the buyer finishes a payment (`records.rs`).
+        let unsettled = self.storage.peek().is_some_and(|r| r.state.payment_unsettled());
+        if !self.cfg.absent && self.storage.peek().is_some() && (chaos || (unsettled && !self.other_version_pending() && self.step % 5 == 0)) {
+            out.push((Ev::OtherVersion, 1));
+        }
+        if !chaos && unsettled && self.step % 13 == 0 && !self.pages.is_empty() {
+            out.push((Ev::ClearStored(0), 1));
+        }
+        if self.other_version_pending() {
+            out.push((Ev::OtherVersionFinishes, if chaos { 1 } else { 3 }));
         }
         if chaos {
             if self.pages.len() < 4 {
@@ -232,6 +251,9 @@ impl World {
                 self.server.stock_sold_elsewhere(v);
             }
             Ev::Finisher(p) => self.finisher(p),
+            Ev::OtherVersion => self.other_version(),
+            Ev::OtherVersionFinishes => self.other_version_finishes(),
+            Ev::ClearStored(p) => self.clear_stored(p),
         }
     }
 

@@ -47,11 +47,11 @@ impl World {
     }
 
     /// The stored record as page `p` reads it right before a step.
-    fn stored(&self, p: usize) -> Stored {
+    fn stored(&mut self, p: usize) -> Stored {
         if !self.pages[p].kept {
             return Ok(self.pages[p].memory.peek().cloned());
         }
-        self.storage.read().map_err(|_| Error::new(ErrorCode::InvalidState, "localStorage is not available"))
+        self.read_kept()
     }
 
     /// Run operation `serial` of page `page` with `input` until it awaits or ends.
@@ -177,6 +177,7 @@ impl World {
             Effect::Sleep(ms) => Err(Wait::Sleep(self.clock + u64::from(ms))),
             Effect::Initiate(req) => {
                 self.no_session_while_unsettled(self.pages[p].cart);
+                self.no_session_while_kept(p);
                 let content = self.pages[p].ops[o].content;
                 Err(self.send(p, Request::Initiate { items: req.items, content }))
             }
@@ -218,8 +219,10 @@ impl World {
             }
             return memory.write(record).map(|()| true).map_err(|_| "this page's memory refused a write".to_string());
         }
-        let stored = self.storage.read().map_err(|_| "SecurityError: localStorage is not available".to_string())?;
-        if !write_applies(&Ok(stored), expect) {
+        self.storage.read().map_err(|_| "SecurityError: localStorage is not available".to_string())?;
+        // As the browser's write: the record read now as `Inner::read` reads it (one that does not
+        // read is not written over).
+        if !write_applies(&self.read_kept(), expect) {
             trace!(self, "    not applied: stored revision {:?}, expected {expect:?}", self.storage.peek().map(|r| r.revision));
             return Ok(false);
         }
@@ -227,6 +230,7 @@ impl World {
             Fault::Full => "QuotaExceededError: the quota has been exceeded".to_string(),
             Fault::Absent => "SecurityError: localStorage is not available".to_string(),
         })?;
+        self.kept_written();
         let label = self.storage.writes;
         let me = self.pages[p].id;
         for page in &mut self.pages {
@@ -283,7 +287,8 @@ impl World {
         let Leg::Back(answer) = msg.leg else { return };
         let Some(p) = self.pages.iter().position(|x| x.id == msg.tab) else { return };
         let Some(o) = self.pages[p].ops.iter().position(|r| r.wait == Wait::Net(msg.id)) else { return };
-        self.resume(p, o, input_of(answer));
+        let input = self.as_read(input_of(answer));
+        self.resume(p, o, input);
     }
 
     pub fn kind_of(&self, id: u64) -> Kind {

@@ -13,12 +13,14 @@
 //! long; the line says how many ran) size a long run. The test prints one line:
 //! `checkout simulation: N schedules, M steps, K violations`.
 
+mod answers;
 mod cart;
 mod check;
 mod events;
 mod exec;
 mod lock;
 mod net;
+mod records;
 mod rng;
 mod server;
 mod storage;

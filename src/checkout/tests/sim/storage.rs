@@ -41,6 +41,13 @@ impl<R: Clone> Storage<R> {
         self.record.as_ref()
     }
 
+    /// Another writer than a tab of this version (another SDK version, `removeItem`):
+    /// the key holds `record` now, whatever the faults.
+    pub fn set(&mut self, record: Option<R>) {
+        self.record = record;
+        self.writes += 1;
+    }
+
     /// `setItem`.
     pub fn write(&mut self, record: R) -> Result<(), Fault> {
         if self.absent {

@@ -19,6 +19,7 @@ pub(super) use trace;
 
 use super::lock::{Lock, LockKind};
 use super::net::Message;
+use super::records::Kept;
 use super::rng::Rng;
 use super::server::{Card, Server};
 use super::storage::Storage;
@@ -140,6 +141,8 @@ pub struct World {
     pub cfg: Config,
     pub server: Server,
     pub storage: Storage<Record>,
+    /// What another SDK version wrote, and what is kept aside (`records.rs`).
+    pub kept: Kept,
     pub lock: Lock,
     pub pages: Vec<Page>,
     pub net: Vec<Message>,
@@ -175,6 +178,7 @@ impl World {
         let mut w = Self {
             rng,
             storage: Storage::new(cfg.absent),
+            kept: Kept::default(),
             lock: Lock::new(cfg.lock),
             cfg,
             server: Server::new(stock),
