@@ -194,14 +194,14 @@ impl World {
             let paid = self.server.sessions.iter().find(|x| x.id == *session).and_then(|x| x.items.iter().find(|i| i.variant_id == *variant)).map_or(0, |i| i.quantity);
             let taken: u32 = s.taken.iter().filter(|t| t.0 == *session && t.1 == *variant).map(|t| t.2).sum();
             if !ordered || taken > paid {
-                what = Some(format!("invariant 6: cart {c}: checkout {session} took {taken} of {variant} out of the cart (paid: {paid}, ordered: {ordered})"));
+                what = Some(format!("invariant 8: cart {c}: checkout {session} took {taken} of {variant} out of the cart (paid: {paid}, ordered: {ordered})"));
                 break;
             }
         }
         for (v, want) in &s.ledger {
             let has = s.cart.line(v).map_or(0, |l| i64::from(l.quantity));
             if what.is_none() && has != *want {
-                what = Some(format!("invariant 6: cart {c} holds {has} of {v}, the buyer's changes less the paid checkouts' takes say {want}"));
+                what = Some(format!("invariant 8: cart {c} holds {has} of {v}, the buyer's changes less the paid checkouts' takes say {want}"));
             }
         }
         if let Some(what) = what {
@@ -217,7 +217,7 @@ impl World {
             let s = &self.shelf[c];
             let missing = s.asked.iter().find(|(session, _)| !s.cart.settled().contains(session) && s.cart.settled().len() < crate::cart::paid::SETTLED_KEPT);
             if let Some((session, _)) = missing {
-                let what = format!("invariant 6: cart {c}: checkout {session} was paid and asked about, but the cart does not record it taken");
+                let what = format!("invariant 8: cart {c}: checkout {session} was paid and asked about, but the cart does not record it taken");
                 self.violate(what);
                 return;
             }
@@ -232,7 +232,7 @@ impl World {
     pub fn card_asked_with_the_lock(&mut self, page: u32) {
         let holder = self.lock.holder(self.clock);
         if holder != Some(page) {
-            self.violate(format!("invariant 7: page {page} asks for a card while the cart's lock is held by {holder:?}"));
+            self.violate(format!("invariant 9: page {page} asks for a card while the cart's lock is held by {holder:?}"));
         }
     }
 }
