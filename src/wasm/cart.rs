@@ -428,11 +428,16 @@ impl Cart {
     }
 
     /// The `items` of `payments.initiate`: `{ variantId, quantity }` per line.
+    /// A persistent cart reads them from the cart as saved now (what `Checkout`
+    /// buys): a tab that missed other tabs' changes catches up first (its
+    /// listeners hear it, `source: "storage"`).
     ///
     /// # Errors
     /// None in practice.
     #[wasm_bindgen(js_name = paymentItems, unchecked_return_type = "PaymentItem[]")]
     pub fn payment_items(&self) -> Result<JsValue> {
+        // Issue 41: a stale copy bought again what another tab's checkout had paid for.
+        self.catch_up();
         to_js(&self.state.borrow().cart.payment_items())
     }
 

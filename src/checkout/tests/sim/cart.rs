@@ -28,8 +28,9 @@ use crate::model::{PaymentItem, ProductStatus, StockStatus};
 pub struct Saved {
     pub cart: Cart,
     /// Each page's copy (page id, its cart, stale: a save of another page
-    /// whose `storage` event has not reached it).
-    pub copies: Vec<(u32, Cart, bool)>,
+    /// whose `storage` event has not reached it, and the content label of
+    /// what the copy holds: `World::carts`' label when it was saved).
+    pub copies: Vec<(u32, Cart, bool, u64)>,
     /// What each paid session's takes removed, per variant (session, variant, units).
     pub taken: Vec<(String, String, u32)>,
     /// The sessions a page asked the cart to take out.
@@ -101,16 +102,44 @@ impl World {
     /// Page `id`'s copy of cart `c`, caught up with the saved form first (as
     /// the persistent `Cart` does before every change).
     fn caught_up(&mut self, c: usize, id: u32) -> Cart {
+        let label = self.carts[c].content;
         let s = self.saved(c);
         let now = s.cart.clone();
         match s.copies.iter_mut().find(|x| x.0 == id) {
             Some(x) => {
                 x.1 = now.clone();
                 x.2 = false;
+                x.3 = label;
             }
-            None => s.copies.push((id, now.clone(), false)),
+            None => s.copies.push((id, now.clone(), false, label)),
         }
         now
+    }
+
+    /// Page `p`'s cart object answers `paymentItems()`: it catches up with
+    /// the saved form first (`Cart::catch_up`), unless the simulation is told
+    /// to read the page's copy as it is (`CIRRUS_SIM_STALE_READ=1`: the code
+    /// before that rule, for its seeds).
+    pub fn cart_read(&mut self, p: usize) {
+        if !self.stale_read {
+            let (c, id) = (self.pages[p].cart, self.pages[p].id);
+            self.caught_up(c, id);
+        }
+    }
+
+    /// A new page's persistent `Cart` reads the saved form (`Cart.persistent`).
+    pub fn cart_opens(&mut self, p: usize) {
+        let (c, id) = (self.pages[p].cart, self.pages[p].id);
+        self.caught_up(c, id);
+    }
+
+    /// What page `p`'s cart object answers `paymentItems()` with, and the
+    /// content label of that: the page's copy, as the wasm `Cart`'s getters
+    /// read it (stale when the page missed `storage` events).
+    pub fn page_cart(&self, p: usize) -> (Vec<PaymentItem>, u64) {
+        let (c, id) = (self.pages[p].cart, self.pages[p].id);
+        let copy = self.shelf.get(c).and_then(|s| s.copies.iter().find(|x| x.0 == id));
+        copy.map_or_else(|| (self.carts[c].lines.clone(), self.carts[c].content), |x| (x.1.payment_items(), x.3))
     }
 
     /// Page `id` saved `cart` as cart `c`: the other pages' copies are stale
@@ -129,6 +158,10 @@ impl World {
         if lines != self.carts[c].lines {
             self.carts[c].lines = lines;
             self.cart_changed(c);
+        }
+        let label = self.carts[c].content;
+        if let Some(x) = self.shelf[c].copies.iter_mut().find(|x| x.0 == id) {
+            x.3 = label;
         }
     }
 
@@ -154,6 +187,7 @@ impl World {
     pub fn cart_event(&mut self, p: usize) {
         let (c, id) = (self.pages[p].cart, self.pages[p].id);
         self.caught_up(c, id);
+        trace!(self, "page {id}: the cart's storage event: {:?} (content {})", self.carts[c].lines, self.carts[c].content);
     }
 
     /// Whether page `p`'s copy of its cart is stale.

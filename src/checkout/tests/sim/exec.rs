@@ -34,7 +34,7 @@ impl World {
     /// An operation of checkout `c` of page `p`.
     pub fn begin_on(&mut self, p: usize, c: usize, operation: Operation, name: &'static str, then: Then) {
         let serial = self.fresh();
-        let content = self.carts[self.pages[p].cart].content;
+        let content = if self.cfg.bare { self.carts[self.pages[p].cart].content } else { self.page_cart(p).1 };
         let page = &mut self.pages[p];
         let id = page.id;
         if matches!(operation, Operation::Free) {

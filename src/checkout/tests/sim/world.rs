@@ -157,6 +157,8 @@ pub struct World {
     pub clock: u64,
     pub step: u64,
     pub calm: bool,
+    /// The checkout reads a page's cart copy without catching up (`cart.rs`, `cart_read`).
+    pub stale_read: bool,
     next: u64,
     next_page: u32,
     /// The readable steps, when replaying a seed.
@@ -192,6 +194,7 @@ impl World {
             clock: 0,
             step: 0,
             calm: false,
+            stale_read: false,
             next: 1,
             next_page: 1,
             trace: traced.then(Vec::new),
@@ -266,6 +269,9 @@ impl World {
         });
         trace!(self, "page {id} opens");
         let p = self.pages.len() - 1;
+        if !self.cfg.bare {
+            self.cart_opens(p);
+        }
         if fill {
             self.buyer_cart(p, &super::cart::Change::Add(self.items[0].variant_id.clone(), self.items[0].quantity));
         }
@@ -280,26 +286,37 @@ impl World {
         trace!(self, "page {} goes away{} with {} operation(s) under way", page.id, if orderly { "" } else { " (killed)" }, page.ops.len());
     }
 
-    /// The items the page would check out now.
+    /// The items the page shows now (its cart object's copy, stale when it
+    /// missed the cart's `storage` events).
     pub fn page_items(&self, p: usize) -> Vec<PaymentItem> {
         if self.cfg.bare {
             self.items.clone()
         } else {
-            self.carts[self.pages[p].cart].lines.clone()
+            self.page_cart(p).0
         }
+    }
+
+    /// What `start`/`resume` buy: the bare items, or `options.cart.paymentItems()`,
+    /// which a persistent `Cart` reads from the cart as saved now (`src/wasm/cart.rs`:
+    /// it catches up first, as before a change; issue 41, seeds 11125 and 10624).
+    fn checkout_items(&mut self, p: usize) -> Vec<PaymentItem> {
+        if !self.cfg.bare {
+            self.cart_read(p);
+        }
+        self.page_items(p)
     }
 
     /// `Checkout.resume(client, { cart | items }) ?? Checkout.start(...)`:
     /// a new `Checkout` object; the page lets the one it had go (`free()`).
     pub fn open_checkout(&mut self, p: usize) {
         self.new_checkout(p);
-        let items = self.page_items(p);
+        let items = self.checkout_items(p);
         self.begin(p, Operation::Resume { items: Some(items), from_cart: !self.cfg.bare }, "resume", Then::StartIfNothing);
     }
 
     /// `Checkout.start(client, { cart | items })`: a new `Checkout` object.
     pub fn start(&mut self, p: usize) {
-        let items = self.page_items(p);
+        let items = self.checkout_items(p);
         if !items.is_empty() {
             self.new_checkout(p);
             self.begin(p, Operation::Start { items, currency: "USD".into(), from_cart: !self.cfg.bare }, "start", Then::Nothing);
