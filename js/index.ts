@@ -39,6 +39,7 @@ export type {
   AdapterSession,
   CheckoutClient,
   CheckoutFailureCode,
+  ConfirmAnswer,
   CheckoutListener,
   CheckoutOptions,
   CheckoutSession,

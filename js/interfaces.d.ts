@@ -33,11 +33,17 @@ export interface ProcessorAdapter {
   handleNextAction(clientSecret: string): Promise<void>;
   unmount?(): void;
 }
+/**
+ * What `Checkout` reads of a `confirmPayment` answer: `status` is required, every other member
+ * may be left out (a `CirrusClient` answers the whole `ConfirmResponse`). An answer that does not
+ * read is an unknown outcome, never a failure: the same payment is confirmed again.
+ */
+export type ConfirmAnswer = Pick<ConfirmResponse, "status"> & Partial<Omit<ConfirmResponse, "status">>;
 /** The payment methods of a `CirrusClient` that `Checkout` calls (each sent once, never retried). */
 export interface CheckoutClient {
   initiatePayment(body: InitiateRequest): Promise<InitiateResponse>;
   updatePayment(body: UpdateRequest): Promise<UpdateResponse>;
-  confirmPayment(body: ConfirmRequest): Promise<ConfirmResponse>;
+  confirmPayment(body: ConfirmRequest): Promise<ConfirmAnswer>;
   shippingRates(body: ShippingRatesRequest): Promise<VariantRates[]>;
   /**
    * The store (a `CirrusClient` has it): when present, `Checkout.start` refuses a cart whose

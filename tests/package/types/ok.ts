@@ -21,6 +21,7 @@ import {
   storePath,
   resolveStorePath,
   productSeo,
+  type CheckoutClient,
   type CheckoutState,
   type CountryCode,
   type CurrencyCode,
@@ -209,4 +210,17 @@ export async function wrappers<O extends ProductsOptions>(client: CirrusClient, 
   let n = paged.pagination.total;
   for await (const p of client.allProducts(minimal ? { minimal: true } : undefined)) n += p.name.length;
   return n;
+}
+
+/** A storefront's own `CheckoutClient` (issue 41): a confirm answer without the members it has no value for. */
+export function leanClient(client: CirrusClient): CheckoutClient {
+  return {
+    initiatePayment: (body) => client.initiatePayment(body),
+    updatePayment: (body) => client.updatePayment(body),
+    confirmPayment: async (body) => {
+      const { status, paymentIntentId } = await client.confirmPayment(body);
+      return { status, paymentIntentId };
+    },
+    shippingRates: (body) => client.shippingRates(body),
+  };
 }

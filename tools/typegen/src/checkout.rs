@@ -18,7 +18,7 @@ use serde_reflection::{Registry, Tracer, TracerConfig};
 use crate::ts;
 
 /// What the class's methods take, from `js/interfaces.d.ts`.
-const INTERFACES: &[&str] = &["CheckoutCart", "CheckoutClient", "CheckoutListener", "ProcessorAdapter"];
+const INTERFACES: &[&str] = &["CheckoutCart", "CheckoutClient", "CheckoutListener", "ConfirmAnswer", "ProcessorAdapter"];
 
 /// The options types this file defines (an `Option` may be omitted).
 const OPTIONS: &[&str] = &["CheckoutOptions", "PayOptions"];

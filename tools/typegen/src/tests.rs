@@ -77,7 +77,7 @@ fn cart_nullable_amounts_are_null_in_types() {
 fn checkout_states_are_a_union_tagged_by_state() {
     let ts = checkout::generate();
     assert!(ts.contains("  | { state: \"idle\" }\n"), "{ts}");
-    assert!(ts.contains("import type { CheckoutCart, CheckoutClient, CheckoutListener, ProcessorAdapter } from \"./interfaces.js\";"), "{ts}");
+    assert!(ts.contains("import type { CheckoutCart, CheckoutClient, CheckoutListener, ConfirmAnswer, ProcessorAdapter } from \"./interfaces.js\";"), "{ts}");
 }
 
 #[test]
