@@ -17,6 +17,8 @@
 //!   (`checkout_live`), its options (`checkout_options`), its calls to the client
 //!   (`payment_api`) and the cross-tab lock (`lock`);
 //! - [`storefront`]: the storefront helpers (variants, store URLs, SEO), in both entries;
+//! - `search`: the `SearchIndex` class, alone in the `cirrus-storefront/search` entry's wasm
+//!   (feature `search`);
 //! - `checkout_split`: what the checkout, a wasm module of its own, shares with the
 //!   root entry's wasm (`Checkout.clearStored`, which must stay synchronous) and takes
 //!   from its glue (types);
@@ -78,6 +80,8 @@ mod payment_api;
 mod post_body;
 #[cfg(any(feature = "cart", feature = "checkout"))]
 mod storage;
+#[cfg(feature = "search")]
+mod search;
 #[cfg(feature = "storefront")]
 mod storefront;
 #[cfg(any(feature = "client", feature = "checkout"))]
