@@ -29,14 +29,14 @@ export interface Facets {
 /**
  * Filters: OR within one, AND across them. The option filters, the price range and `hide`
  * hold on ONE variant: `{ Color: ["red"], Size: ["M"] }` is a product with a variant that is
- * both red and M.
+ * both red and M. Every member may be left out (or `undefined`, or `null`).
  */
 export interface Filters {
   /** Option name → accepted values (exact text, as the facets give them). */
-  options?: Record<string, string[]>;
+  options?: Record<string, string[]> | null;
   /** Collection ids. */
-  collections?: string[];
-  tags?: string[];
+  collections?: string[] | null;
+  tags?: string[] | null;
   /** Lowest price accepted, in minor units. */
   minPrice?: MinorUnits | null;
   /** Highest price accepted, in minor units. */
@@ -75,21 +75,23 @@ export interface PriceFacet {
   max: MinorUnits;
   histogram: PriceBucket[];
 }
-/** The options of `search`; every member may be left out. */
+/** The options of `search`; every member may be left out (or `undefined`, or `null`). */
 export interface SearchOptions {
-  filters?: Filters;
-  sort?: Sort;
-  outOfStock?: OutOfStock;
-  /** 1-based; a page past the end gives no hits (and the totals). */
-  page?: number;
+  filters?: Filters | null;
+  /** Default `relevance`. */
+  sort?: Sort | null;
+  /** Default `last`. */
+  outOfStock?: OutOfStock | null;
+  /** 1-based (default 1); a page past the end gives no hits (and the totals). */
+  page?: number | null;
   /** 1..=250, default 20. */
-  perPage?: number;
+  perPage?: number | null;
   /** Facet counts computed (default true). */
-  facets?: boolean;
+  facets?: boolean | null;
   /** The most values of each facet returned, most frequent first (default 50). */
-  facetLimit?: number;
+  facetLimit?: number | null;
   /** Buckets of the price histogram, 1..=100 (default 10). */
-  priceBuckets?: number;
+  priceBuckets?: number | null;
 }
 /** The result of `search`. */
 export interface SearchResult {

@@ -46,7 +46,7 @@ impl SearchIndex {
     fn compile(&self, f: &Filters, hide: bool) -> Result<Compiled, Error> {
         let mut options = Vec::new();
         let mut active = 0u32;
-        for (name, vals) in &f.options {
+        for (name, vals) in f.options.iter().flatten() {
             if vals.is_empty() {
                 continue;
             }
@@ -71,8 +71,8 @@ impl SearchIndex {
         if hide {
             active |= STOCK;
         }
-        let collections = ids_of(&f.collections, |c| self.collections.binary_search_by(|(id, _)| id.as_str().cmp(c)).ok());
-        let tags = ids_of(&f.tags, |t| self.tags.binary_search_by(|x| x.as_str().cmp(t)).ok());
+        let collections = ids_of(f.collections.as_deref().unwrap_or_default(), |c| self.collections.binary_search_by(|(id, _)| id.as_str().cmp(c)).ok());
+        let tags = ids_of(f.tags.as_deref().unwrap_or_default(), |t| self.tags.binary_search_by(|x| x.as_str().cmp(t)).ok());
         Ok(Compiled { options, collections, tags, min, max, hide, active })
     }
 
@@ -96,8 +96,9 @@ impl SearchIndex {
 
     /// The candidates (product indices) that pass the filters, and the facets when asked.
     pub(crate) fn filter(&self, cands: &[u32], o: &SearchOptions, hide: bool) -> Result<(Vec<Passed>, Option<Facets>), Error> {
-        let c = self.compile(&o.filters, hide)?;
-        let want = o.facets;
+        let no_filters = Filters::default();
+        let c = self.compile(o.filters.as_ref().unwrap_or(&no_filters), hide)?;
+        let want = o.facets();
         let mut passed = Vec::new();
         let (mut coll_n, mut tag_n, mut val_n) = if want {
             (vec![0u32; self.collections.len()], vec![0u32; self.tags.len()], vec![0u32; self.values.len()])
@@ -168,7 +169,7 @@ impl SearchIndex {
         if !want {
             return Ok((passed, None));
         }
-        let limit = o.facet_limit as usize;
+        let limit = o.facet_limit() as usize;
         let top = |mut v: Vec<FacetValue>| {
             v.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.value.cmp(&b.value)));
             v.truncate(limit);
@@ -197,7 +198,7 @@ impl SearchIndex {
         collections.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.id.cmp(&b.id)));
         collections.truncate(limit);
         let tags = top(self.tags.iter().zip(&tag_n).filter(|(_, &k)| k > 0).map(|(t, &k)| FacetValue { value: t.clone(), count: k }).collect());
-        let price = histogram(&prices, o.price_buckets);
+        let price = histogram(&prices, o.price_buckets());
         Ok((passed, Some(Facets { options, collections, tags, price, in_stock })))
     }
 }

@@ -37,52 +37,83 @@ pub enum OutOfStock {
 
 /// Filters: OR within one, AND across them. The option filters, the price range and `hide`
 /// hold on ONE variant: `{ Color: ["red"], Size: ["M"] }` is a product with a variant that is
-/// both red and M.
+/// both red and M. Every member may be left out (or `undefined`, or `null`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase")]
 pub struct Filters {
     /// Option name → accepted values (exact text, as the facets give them).
-    pub options: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    pub options: Option<BTreeMap<String, Vec<String>>>,
     /// Collection ids.
-    pub collections: Vec<String>,
-    pub tags: Vec<String>,
+    #[serde(default)]
+    pub collections: Option<Vec<String>>,
+    #[serde(default)]
+    pub tags: Option<Vec<String>>,
     /// Lowest price accepted, in minor units.
+    #[serde(default)]
     pub min_price: Option<i64>,
     /// Highest price accepted, in minor units.
+    #[serde(default)]
     pub max_price: Option<i64>,
 }
 
-/// The options of `search`; every member may be left out.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+/// The options of `search`; every member may be left out (or `undefined`, or `null`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SearchOptions {
-    pub filters: Filters,
-    pub sort: Sort,
-    pub out_of_stock: OutOfStock,
-    /// 1-based; a page past the end gives no hits (and the totals).
-    pub page: u32,
+    #[serde(default)]
+    pub filters: Option<Filters>,
+    /// Default `relevance`.
+    #[serde(default)]
+    pub sort: Option<Sort>,
+    /// Default `last`.
+    #[serde(default)]
+    pub out_of_stock: Option<OutOfStock>,
+    /// 1-based (default 1); a page past the end gives no hits (and the totals).
+    #[serde(default)]
+    pub page: Option<u32>,
     /// 1..=250, default 20.
-    pub per_page: u32,
+    #[serde(default)]
+    pub per_page: Option<u32>,
     /// Facet counts computed (default true).
-    pub facets: bool,
+    #[serde(default)]
+    pub facets: Option<bool>,
     /// The most values of each facet returned, most frequent first (default 50).
-    pub facet_limit: u32,
+    #[serde(default)]
+    pub facet_limit: Option<u32>,
     /// Buckets of the price histogram, 1..=100 (default 10).
-    pub price_buckets: u32,
+    #[serde(default)]
+    pub price_buckets: Option<u32>,
 }
 
-impl Default for SearchOptions {
-    fn default() -> Self {
-        Self {
-            filters: Filters::default(),
-            sort: Sort::default(),
-            out_of_stock: OutOfStock::default(),
-            page: 1,
-            per_page: 20,
-            facets: true,
-            facet_limit: 50,
-            price_buckets: 10,
-        }
+impl SearchOptions {
+    #[must_use]
+    pub fn page(&self) -> u32 {
+        self.page.unwrap_or(1)
+    }
+    #[must_use]
+    pub fn per_page(&self) -> u32 {
+        self.per_page.unwrap_or(20)
+    }
+    #[must_use]
+    pub fn facets(&self) -> bool {
+        self.facets.unwrap_or(true)
+    }
+    #[must_use]
+    pub fn facet_limit(&self) -> u32 {
+        self.facet_limit.unwrap_or(50)
+    }
+    #[must_use]
+    pub fn price_buckets(&self) -> u32 {
+        self.price_buckets.unwrap_or(10)
+    }
+    #[must_use]
+    pub fn sort(&self) -> Sort {
+        self.sort.unwrap_or_default()
+    }
+    #[must_use]
+    pub fn out_of_stock(&self) -> OutOfStock {
+        self.out_of_stock.unwrap_or_default()
     }
 }
 

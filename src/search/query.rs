@@ -145,20 +145,21 @@ impl SearchIndex {
     /// 1..=100, or more than 16 option filters.
     pub fn search(&self, query: &str, options: &SearchOptions) -> Result<SearchResult, Error> {
         let o = options;
-        if o.page == 0 {
+        let (page, per_page) = (o.page(), o.per_page());
+        if page == 0 {
             return Err(Error::invalid_argument("page: 1 or more"));
         }
-        if !(1..=250).contains(&o.per_page) {
+        if !(1..=250).contains(&per_page) {
             return Err(Error::invalid_argument("perPage: from 1 to 250"));
         }
-        if !(1..=100).contains(&o.price_buckets) {
+        if !(1..=100).contains(&o.price_buckets()) {
             return Err(Error::invalid_argument("priceBuckets: from 1 to 100"));
         }
         let ws = parse(query);
         let mut terms = Vec::new();
         let cands = self.candidates(&ws, &mut terms);
         let ids: Vec<u32> = cands.iter().map(|c| c.doc).collect();
-        let (passed, facets) = self.filter(&ids, o, o.out_of_stock == OutOfStock::Hide)?;
+        let (passed, facets) = self.filter(&ids, o, o.out_of_stock() == OutOfStock::Hide)?;
         // `passed` is in candidate order: its scores are found by walking both.
         let mut scored: Vec<(&Passed, Cand)> = Vec::with_capacity(passed.len());
         let mut k = 0;
@@ -168,10 +169,10 @@ impl SearchIndex {
             }
             scored.push((p, cands[k]));
         }
-        let last = o.out_of_stock == OutOfStock::Last;
+        let last = o.out_of_stock() == OutOfStock::Last;
         scored.sort_by(|(pa, a), (pb, b)| {
             let stock = if last { pb.available.cmp(&pa.available) } else { core::cmp::Ordering::Equal };
-            let by = match o.sort {
+            let by = match o.sort() {
                 Sort::Relevance => (b.matched.cmp(&a.matched))
                     .then(a.typos.cmp(&b.typos))
                     .then(a.prox.cmp(&b.prox))
@@ -185,8 +186,8 @@ impl SearchIndex {
             stock.then(by).then(pb.available.cmp(&pa.available)).then(pa.doc.cmp(&pb.doc))
         });
         let total = scored.len() as u32;
-        let per = o.per_page as usize;
-        let from = (o.page as usize - 1).saturating_mul(per);
+        let per = per_page as usize;
+        let from = (page as usize - 1).saturating_mul(per);
         let mut matched: Vec<&str> = terms.iter().map(|&t| self.terms[t].as_str()).collect();
         matched.sort_unstable();
         let hits = scored
@@ -199,7 +200,7 @@ impl SearchIndex {
             })
             .collect();
         let did_you_mean = if total == 0 && !ws.is_empty() { self.did_you_mean(&ws) } else { None };
-        Ok(SearchResult { hits, total, page: o.page, per_page: o.per_page, pages: total.div_ceil(o.per_page), facets, did_you_mean })
+        Ok(SearchResult { hits, total, page, per_page, pages: total.div_ceil(per_page), facets, did_you_mean })
     }
 }
 

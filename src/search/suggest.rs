@@ -50,7 +50,7 @@ impl SearchIndex {
     pub fn suggest(&self, prefix: &str) -> Result<Suggestions, Error> {
         let ws = parse(prefix);
         let Some(last) = ws.last() else { return Ok(Suggestions::default()) };
-        let opts = SearchOptions { per_page: SUGGESTIONS as u32, facets: false, ..SearchOptions::default() };
+        let opts = SearchOptions { per_page: Some(SUGGESTIONS as u32), facets: Some(false), ..SearchOptions::default() };
         let found = self.search(prefix, &opts)?;
         let products = found.hits.into_iter().map(|h| SuggestedProduct { id: h.id, name: h.name }).collect();
         let mut completions = matches(&self.terms, last, 0, true);

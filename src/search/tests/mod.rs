@@ -145,7 +145,7 @@ fn ranking_words_typos_fields_then_stock() {
     assert_eq!(r.hits[0].id, "p4");
     // A name match before a description match.
     assert_eq!(q(&ix, "mug"), ["p3"]);
-    let r = ix.search("hoodie", &SearchOptions { out_of_stock: OutOfStock::Hide, ..SearchOptions::default() }).unwrap();
+    let r = ix.search("hoodie", &SearchOptions { out_of_stock: Some(OutOfStock::Hide), ..SearchOptions::default() }).unwrap();
     assert_eq!(r.total, 1);
 }
 
@@ -153,9 +153,10 @@ fn ranking_words_typos_fields_then_stock() {
 fn filters_hold_on_one_variant() {
     let ix = index();
     let mut f = Filters::default();
-    f.options.insert("Color".into(), vec!["red".into()]);
-    f.options.insert("Size".into(), vec!["M".into()]);
-    let o = SearchOptions { filters: f.clone(), ..SearchOptions::default() };
+    let opts = f.options.get_or_insert_default();
+    opts.insert("Color".into(), vec!["red".into()]);
+    opts.insert("Size".into(), vec!["M".into()]);
+    let o = SearchOptions { filters: Some(f.clone()), ..SearchOptions::default() };
     assert_eq!(ids(&ix, "", &o), ["p1", "p4"]); // p2 is red L and blue M: no variant both
     let r = ix.search("", &o).unwrap();
     let fc = r.facets.unwrap();
@@ -165,24 +166,24 @@ fn filters_hold_on_one_variant() {
     assert_eq!(got, [("M".to_owned(), 2), ("L".to_owned(), 1)]);
     let mut f2 = f;
     f2.max_price = Some(4000);
-    assert_eq!(ids(&ix, "", &SearchOptions { filters: f2, ..SearchOptions::default() }), ["p4"]);
+    assert_eq!(ids(&ix, "", &SearchOptions { filters: Some(f2), ..SearchOptions::default() }), ["p4"]);
     let mut f3 = Filters::default();
-    f3.options.insert("Material".into(), vec!["wool".into()]);
-    assert_eq!(ix.search("", &SearchOptions { filters: f3, ..SearchOptions::default() }).unwrap().total, 0);
+    f3.options.get_or_insert_default().insert("Material".into(), vec!["wool".into()]);
+    assert_eq!(ix.search("", &SearchOptions { filters: Some(f3), ..SearchOptions::default() }).unwrap().total, 0);
 }
 
 #[test]
 fn sorting_paging_and_bad_input() {
     let ix = index();
-    let o = |sort| SearchOptions { sort, out_of_stock: OutOfStock::Mix, ..SearchOptions::default() };
+    let o = |sort| SearchOptions { sort: Some(sort), out_of_stock: Some(OutOfStock::Mix), ..SearchOptions::default() };
     assert_eq!(ids(&ix, "", &o(Sort::PriceAsc)), ["p3", "p2", "p5", "p4", "p1", "p6"]);
     assert_eq!(ids(&ix, "", &o(Sort::PriceDesc))[0], "p6");
     assert_eq!(ids(&ix, "", &o(Sort::Name)), ["p2", "p3", "p5", "p4", "p6", "p1"]);
-    let r = ix.search("", &SearchOptions { page: 9, per_page: 2, ..SearchOptions::default() }).unwrap();
+    let r = ix.search("", &SearchOptions { page: Some(9), per_page: Some(2), ..SearchOptions::default() }).unwrap();
     assert!(r.hits.is_empty());
     assert_eq!((r.total, r.pages), (6, 3));
-    assert!(ix.search("", &SearchOptions { page: 0, ..SearchOptions::default() }).is_err());
-    assert!(ix.search("", &SearchOptions { per_page: 0, ..SearchOptions::default() }).is_err());
+    assert!(ix.search("", &SearchOptions { page: Some(0), ..SearchOptions::default() }).is_err());
+    assert!(ix.search("", &SearchOptions { per_page: Some(0), ..SearchOptions::default() }).is_err());
     let long = "hoodie ".repeat(1500) + &"x".repeat(10_000);
     assert_eq!(q(&ix, &long), ["p1", "p4"]);
     assert_eq!(q(&ix, "\u{0}\u{7}\n\t").len(), 6);

@@ -40,20 +40,21 @@ fn price(p: &str) -> i64 {
 
 /// The plain rules: a variant passes the variant filters but those named by `except`.
 fn var_ok(f: &Filters, hide: bool, v: &super::super::input::Variant, except_opt: Option<&str>, no_price: bool, no_stock: bool) -> bool {
-    f.options.iter().filter(|(n, vals)| !vals.is_empty() && Some(n.as_str()) != except_opt).all(|(n, vals)| v.attributes.get(n).is_some_and(|x| vals.contains(x)))
+    f.options.iter().flatten().filter(|(n, vals)| !vals.is_empty() && Some(n.as_str()) != except_opt).all(|(n, vals)| v.attributes.get(n).is_some_and(|x| vals.contains(x)))
         && (no_price || (f.min_price.is_none_or(|m| price(&v.price) >= m) && f.max_price.is_none_or(|m| price(&v.price) <= m)))
         && (no_stock || !hide || v.in_stock())
 }
 
 fn active(f: &Filters, hide: bool, except_opt: Option<&str>, no_price: bool, no_stock: bool) -> bool {
-    f.options.iter().any(|(n, vals)| !vals.is_empty() && Some(n.as_str()) != except_opt)
+    f.options.iter().flatten().any(|(n, vals)| !vals.is_empty() && Some(n.as_str()) != except_opt)
         || (!no_price && (f.min_price.is_some() || f.max_price.is_some()))
         || (!no_stock && hide)
 }
 
 fn brute(products: &[Product], matched: &[usize], f: &Filters, hide: bool) -> (Vec<usize>, Facets) {
-    let c_ok = |p: &Product| f.collections.is_empty() || p.collections.iter().any(|c| f.collections.contains(&c.id));
-    let t_ok = |p: &Product| f.tags.is_empty() || p.tags.iter().any(|t| f.tags.contains(t));
+    let (fc, ft) = (f.collections.clone().unwrap_or_default(), f.tags.clone().unwrap_or_default());
+    let c_ok = |p: &Product| fc.is_empty() || p.collections.iter().any(|c| fc.contains(&c.id));
+    let t_ok = |p: &Product| ft.is_empty() || p.tags.iter().any(|t| ft.contains(t));
     let all_ok = |p: &Product| !active(f, hide, None, false, false) || p.variants.iter().any(|v| var_ok(f, hide, v, None, false, false));
     let pass: Vec<usize> = matched.iter().copied().filter(|&i| c_ok(&products[i]) && t_ok(&products[i]) && all_ok(&products[i])).collect();
     let mut colls: BTreeMap<String, u32> = BTreeMap::new();
@@ -146,24 +147,25 @@ proptest! {
         let ix = SearchIndex::build(&products).unwrap();
         let q: Vec<&str> = query.iter().map(|&w| WORDS.get(w).copied().unwrap_or(if w == WORDS.len() { "hodoie" } else { "zzz" })).collect();
         let q = q.join(" ");
-        let all = SearchOptions { per_page: 250, facets: false, out_of_stock: OutOfStock::Mix, ..SearchOptions::default() };
+        let all = SearchOptions { per_page: Some(250), facets: Some(false), out_of_stock: Some(OutOfStock::Mix), ..SearchOptions::default() };
         let matched: Vec<usize> = ix.search(&q, &all).unwrap().hits.iter().map(|h| h.id[1..].parse().unwrap()).collect();
         let mut f = Filters::default();
         let name = |v: &[usize], set: &[&str]| v.iter().map(|&i| set.get(i).copied().unwrap_or("nope").to_owned()).collect::<Vec<_>>();
-        f.options.insert("Color".into(), name(&colors, &COLORS));
-        f.options.insert("Size".into(), name(&sizes, &SIZES));
+        let opts = f.options.get_or_insert_default();
+        opts.insert("Color".into(), name(&colors, &COLORS));
+        opts.insert("Size".into(), name(&sizes, &SIZES));
         if unknown == 0 {
-            f.options.insert("Material".into(), vec!["wool".into()]);
+            opts.insert("Material".into(), vec!["wool".into()]);
         }
-        f.collections = colls.iter().map(|&i| COLLS.get(i).map_or("c9", |c| c.0).to_owned()).collect();
-        f.tags = name(&tags, &TAGS);
+        f.collections = Some(colls.iter().map(|&i| COLLS.get(i).map_or("c9", |c| c.0).to_owned()).collect());
+        f.tags = Some(name(&tags, &TAGS));
         f.min_price = min.map(|m| m * 100);
         f.max_price = max.map(|m| m * 100);
         let o = SearchOptions {
-            filters: f.clone(),
-            per_page: 250,
-            facet_limit: u32::MAX,
-            out_of_stock: if hide { OutOfStock::Hide } else { OutOfStock::Mix },
+            filters: Some(f.clone()),
+            per_page: Some(250),
+            facet_limit: Some(u32::MAX),
+            out_of_stock: Some(if hide { OutOfStock::Hide } else { OutOfStock::Mix }),
             ..SearchOptions::default()
         };
         let r = ix.search(&q, &o).unwrap();

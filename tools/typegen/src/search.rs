@@ -7,8 +7,8 @@ use serde_reflection::{Tracer, TracerConfig};
 
 use crate::ts;
 
-/// The options types: every member may be left out.
-const DEFAULTED: &[&str] = &["SearchOptions", "Filters"];
+/// The options types: every member may be left out (`name?: T | null`).
+const INPUTS: &[&str] = &["SearchOptions", "Filters"];
 
 /// `js/generated/search.ts`.
 pub fn generate() -> String {
@@ -26,7 +26,7 @@ pub fn generate() -> String {
          export type { ErrorCode, MinorUnits, Product };\n",
     );
     for (name, c) in &registry {
-        let presence: &dyn Fn(&str, &serde_reflection::Format) -> ts::Presence = if DEFAULTED.contains(&name.as_str()) { &ts::defaulted } else { &ts::required };
+        let presence: &dyn Fn(&str, &serde_reflection::Format) -> ts::Presence = if INPUTS.contains(&name.as_str()) { &ts::input } else { &ts::required };
         ts::declare(&mut out, name, c, presence);
     }
     out

@@ -54,9 +54,6 @@ pub enum Presence {
     MayBeMissing,
     /// An argument's member: an `Option<T>` is `name?: T | null`, a defaulted bool `name?: boolean`.
     Input,
-    /// A member of an options type whose every member has a default (`#[serde(default)]` on
-    /// the struct: the search's options): `name?: T`, an `Option<T>` `name?: T | null`.
-    Defaulted,
 }
 
 /// String members that hold a code of one of the core's tables, typed by the union
@@ -119,8 +116,6 @@ pub fn member(name: &str, f: &Format, presence: Presence) -> String {
         (Format::Option(inner), Presence::MayBeMissing) => format!("{name}?: {}", ts_type(inner)),
         (Format::Option(inner), Presence::Input) => format!("{name}?: {} | null", ts_type(inner)),
         (Format::Bool, Presence::Input) => format!("{name}?: boolean"),
-        (Format::Option(inner), Presence::Defaulted) => format!("{name}?: {} | null", ts_type(inner)),
-        (t, Presence::Defaulted) => format!("{name}?: {}", ts_type(t)),
         (t, _) => format!("{name}: {}", ts_type(t)),
     }
 }
@@ -176,11 +171,6 @@ pub fn required(_: &str, _: &Format) -> Presence {
 /// Every member an argument's (options of the cart and the checkout).
 pub fn input(_: &str, _: &Format) -> Presence {
     Presence::Input
-}
-
-/// Every member may be left out (a struct whose members all have defaults).
-pub fn defaulted(_: &str, _: &Format) -> Presence {
-    Presence::Defaulted
 }
 
 /// The line a generated file uses to take hand-written interfaces from
