@@ -5,7 +5,7 @@
 //! pass every OTHER filter: the variants whose mask is 0 once that facet's own bit is cleared.
 
 use super::options::{CollectionFacet, FacetValue, Facets, Filters, OptionFacet, PriceBucket, PriceFacet, SearchOptions};
-use super::{Doc, SearchIndex};
+use super::{sort, Doc, SearchIndex};
 use crate::error::Error;
 
 const PRICE: u32 = 1 << 16;
@@ -37,8 +37,7 @@ fn ids_of<'a>(wanted: &'a [String], find: impl Fn(&'a str) -> Option<usize>) -> 
         return None;
     }
     let mut ids: Vec<u32> = wanted.iter().filter_map(|w| find(w)).map(|i| i as u32).collect();
-    ids.sort_unstable();
-    ids.dedup();
+    sort::ids(&mut ids);
     Some(ids)
 }
 
@@ -59,8 +58,7 @@ impl SearchIndex {
                 .filter_map(|v| self.values.binary_search_by(|(vn, vv)| vn.cmp(&n).then_with(|| vv.as_str().cmp(v))).ok())
                 .map(|i| i as u32)
                 .collect();
-            ids.sort_unstable();
-            ids.dedup();
+            sort::ids(&mut ids);
             active |= 1 << options.len();
             options.push((n, ids));
         }
@@ -170,10 +168,9 @@ impl SearchIndex {
             return Ok((passed, None));
         }
         let limit = o.facet_limit() as usize;
-        let top = |mut v: Vec<FacetValue>| {
-            v.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.value.cmp(&b.value)));
-            v.truncate(limit);
-            v
+        let top = |v: Vec<FacetValue>| {
+            let order = sort::indices(v.len(), &|a, b| v[b as usize].count.cmp(&v[a as usize].count).then_with(|| v[a as usize].value.cmp(&v[b as usize].value)));
+            order.iter().take(limit).map(|&i| v[i as usize].clone()).collect::<Vec<_>>()
         };
         let mut options = Vec::new();
         for (n, name) in self.option_names.iter().enumerate() {
@@ -188,15 +185,16 @@ impl SearchIndex {
                 options.push(OptionFacet { name: name.clone(), values: top(vals) });
             }
         }
-        let mut collections: Vec<CollectionFacet> = self
+        let all: Vec<CollectionFacet> = self
             .collections
             .iter()
             .zip(&coll_n)
             .filter(|(_, &k)| k > 0)
             .map(|((id, name), &k)| CollectionFacet { id: id.clone(), name: name.clone(), count: k })
             .collect();
-        collections.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.id.cmp(&b.id)));
-        collections.truncate(limit);
+        // Ids are sorted already: by count, most first, ties in id order (stable).
+        let order = sort::indices(all.len(), &|a, b| all[b as usize].count.cmp(&all[a as usize].count));
+        let collections = order.iter().take(limit).map(|&i| all[i as usize].clone()).collect();
         let tags = top(self.tags.iter().zip(&tag_n).filter(|(_, &k)| k > 0).map(|(t, &k)| FacetValue { value: t.clone(), count: k }).collect());
         let price = histogram(&prices, o.price_buckets());
         Ok((passed, Some(Facets { options, collections, tags, price, in_stock })))

@@ -21,6 +21,7 @@ pub mod text;
 pub mod typo;
 
 mod codec;
+mod sort;
 
 pub use options::{Facets, Hit, SearchOptions, SearchResult, Suggestions};
 
@@ -103,11 +104,10 @@ impl SearchIndex {
     /// Each product's place in name order (folded name, then id).
     pub(crate) fn rank_names(docs: &[Doc]) -> Vec<u32> {
         let keys: Vec<String> = docs.iter().map(|d| text::fold(&d.name)).collect();
-        let mut order: Vec<usize> = (0..docs.len()).collect();
-        order.sort_by(|&a, &b| keys[a].cmp(&keys[b]).then_with(|| docs[a].id.cmp(&docs[b].id)).then(a.cmp(&b)));
+        let order = sort::indices(docs.len(), &|a, b| keys[a as usize].cmp(&keys[b as usize]).then_with(|| docs[a as usize].id.cmp(&docs[b as usize].id)));
         let mut rank = vec![0u32; docs.len()];
         for (r, &d) in order.iter().enumerate() {
-            rank[d] = r as u32;
+            rank[d as usize] = r as u32;
         }
         rank
     }

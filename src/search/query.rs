@@ -7,7 +7,7 @@ use super::facets::Passed;
 use super::options::{Hit, OutOfStock, SearchOptions, SearchResult, Sort};
 use super::text::{typos_allowed, words};
 use super::typo::matches;
-use super::{SearchIndex, NO_POS};
+use super::{sort, SearchIndex, NO_POS};
 use crate::error::Error;
 
 pub const MAX_WORDS: usize = 10;
@@ -46,23 +46,28 @@ impl SearchIndex {
     fn word_docs(&self, ws: &[String], i: usize, terms: &mut Vec<usize>) -> Vec<(u32, u16)> {
         let w = &ws[i];
         let last = i + 1 == ws.len();
-        let mut out: Vec<(u32, u16)> = Vec::new();
-        for m in matches(&self.terms, w, typos_allowed(w), last) {
+        // (product << 16 | how well), sorted: the best of each product comes first.
+        let mut out: Vec<u64> = Vec::new();
+        let key = |d: u32, p: u16| (u64::from(d) << 16) | u64::from(p);
+        let ms = matches(&self.terms, w, typos_allowed(w), last);
+        let single = ms.len() == 1;
+        for m in ms {
             terms.push(m.term);
-            out.extend(self.postings(m.term).map(|(d, f)| (d, pack(m.typos, f, !m.exact))));
+            out.extend(self.postings(m.term).map(|(d, f)| key(d, pack(m.typos, f, !m.exact))));
         }
         // Joined with the word before or after ("t shirt" finds "tshirt", "t-shirt").
+        let before = out.len();
         let mut joined = |s: String| {
             if let Some(t) = self.term(&s) {
                 terms.push(t);
-                out.extend(self.postings(t).map(|(d, f)| (d, pack(0, f, true))));
+                out.extend(self.postings(t).map(|(d, f)| key(d, pack(0, f, true))));
             }
         };
         if i + 1 < ws.len() {
-            joined(format!("{w}{}", ws[i + 1]));
+            joined([w.as_str(), &ws[i + 1]].concat());
         }
         if i > 0 {
-            joined(format!("{}{w}", ws[i - 1]));
+            joined([ws[i - 1].as_str(), w].concat());
         }
         // Split in two words the vocabulary has ("tshirt" finds "t shirt").
         if w.len() >= 3 && self.term(w).is_none() {
@@ -73,14 +78,23 @@ impl SearchIndex {
                 let bs: Vec<(u32, u8)> = self.postings(b).collect();
                 for (d, f) in self.postings(a) {
                     if bs.binary_search_by_key(&d, |x| x.0).is_ok() {
-                        out.push((d, pack(0, f, true)));
+                        out.push(key(d, pack(0, f, true)));
                     }
                 }
             }
         }
-        out.sort_unstable();
-        out.dedup_by_key(|x| x.0);
-        out
+        // One term's postings are sorted already.
+        if !(single && out.len() == before) {
+            sort::keys(&mut out);
+        }
+        let mut list: Vec<(u32, u16)> = Vec::with_capacity(out.len());
+        for k in out {
+            let d = (k >> 16) as u32;
+            if list.last().is_none_or(|l| l.0 != d) {
+                list.push((d, k as u16));
+            }
+        }
+        list
     }
 
     /// Whether some product matches every word of `ws` (there is one).
@@ -170,9 +184,11 @@ impl SearchIndex {
             scored.push((p, cands[k]));
         }
         let last = o.out_of_stock() == OutOfStock::Last;
-        scored.sort_by(|(pa, a), (pb, b)| {
+        let sort = o.sort();
+        let order = sort::indices(scored.len(), &|x, y| {
+            let ((pa, a), (pb, b)) = (&scored[x as usize], &scored[y as usize]);
             let stock = if last { pb.available.cmp(&pa.available) } else { core::cmp::Ordering::Equal };
-            let by = match o.sort() {
+            let by = match sort {
                 Sort::Relevance => (b.matched.cmp(&a.matched))
                     .then(a.typos.cmp(&b.typos))
                     .then(a.prox.cmp(&b.prox))
@@ -188,15 +204,16 @@ impl SearchIndex {
         let total = scored.len() as u32;
         let per = per_page as usize;
         let from = (page as usize - 1).saturating_mul(per);
-        let mut matched: Vec<&str> = terms.iter().map(|&t| self.terms[t].as_str()).collect();
-        matched.sort_unstable();
-        let hits = scored
+        let mut matched: Vec<u64> = terms.iter().map(|&t| t as u64).collect();
+        sort::keys(&mut matched);
+        let hits = order
             .iter()
             .skip(from)
             .take(per)
-            .map(|(p, _)| {
+            .map(|&i| {
+                let p = scored[i as usize].0;
                 let d = &self.docs[p.doc as usize];
-                Hit { id: d.id.clone(), name: d.name.clone(), price: p.price, available: p.available, highlights: highlights(&d.name, &matched) }
+                Hit { id: d.id.clone(), name: d.name.clone(), price: p.price, available: p.available, highlights: self.highlights(&d.name, &matched) }
             })
             .collect();
         let did_you_mean = if total == 0 && !ws.is_empty() { self.did_you_mean(&ws) } else { None };
@@ -204,20 +221,24 @@ impl SearchIndex {
     }
 }
 
-/// The ranges of `name`'s words that are among `matched` (sorted), merged, in UTF-16 units.
-fn highlights(name: &str, matched: &[&str]) -> Vec<[u32; 2]> {
-    let mut out: Vec<[u32; 2]> = Vec::new();
-    let mut found: Vec<[u32; 2]> = words(name, true)
-        .into_iter()
-        .filter(|w| matched.binary_search(&w.text.as_str()).is_ok())
-        .map(|w| [w.start, w.end])
-        .collect();
-    found.sort_unstable();
-    for r in found {
-        match out.last_mut() {
-            Some(l) if r[0] <= l[1] => l[1] = l[1].max(r[1]),
-            _ => out.push(r),
+impl SearchIndex {
+    /// The ranges of `name`'s words whose terms are among `matched` (sorted term indices),
+    /// merged, in UTF-16 units.
+    fn highlights(&self, name: &str, matched: &[u64]) -> Vec<[u32; 2]> {
+        let mut found: Vec<u64> = words(name, true)
+            .into_iter()
+            .filter(|w| self.term(&w.text).is_some_and(|t| matched.binary_search(&(t as u64)).is_ok()))
+            .map(|w| (u64::from(w.start) << 32) | u64::from(w.end))
+            .collect();
+        sort::keys(&mut found);
+        let mut out: Vec<[u32; 2]> = Vec::new();
+        for r in found {
+            let r = [(r >> 32) as u32, r as u32];
+            match out.last_mut() {
+                Some(l) if r[0] <= l[1] => l[1] = l[1].max(r[1]),
+                _ => out.push(r),
+            }
         }
+        out
     }
-    out
 }

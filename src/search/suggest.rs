@@ -5,7 +5,7 @@ use super::options::{SearchOptions, SuggestedCollection, SuggestedProduct, Sugge
 use super::query::parse;
 use super::text::{fold, typos_allowed};
 use super::typo::matches;
-use super::SearchIndex;
+use super::{sort, SearchIndex};
 use crate::error::Error;
 
 /// How many of each kind `suggest` gives.
@@ -57,10 +57,13 @@ impl SearchIndex {
         if completions.is_empty() {
             completions = matches(&self.terms, last, typos_allowed(last), true);
         }
-        completions.sort_by_key(|m| (m.typos, u32::MAX - self.df(m.term), m.term));
+        let order = sort::indices(completions.len(), &|a, b| {
+            let (a, b) = (&completions[a as usize], &completions[b as usize]);
+            a.typos.cmp(&b.typos).then(self.df(b.term).cmp(&self.df(a.term)))
+        });
         let head = ws[..ws.len() - 1].join(" ");
         let mut queries = Vec::new();
-        for m in completions.into_iter().take(SUGGESTIONS * 4) {
+        for m in order.iter().take(SUGGESTIONS * 4).map(|&i| completions[i as usize]) {
             if queries.len() == SUGGESTIONS {
                 break;
             }

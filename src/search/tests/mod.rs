@@ -221,3 +221,17 @@ fn bytes_round_trip_and_are_deterministic() {
     assert!(SearchIndex::from_bytes(&b[..b.len() - 1]).is_err());
     assert!(SearchIndex::from_bytes(b"").is_err());
 }
+
+proptest::proptest! {
+    #[test]
+    fn the_sorts_equal_std(mut v in proptest::collection::vec(proptest::prelude::any::<u64>(), 0..300), small in proptest::collection::vec(0u32..8, 0..200)) {
+        let mut want = v.clone();
+        want.sort_unstable();
+        super::sort::keys(&mut v);
+        proptest::prop_assert_eq!(v, want);
+        let got = super::sort::indices(small.len(), &|a, b| small[a as usize].cmp(&small[b as usize]));
+        let mut want: Vec<u32> = (0..small.len() as u32).collect();
+        want.sort_by_key(|&i| small[i as usize]);
+        proptest::prop_assert_eq!(got, want);
+    }
+}
