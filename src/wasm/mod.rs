@@ -92,8 +92,12 @@ mod tests;
 
 /// The allocator: lol_alloc's free list (smaller than std's dlmalloc; it
 /// never returns memory to the system, which a wasm module cannot do anyway).
+/// Not in a build with `search`: its free list is walked on every allocation, and an index of
+/// 10,000 products (millions of small allocations) took 18 s to build with it; std's dlmalloc
+/// builds it in the time in BENCHMARKS.md "Search".
 // SAFETY: wasm32 without the atomics feature has one thread, which is what
 // `AssumeSingleThreaded` requires.
+#[cfg(not(feature = "search"))]
 #[global_allocator]
 static ALLOC: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
     unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };
