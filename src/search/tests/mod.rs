@@ -220,6 +220,10 @@ fn bytes_round_trip_and_are_deterministic() {
     assert!(e.message.contains("format version 2"), "{}", e.message);
     assert!(SearchIndex::from_bytes(&b[..b.len() - 1]).is_err());
     assert!(SearchIndex::from_bytes(b"").is_err());
+    // Names kept as their terms ("red wool hoodie") and as text ("Red t-shirt") both come back.
+    let two = vec![product("a", "red wool hoodie", &[], &[], &[], ""), product("b", "Red t-shirt", &[], &[], &[], "")];
+    let ix = SearchIndex::build(&two).unwrap();
+    assert_eq!(SearchIndex::from_bytes(&ix.to_bytes()).unwrap(), ix);
 }
 
 proptest::proptest! {
