@@ -4,8 +4,8 @@
 #      Cargo.toml metadata), three times, each with the features of its entry (Cargo.toml
 #      [features]; one function, build_wasm): the root entry's wasm (`client cart storefront`),
 #      the checkout module's (`checkout`, pkg/checkout/, loaded on the first
-#      Checkout.start/resume) and the `cirrus-storefront/client` subpath's (`client storefront`,
-#      pkg/client/)
+#      Checkout.start/resume), the `cirrus-storefront/client` subpath's (`client storefront`,
+#      pkg/client/) and the `cirrus-storefront/search` subpath's (`search`, pkg/search/)
 #   2. binaryen wasm-opt on each (npm binaryen 132; flags in WASM_OPT below)
 #   3. each .wasm also embedded, base64, in a wasm-base64.js next to it (the `node` entries';
 #      browsers and bundlers fetch the .wasm file itself)
@@ -36,7 +36,7 @@ report_sizes() {
   wasm_gz=$(gzip -9c "$OUT/cirrus_storefront_bg.wasm" | wc -c)
   glue_gz=$(cat "$OUT/cirrus_storefront.js" $(ls "$OUT"/snippets/*/js/*.js "$OUT"/snippets/*/js/generated/*.js 2>/dev/null) | gzip -9c | wc -c)
   log "pkg/ ready: wasm $(wc -c <"$OUT/cirrus_storefront_bg.wasm") B ($wasm_gz B gzip -9), glue+snippets $glue_gz B gzip -9"
-  for sub in checkout client; do
+  for sub in checkout client search; do
     w="$OUT/$sub/cirrus_storefront_bg.wasm"
     log "  $sub/: wasm $(wc -c <"$w") B ($(gzip -9c "$w" | wc -c) B gzip -9), glue $(gzip -9c "$OUT/$sub/cirrus_storefront.js" | wc -c) B gzip -9"
   done
@@ -156,9 +156,21 @@ echo 'export const ENTRY = "cirrus-storefront/client";' >"$STAGEC/entry-name.ts"
 sed 's/, "cart-summary.ts", "picker.ts", "react.ts"//' pkg-template/tsconfig.json >"$STAGEC/tsconfig.json"
 "$ROOT/node_modules/.bin/tsc" -p "$STAGEC/tsconfig.json" --outDir "$OUT/client"
 
+# `cirrus-storefront/search` (issue 42): the `SearchIndex` class alone, its wasm built from the
+# feature `search` (no client, cart or checkout), js/search-entry.ts as its index.ts and the
+# client's host entries as its node.ts and edge.ts. Staged under the root's stage, like the
+# checkout module, since its types import `Product` and `MinorUnits` from "../cirrus_storefront.js".
+STAGES="$STAGE/search"
+build_wasm search search "$STAGES"
+cp js/*.ts "$STAGES/" && cp js/search-entry.ts "$STAGES/index.ts"
+cp js/node-entry.ts "$STAGES/node.ts" && cp js/edge-entry.ts "$STAGES/edge.ts"
+echo 'export const ENTRY = "cirrus-storefront/search";' >"$STAGES/entry-name.ts"
+sed 's/, "cart-summary.ts", "picker.ts", "react.ts"//' pkg-template/tsconfig.json >"$STAGES/tsconfig.json"
+"$ROOT/node_modules/.bin/tsc" -p "$STAGES/tsconfig.json" --outDir "$OUT/search"
+
 # The guarded wrappers' declarations carry the doc comment of the function they wrap (the Rust
 # doc comment in the glue's .d.ts): scripts/carry-docs.mjs.
-node scripts/carry-docs.mjs "$OUT" "$OUT/client"
+node scripts/carry-docs.mjs "$OUT" "$OUT/client" "$OUT/search"
 
 # Processor adapters (js/adapters/, issue 5) as subpath exports (`cirrus-storefront/adapters/…`),
 # so the main entry never pulls in @stripe/stripe-js; declarations come from their JSDoc.

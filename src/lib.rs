@@ -13,6 +13,7 @@
 //! - [`money`], [`cart`], [`shipping`]: exact pricing; [`locale`]: the locale to display in.
 //! - [`checkout`]: the checkout state machine.
 //! - [`storefront`]: variant selection, store URLs, SEO metadata.
+//! - `search` (feature `search`): product search, filters, facet counts.
 
 pub mod cache;
 pub mod cart;
@@ -28,6 +29,8 @@ pub mod model;
 pub mod money;
 pub mod options;
 pub mod retry;
+#[cfg(feature = "search")]
+pub mod search;
 pub mod shipping;
 pub mod storefront;
 pub mod strmap;

@@ -45,17 +45,18 @@ tarball=$(ls "$WORK"/cirrus-storefront-*.tgz)
 log "packed $(basename "$tarball") ($(wc -c <"$tarball") bytes)"
 # Tools nobody here wrote judge the package as published: publint (package.json, exports,
 # files) and attw (every entry's types resolve; ESM-only is deliberate, so its profile; the
-# three `.wasm` subpaths are assets, not modules with types).
+# four `.wasm` subpaths are assets, not modules with types).
 log "publint --strict, attw --profile esm-only"
 "$ROOT/node_modules/.bin/publint" "$CIRRUS_PKG_OUT" --strict
 "$ROOT/node_modules/.bin/attw" "$tarball" --profile esm-only --format table-flipped \
-  --exclude-entrypoints ./cirrus_storefront_bg.wasm ./client/cirrus_storefront_bg.wasm ./checkout/cirrus_storefront_bg.wasm
+  --exclude-entrypoints ./cirrus_storefront_bg.wasm ./client/cirrus_storefront_bg.wasm ./checkout/cirrus_storefront_bg.wasm ./search/cirrus_storefront_bg.wasm
 contents=$(tar tzf "$tarball")
 for f in package/package.json package/index.js package/index.d.ts package/node.js package/edge.js package/wasm-base64.js \
   package/cirrus_storefront_bg.wasm package/cirrus_storefront.js package/client-entry.js \
   package/checkout/cirrus_storefront_bg.wasm package/checkout/wasm-base64.js \
   package/client/index.js package/client/index.d.ts package/client/node.js package/client/edge.js package/client/wasm-base64.js \
-  package/client/cirrus_storefront_bg.wasm; do
+  package/client/cirrus_storefront_bg.wasm \
+  package/search/index.js package/search/index.d.ts package/search/node.js package/search/edge.js package/search/cirrus_storefront_bg.wasm; do
   grep -qx "$f" <<<"$contents" || die "tarball lacks $f"
 done
 # No entry may reference a file it does not ship: every relative import and

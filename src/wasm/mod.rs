@@ -17,6 +17,8 @@
 //!   (`checkout_live`), its options (`checkout_options`), its calls to the client
 //!   (`payment_api`) and the cross-tab lock (`lock`);
 //! - [`storefront`]: the storefront helpers (variants, store URLs, SEO), in both entries;
+//! - `search`: the `SearchIndex` class, alone in the `cirrus-storefront/search` entry's wasm
+//!   (feature `search`);
 //! - `checkout_split`: what the checkout, a wasm module of its own, shares with the
 //!   root entry's wasm (`Checkout.clearStored`, which must stay synchronous) and takes
 //!   from its glue (types);
@@ -78,6 +80,8 @@ mod payment_api;
 mod post_body;
 #[cfg(any(feature = "cart", feature = "checkout"))]
 mod storage;
+#[cfg(feature = "search")]
+mod search;
 #[cfg(feature = "storefront")]
 mod storefront;
 #[cfg(any(feature = "client", feature = "checkout"))]
@@ -88,8 +92,12 @@ mod tests;
 
 /// The allocator: lol_alloc's free list (smaller than std's dlmalloc; it
 /// never returns memory to the system, which a wasm module cannot do anyway).
+/// Not in a build with `search`: its free list is walked on every allocation, and an index of
+/// 10,000 products (millions of small allocations) took 18 s to build with it; std's dlmalloc
+/// builds it in the time in BENCHMARKS.md "Search".
 // SAFETY: wasm32 without the atomics feature has one thread, which is what
 // `AssumeSingleThreaded` requires.
+#[cfg(not(feature = "search"))]
 #[global_allocator]
 static ALLOC: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
     unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };

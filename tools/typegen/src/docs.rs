@@ -22,10 +22,11 @@ pub struct Docs {
 const RUST_NAMES: &[(&str, &str)] = &[("ProductsOptions", "ProductsQuery"), ("MinimalProductsResponse", "ProductsResponse")];
 
 /// Files of `src/` whose types are never traced and share a traced type's name: the storefront
-/// helpers' narrow decode types (`Product`, `Collection`, `Page`, … of what the helpers read),
+/// helpers' and the search index's narrow decode types (`Product`, `Collection`, `Page`, … of
+/// what they read),
 /// whose docs are not the wire types'. Tests (a `tests` folder, `tests.rs`) are never read
 /// either (the checkout simulation's `Page`).
-const UNTRACED_FILES: &[&str] = &["src/storefront/input.rs"];
+const UNTRACED_FILES: &[&str] = &["src/storefront/input.rs", "src/search/input.rs"];
 
 /// Whether `p` is read for docs: not a test, not an [`UNTRACED_FILES`] file.
 fn traced(p: &Path) -> bool {

@@ -5,6 +5,7 @@
 //! - `cart.rs`: `js/generated/cart-types.ts`;
 //! - `checkout.rs`: `js/generated/checkout.ts`;
 //! - `storefront.rs`: `js/generated/storefront.ts`.
+//! - `search.rs`: `js/generated/search.ts`.
 //!
 //! The shapes that only exist in JavaScript (objects with methods: the processor adapter,
 //! the client and the cart as the checkout calls them) are not serde types: they are
@@ -19,6 +20,7 @@ mod cart;
 mod checkout;
 mod docs;
 mod sdk;
+mod search;
 mod storefront;
 mod ts;
 
@@ -41,6 +43,7 @@ pub fn files() -> Vec<(&'static str, String)> {
         ("js/generated/cart-types.ts", cart::generate(&wire)),
         ("js/generated/checkout.ts", checkout::generate()),
         ("js/generated/storefront.ts", storefront::generate(&wire)),
+        ("js/generated/search.ts", search::generate()),
     ]
 }
 

@@ -28,6 +28,8 @@ pub fn ts_type(f: &Format) -> String {
             _ => format!("{}[]", ts_type(inner)),
         },
         Format::Map { value, .. } => format!("Record<string, {}>", ts_type(value)),
+        // A fixed-size array (`[u32; 2]`, a search hit's highlight range) is a tuple.
+        Format::TupleArray { content, size } => format!("[{}]", vec![ts_type(content); *size].join(", ")),
         other => panic!("no TypeScript for {other:?}"),
     }
 }
