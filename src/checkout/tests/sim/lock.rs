@@ -1,11 +1,11 @@
 //! The cross-tab lock as the browser gives it (`src/wasm/lock.rs`): a Web Lock
 //! (`navigator.locks.request(name, { ifAvailable: true })`, freed by the
 //! browser when the tab goes away) or, without Web Locks, a localStorage lease
-//! of [`LEASE_MS`] renewed by a timer while held, which expires under a tab
+//! of [`lease::LEASE_MS`] renewed by a timer while held, which expires under a tab
 //! whose timers are frozen and is then taken by another tab while the frozen
 //! tab still believes it holds it.
 
-use crate::checkout::lease::{self, Holder, LEASE_MS};
+use crate::checkout::lease::{self, Holder};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LockKind {
