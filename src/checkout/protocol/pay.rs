@@ -202,10 +202,8 @@ fn confirm(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: 
     if let (Some(showed), Some(session)) = (r.collected_at, tab.state.session().cloned()) {
         if session.amount != showed {
             // Another tab changed what will be charged after this tab's form showed `showed`.
+            // The form is told the new amount (queued when the record was adopted, else here).
             tab.show_amount(q);
-            if !q.iter().any(|e| matches!(e, Effect::UpdateAmount { .. })) {
-                q.push_back(Effect::UpdateAmount { amount: session.amount, currency: session.currency.clone() });
-            }
             let e = Error::invalid_state(format!(
                 "the amount to pay changed to {} {} (the shipping was changed in another tab) after the payment form showed {}; nothing was charged: the form shows the new amount, call pay() again",
                 session.amount, session.currency, showed

@@ -399,3 +399,108 @@ fn a_second_tab_is_told_the_checkout_is_in_progress_elsewhere_before_its_buyer_e
     assert!(!run.iter().any(|e| matches!(e, Effect::CollectToken | Effect::Write { .. } | Effect::Confirm(_))), "no card asked for, nothing written or sent: {run:?}");
     assert_eq!(b.state().name(), "shipping_chosen");
 }
+
+/// Issue 41 (mutation testing): a token of only whitespace is no token: the
+/// adapter's failure is recorded, once, and nothing is confirmed or charged.
+#[test]
+fn a_blank_token_is_the_adapters_failure_and_nothing_is_confirmed() {
+    let mut w = World::default();
+    let mut tab = shipped(&mut w);
+    w.tokens.push_back(" \t ".into());
+    // The failure is written once and the run ends (bounded: a run that kept writing stops here).
+    let before = w.log.len();
+    let writes = std::cell::Cell::new(0);
+    let mut run = tab.begin(pay());
+    let e = w.run(&mut tab, &mut run, Input::None, |e| {
+        writes.set(writes.get() + usize::from(matches!(e, Effect::Write { .. })));
+        writes.get() > 3
+    });
+    assert_eq!(e, Effect::Done(Ok(Outcome::State)), "{:?}", w.log);
+    assert_eq!(w.log[before..].iter().filter(|e| matches!(e, Effect::Write { .. })).count(), 1, "the failure written once");
+    assert_eq!(w.count(is_confirm), 0, "nothing confirmed: {:?}", w.log);
+    let CheckoutState::Failed(f) = tab.state() else { panic!("{:?}", tab.state()) };
+    assert!(f.message.contains("the processor adapter returned no token"), "{}", f.message);
+    assert_eq!(w.record.as_ref().map(|r| r.state.name()), Some("failed"), "recorded");
+}
+
+/// Issue 41 (mutation testing): another tab finished the payment while this
+/// tab's buyer was in 3-D Secure: when the challenge ends, this run shows the
+/// order and confirms nothing more.
+#[test]
+fn a_payment_another_tab_finished_during_this_tabs_challenge_ends_this_run_with_the_order() {
+    let mut w = World::default();
+    let mut a = shipped(&mut w);
+    w.confirms.push_back(Ok(answer(PaymentStatus::RequiresAction, Some("sec_1"), None)));
+    let mut a_pay = a.begin(pay());
+    let e = w.run(&mut a, &mut a_pay, Input::None, |e| matches!(e, Effect::NextAction(_)));
+    assert!(matches!(e, Effect::NextAction(_)), "{e:?}");
+    assert_eq!(a.state().name(), "requires_action");
+    let mut b = opened(&mut w);
+    assert_eq!(w.go(&mut b, Operation::Finish), Ok(Outcome::State));
+    assert_eq!(w.record.as_ref().map(|r| r.state.name()), Some("succeeded"));
+    let confirms = w.count(is_confirm);
+    assert_eq!(w.run(&mut a, &mut a_pay, Input::Adapter(Ok(())), |_| false), Effect::Done(Ok(Outcome::State)));
+    assert_eq!(a.state().name(), "succeeded");
+    assert_eq!(w.count(is_confirm), confirms, "nothing confirmed after the order");
+}
+
+/// Issue 41 (mutation testing): another tab re-read the payment during this
+/// tab's 3-D Secure and was asked for a challenge again: when this tab's
+/// challenge ends, it still confirms the payment (the same token) and shows
+/// the answer, not the challenge it took over.
+#[test]
+fn a_challenge_another_tab_was_given_again_meanwhile_is_still_confirmed_when_this_tabs_ends() {
+    let mut w = World::default();
+    let mut a = shipped(&mut w);
+    w.confirms.push_back(Ok(answer(PaymentStatus::RequiresAction, Some("sec_1"), None)));
+    let mut a_pay = a.begin(pay());
+    let e = w.run(&mut a, &mut a_pay, Input::None, |e| matches!(e, Effect::NextAction(_)));
+    assert!(matches!(e, Effect::NextAction(_)), "{e:?}");
+    let mut b = opened(&mut w);
+    w.confirms.push_back(Ok(answer(PaymentStatus::RequiresAction, Some("sec_2"), None)));
+    assert_eq!(w.go(&mut b, Operation::Finish), Ok(Outcome::State));
+    assert_eq!(w.record.as_ref().map(|r| r.state.name()), Some("requires_action"));
+    let confirms = w.count(is_confirm);
+    assert_eq!(w.run(&mut a, &mut a_pay, Input::Adapter(Ok(())), |_| false), Effect::Done(Ok(Outcome::State)));
+    assert_eq!(w.count(is_confirm), confirms + 1, "the challenge's end confirmed");
+    assert_eq!(a.state().name(), "succeeded");
+    assert_eq!(w.record.as_ref().map(|r| r.state.name()), Some("succeeded"));
+}
+
+/// Issue 41 (mutation testing): a token collected at an amount the record no
+/// longer says is refused with nothing confirmed, and the form is told the
+/// new amount once.
+#[test]
+fn a_token_collected_at_an_old_amount_tells_the_form_the_new_amount_once() {
+    let mut w = World::default();
+    let mut a = shipped(&mut w);
+    let mut a_pay = a.begin(pay());
+    assert_eq!(w.run(&mut a, &mut a_pay, Input::None, |e| *e == Effect::CollectToken), Effect::CollectToken);
+    let mut b = opened(&mut w);
+    w.tax = 1200;
+    w.go(&mut b, Operation::ShippingOptions { country: "GB".into() }).unwrap();
+    w.go(&mut b, Operation::SelectShipping { rate_id: "rate_std".into(), address: address() }).unwrap();
+    let before = w.log.len();
+    let Effect::Done(r) = w.run(&mut a, &mut a_pay, Input::Token(Ok("tok_1".into())), |_| false) else { panic!() };
+    assert!(refusal(r).message.contains("the amount to pay changed to 5698 USD"));
+    let told: Vec<&Effect> = w.log[before..].iter().filter(|e| matches!(e, Effect::UpdateAmount { .. })).collect();
+    assert_eq!(told, [&Effect::UpdateAmount { amount: 5698, currency: "USD".into() }], "told once: {:?}", &w.log[before..]);
+    assert_eq!(w.count(is_confirm), 0);
+}
+
+/// Issue 41 (mutation testing): the record was cleared (`clearStored` in
+/// another tab) while this tab's confirm was in flight: the answer is applied
+/// and puts the record back, with the payment's outcome.
+#[test]
+fn an_answer_landing_after_the_record_was_cleared_puts_it_back_with_the_answer() {
+    let mut w = World::default();
+    let mut a = shipped(&mut w);
+    let mut a_pay = a.begin(pay());
+    let e = w.run(&mut a, &mut a_pay, Input::None, is_confirm);
+    assert!(is_confirm(&e), "{e:?}");
+    w.record = None;
+    let paid = Input::Confirmed(Ok(answer(PaymentStatus::Succeeded, None, None)));
+    assert_eq!(w.run(&mut a, &mut a_pay, paid, |_| false), Effect::Done(Ok(Outcome::State)));
+    assert_eq!(a.state().name(), "succeeded");
+    assert_eq!(w.record.as_ref().map(|r| r.state.name()), Some("succeeded"), "the record is back, with the answer");
+}
