@@ -8,6 +8,7 @@ mod machine;
 mod protocol;
 mod sim;
 mod stored;
+mod tab;
 mod world;
 
 use super::*;
