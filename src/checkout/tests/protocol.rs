@@ -5,7 +5,7 @@
 
 use super::world::*;
 use super::*;
-use crate::checkout::protocol::{Effect, Input, Operation, Outcome, Tab};
+use crate::checkout::protocol::{Effect, Input, Op, Operation, Outcome, Tab};
 use crate::error::Error;
 
 fn is_confirm(e: &Effect) -> bool {
@@ -423,17 +423,24 @@ fn a_blank_token_is_the_adapters_failure_and_nothing_is_confirmed() {
     assert_eq!(w.record.as_ref().map(|r| r.state.name()), Some("failed"), "recorded");
 }
 
+/// A tab paying whose confirm was answered `requires_action` (`sec_1`): its
+/// run waits for the buyer's 3-D Secure.
+fn in_challenge(w: &mut World) -> (Tab, Op) {
+    let mut a = shipped(w);
+    w.confirms.push_back(Ok(answer(PaymentStatus::RequiresAction, Some("sec_1"), None)));
+    let mut a_pay = a.begin(pay());
+    let e = w.run(&mut a, &mut a_pay, Input::None, |e| matches!(e, Effect::NextAction(_)));
+    assert!(matches!(e, Effect::NextAction(_)), "{e:?}");
+    (a, a_pay)
+}
+
 /// Issue 41 (mutation testing): another tab finished the payment while this
 /// tab's buyer was in 3-D Secure: when the challenge ends, this run shows the
 /// order and confirms nothing more.
 #[test]
 fn a_payment_another_tab_finished_during_this_tabs_challenge_ends_this_run_with_the_order() {
     let mut w = World::default();
-    let mut a = shipped(&mut w);
-    w.confirms.push_back(Ok(answer(PaymentStatus::RequiresAction, Some("sec_1"), None)));
-    let mut a_pay = a.begin(pay());
-    let e = w.run(&mut a, &mut a_pay, Input::None, |e| matches!(e, Effect::NextAction(_)));
-    assert!(matches!(e, Effect::NextAction(_)), "{e:?}");
+    let (mut a, mut a_pay) = in_challenge(&mut w);
     assert_eq!(a.state().name(), "requires_action");
     let mut b = opened(&mut w);
     assert_eq!(w.go(&mut b, Operation::Finish), Ok(Outcome::State));
@@ -451,11 +458,7 @@ fn a_payment_another_tab_finished_during_this_tabs_challenge_ends_this_run_with_
 #[test]
 fn a_challenge_another_tab_was_given_again_meanwhile_is_still_confirmed_when_this_tabs_ends() {
     let mut w = World::default();
-    let mut a = shipped(&mut w);
-    w.confirms.push_back(Ok(answer(PaymentStatus::RequiresAction, Some("sec_1"), None)));
-    let mut a_pay = a.begin(pay());
-    let e = w.run(&mut a, &mut a_pay, Input::None, |e| matches!(e, Effect::NextAction(_)));
-    assert!(matches!(e, Effect::NextAction(_)), "{e:?}");
+    let (mut a, mut a_pay) = in_challenge(&mut w);
     let mut b = opened(&mut w);
     w.confirms.push_back(Ok(answer(PaymentStatus::RequiresAction, Some("sec_2"), None)));
     assert_eq!(w.go(&mut b, Operation::Finish), Ok(Outcome::State));
