@@ -17,7 +17,7 @@
 //!   cannot is kept aside under `<key>:unreadable` ([`Keep::Aside`]), never deleted.
 //! - A kept-aside record that may name an unsettled payment blocks a new
 //!   session too; when nothing is stored and it reads as one, it is put back
-//!   ([`Keep::Restore`]) and finished.
+//!   ([`Keep::Restore`]) and finished; so is one that reads as paid (`succeeded`), so what it paid for is not paid again.
 
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Deserializer};
@@ -97,7 +97,7 @@ where
         Some((text, Some(d))) => match restore(d, text) {
             Ok(r) => Some(r),
             Err(e) => match restore_lenient(d, text) {
-                Ok(r) if r.state.payment_unsettled() => Some(r),
+                Ok(r) if r.state.payment_unsettled() || matches!(r.state, CheckoutState::Succeeded(_)) => Some(r),
                 _ if may_be_unsettled(d()) => return Reading { stored: Err(held(key, &e.message)), keep: Keep::Nothing },
                 _ if aside_may => return blocked(),
                 _ => return Reading { stored: Err(e), keep: Keep::Aside },
@@ -109,9 +109,14 @@ where
     match record {
         Some(r) if !aside_may || r.state.payment_unsettled() => Reading { stored: Ok(Some(r)), keep: Keep::Nothing },
         Some(_) => blocked(),
-        None if !aside_may => Reading { stored: Ok(None), keep: Keep::Nothing },
+        // Nothing stored: a record kept aside that reads (leniently) as an unsettled or a paid
+        // payment is put back, so what it paid for is not paid again (a paid record is the only
+        // memory of bare `items` bought).
         None => match &aside {
-            Some((text, Some(d))) if restore_lenient(d, text).is_ok_and(|r| r.state.payment_unsettled()) => Reading { stored: Ok(None), keep: Keep::Restore },
+            Some((text, Some(d))) if restore_lenient(d, text).is_ok_and(|r| r.state.payment_unsettled() || matches!(r.state, CheckoutState::Succeeded(_))) => {
+                Reading { stored: Ok(None), keep: Keep::Restore }
+            }
+            _ if !aside_may => Reading { stored: Ok(None), keep: Keep::Nothing },
             _ => blocked(),
         },
     }

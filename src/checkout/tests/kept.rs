@@ -177,3 +177,18 @@ fn clear_stored_keeps_an_unreadable_record_aside() {
     assert_eq!(decide(Some(&foreign), None), Clear::Refuse);
     assert_eq!(decide(Some("{not json"), Some(&foreign)), Clear::Refuse);
 }
+
+/// The 1,000,000-schedule run (seed 225745): an older SDK kept a paid record aside (a member it
+/// did not know) and nothing was stored, so the same bare items were paid again. A paid record
+/// of another version reads leniently, and one kept aside is put back when nothing is stored.
+#[test]
+fn a_paid_record_of_another_version_or_kept_aside_is_read_so_its_items_are_not_paid_again() {
+    let mut paid = paying("tok_1");
+    paid.confirmed(answer(PaymentStatus::Succeeded, None, None)).unwrap();
+    let text = text_of(&record(paid), |v| v["channel"] = json!("web"));
+    let got = read_texts("k", Some(&text), None);
+    assert_eq!(got.keep, Keep::Nothing, "{text}");
+    assert!(matches!(got.stored, Ok(Some(ref r)) if r.state.name() == "succeeded"), "{:?}", got.stored);
+    let got = read_texts("k", None, Some(&text));
+    assert_eq!((got.keep, got.stored.unwrap()), (Keep::Restore, None));
+}
