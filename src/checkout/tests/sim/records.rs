@@ -16,6 +16,7 @@ use serde_json::json;
 use super::world::{trace, World};
 use crate::checkout::kept::{Clear, Keep};
 use crate::checkout::protocol::{Record, Stored};
+use crate::checkout::state::CheckoutState;
 use crate::checkout::tests::kept::{clear_texts, read_texts, stored_value};
 use crate::error::{Error, ErrorCode};
 
@@ -169,6 +170,14 @@ impl World {
         };
         if lost {
             self.violate(format!("invariant 7: page {}'s Checkout.clearStored() ({decided:?}) loses a record that names an unsettled payment", self.pages[p].id));
+        }
+        // A paid record is the only memory of bare `items` bought (`kept::reading`); the
+        // storefront clearing it says that purchase is over: the same items bought next are
+        // a new purchase (README: `clearStored` "removes the record"), so a new content.
+        let paid = |r: Option<&Record>| r.is_some_and(|r| matches!(r.state, CheckoutState::Succeeded(_)));
+        if self.cfg.bare && decided != Clear::Refuse && paid(self.storage.peek()) {
+            trace!(self, "page {}: the paid record cleared: the same items bought again are a new purchase", self.pages[p].id);
+            self.cart_changed(self.pages[p].cart);
         }
         match decided {
             Clear::Refuse => return,
