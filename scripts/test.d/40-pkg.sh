@@ -13,7 +13,7 @@
 #   4. build a Vite app and a webpack 5 app (tests/package/bundlers/) for production and run
 #      them in headless Chromium: `init()` without an argument, so each bundler must emit the
 #      `.wasm` and resolve the glue's `new URL(…, import.meta.url)` itself;
-#   5. run the client matrix (tests/sdk/matrix.mjs: a table of 30 named cases, every one run
+#   5. run the client matrix (tests/sdk/matrix.mjs: a table of 31 named cases, every one run
 #      and reported, node:test in node, a per-case report from Chromium; it covers the 12
 #      fetchers × the 9 contract error codes (+ 503) injected by the dev server's fault hook,
 #      decoded and retried or not, real server errors, bad arguments, retries, sharing, cache,
