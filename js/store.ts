@@ -261,7 +261,7 @@ export class CartStore {
     const generation = this.generation;
     // A child component's mount may come before its parent's: a load may start before start().
     const live = (): boolean => generation === this.generation;
-    const gone = (): CirrusError => cirrusError("aborted", "the cart store was stopped or given another client, currency or cartKey (in React: the provider was unmounted or given new props)");
+    const gone = (): CirrusError => cirrusError("aborted", "the cart store was stopped or given another client, currency or cartKey");
     // Each step in a task of its own (`nextTask`): a page's first load runs right after
     // hydration, and the SDK's first calls (each compiles its wasm functions) added to the
     // framework's task made one long task that blocks the page; apart, none is long.
@@ -373,11 +373,11 @@ export interface CheckoutActions {
 export interface CheckoutView extends CheckoutSnapshot, CheckoutActions {}
 
 const notOpen = (): never => {
-  throw cirrusError("invalid_state", "the checkout is not open yet: wait for its state (useCheckout().state in React)");
+  throw cirrusError("invalid_state", "the checkout is not open yet: wait for its state");
 };
 
 /** The snapshot of a checkout that is not open (no adapter yet, on the server): its actions throw `invalid_state`. */
-export const CLOSED_CHECKOUT: CheckoutView = Object.freeze({ state: null, error: null, shippingOptions: notOpen, selectShipping: notOpen, pay: notOpen, cancel: notOpen });
+export const CLOSED_CHECKOUT: CheckoutView = /* @__PURE__ */ Object.freeze({ state: null, error: null, shippingOptions: notOpen, selectShipping: notOpen, pay: notOpen, cancel: notOpen });
 
 /**
  * The cart's checkout (`Checkout.resume(client, { adapter, cart }) ?? Checkout.start(client,
