@@ -112,8 +112,9 @@ for (const doc of ["README.md", "BENCHMARKS.md"]) {
 }
 // API paths: every `METHOD /path` (and every `/api/v1/…` path) named in the docs and in the
 // comments and code of src/, server/src/, js/, www/src/, templates/next/ and scripts/ is a route
-// of server/src/router.rs with that method (tests/ is not read: tests name missing routes on purpose) (`{x}` in a doc is any one segment the route
-// also leaves open; the processor's own API, `/v1/…`, is not ours to check).
+// of server/src/router.rs with that method; `{x}` in a doc is any one segment the route also
+// leaves open. Not read: tests/ (tests name missing routes on purpose) and the processor's own
+// API (`/v1/…`).
 const { execFileSync } = require("child_process");
 const routerText = fs.readFileSync("server/src/router.rs", "utf8");
 const apiEnd = routerText.indexOf("let mut app");
