@@ -1,7 +1,7 @@
 // The root entry (`cirrus-storefront`: its glue and its .wasm), imported and initialised on
 // first use: a dynamic import, which bundlers split into a chunk the page fetches only then.
 // Used by the parts of the package that render without the wasm until the buyer acts
-// (js/react.ts, js/picker.ts). A page that calls `init(…)` itself first gets that same
+// (js/store.ts, js/picker.ts). A page that calls `init(…)` itself first gets that same
 // module (init() is idempotent).
 import type * as Root from "./index.js";
 

@@ -2,10 +2,11 @@
 // `productOptions` (src/storefront/variants.rs decides every rule). It starts from the matrix
 // the server computed with the same SDK (`productOptions(product, defaultSelection(product))`),
 // so the first render needs no wasm; the root entry is loaded on the first `select` (or
-// `preload()`). `useProductOptions` (cirrus-storefront/react) is its React binding.
+// `preload()`, which `mount()` calls for a component showing it). `useProductOptions`
+// (cirrus-storefront/react) is its React binding.
 import type { OptionMatrix, OptionSelection, Product } from "./cirrus_storefront.js";
 import { asCirrusError, type CirrusError } from "./error.js";
-import { loadSdk, sdkIfLoaded } from "./lazy-sdk.js";
+import { loadSdk, loadSdkWhenIdle, sdkIfLoaded } from "./lazy-sdk.js";
 
 export type { OptionMatrix, OptionSelection };
 
@@ -71,6 +72,17 @@ export class ProductPicker {
   /** Loads the SDK (and computes a matrix not given by the server) without a selection. */
   preload(): Promise<void> {
     return this.current.matrix ? loadSdk().then(() => {}, () => {}) : this.show(this.current.selection);
+  }
+
+  /**
+   * For the component that shows the picker, once mounted in the browser: computes the matrix
+   * the server did not give (`preload()`) and loads the SDK once the page is idle, so the first
+   * choice and "Add to cart" wait for no download. Returns the function that cancels the idle
+   * load (call it on unmount).
+   */
+  mount(): () => void {
+    if (this.current.matrix === null) void this.preload();
+    return loadSdkWhenIdle();
   }
 
   private show(selection: OptionSelection): Promise<void> {

@@ -12,7 +12,8 @@
 #   4. tsc of the JS entries (js/*.ts) against the generated glue: index.js (browsers, bundlers),
 #      node.js (`node`: Node, Deno, Bun, server bundles), edge.js (`workerd`, `edge-light`),
 #      react.js (cirrus-storefront/react), cart-summary.js (cirrus-storefront/cart-summary: no
-#      wasm), picker.js (cirrus-storefront/picker)
+#      wasm), picker.js (cirrus-storefront/picker), store.js (cirrus-storefront/store: the plain-JS
+#      store the framework bindings read)
 #   5. package.json rendered from pkg-template/
 # A package whose inputs have not changed is not built again but copied from
 # target/pkg-cache/ (pkg_stamp below), so a whole scripts/test.sh builds it once while each
@@ -152,8 +153,8 @@ cp js/*.ts "$STAGEC/" && cp js/client-entry.ts "$STAGEC/index.ts"
 cp js/node-entry.ts "$STAGEC/node.ts" && cp js/edge-entry.ts "$STAGEC/edge.ts"
 echo 'export const ENTRY = "cirrus-storefront/client";' >"$STAGEC/entry-name.ts"
 
-# cirrus-storefront/cart-summary, /picker and /react are the root's
-sed 's/, "cart-summary.ts", "picker.ts", "react.ts"//' pkg-template/tsconfig.json >"$STAGEC/tsconfig.json"
+# cirrus-storefront/cart-summary, /picker, /store and /react are the root's
+sed 's/, "cart-summary.ts", "picker.ts", "store.ts", "react.ts"//' pkg-template/tsconfig.json >"$STAGEC/tsconfig.json"
 "$ROOT/node_modules/.bin/tsc" -p "$STAGEC/tsconfig.json" --outDir "$OUT/client"
 
 # `cirrus-storefront/search` (issue 42): the `SearchIndex` class alone, its wasm built from the
@@ -165,7 +166,7 @@ build_wasm search search "$STAGES"
 cp js/*.ts "$STAGES/" && cp js/search-entry.ts "$STAGES/index.ts"
 cp js/node-entry.ts "$STAGES/node.ts" && cp js/edge-entry.ts "$STAGES/edge.ts"
 echo 'export const ENTRY = "cirrus-storefront/search";' >"$STAGES/entry-name.ts"
-sed 's/, "cart-summary.ts", "picker.ts", "react.ts"//' pkg-template/tsconfig.json >"$STAGES/tsconfig.json"
+sed 's/, "cart-summary.ts", "picker.ts", "store.ts", "react.ts"//' pkg-template/tsconfig.json >"$STAGES/tsconfig.json"
 "$ROOT/node_modules/.bin/tsc" -p "$STAGES/tsconfig.json" --outDir "$OUT/search"
 
 # The guarded wrappers' declarations carry the doc comment of the function they wrap (the Rust

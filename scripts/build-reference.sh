@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The API reference: every export of every entry of the package (each `exports` subpath of its
-# package.json that has `types`: cirrus-storefront, /client, /react, the adapters), with its
+# package.json that has `types`: cirrus-storefront, /client, /search, /react, /store, /cart-summary, /picker, the adapters), with its
 # signature and its doc comment (summary, @throws, @example), written as Markdown by TypeDoc
 # with typedoc-plugin-markdown (both pinned in package.json) from the package's own .d.ts: the
 # Rust doc comments reach them through wasm-bindgen, the JS entries' through tsc. Nothing is

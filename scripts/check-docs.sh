@@ -15,7 +15,15 @@
 #     the eviction rule after it is, word for word, the rule the doc comment of its `bound()`
 #     states next to the code;
 #   - every page weight of the README's and BENCHMARKS.md's tables is the figure of
-#     docs/page-weights.svg, which scripts/bench-size.sh writes from the same run.
+#     docs/page-weights.svg, which scripts/bench-size.sh writes from the same run;
+# and what the docs and the code's comments name of the API and of counted lists:
+#   - every `METHOD /path` and `/api/v1/…` path named (docs above; src/, server/src/, js/,
+#     www/src/, templates/next/, scripts/) is a route of server/src/router.rs with that method;
+#   - every count of a thing whose list is in the repository ("31 named cases": the client
+#     matrix's CASES; "(249 codes)": src/country.rs COUNTRIES; "a page of 500 products":
+#     src/endpoint.rs MAX_LIMIT) is that list's length.
+# (A figure only a build gives, such as a wasm's size, is not checked here: BENCHMARKS.md names
+# the commit it was measured on.)
 # Usage: scripts/check-docs.sh   (exit 1, listing each problem and the doc naming it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -102,6 +110,68 @@ for (const doc of ["README.md", "BENCHMARKS.md"]) {
     if (!new RegExp(`\\| \\*{0,2}${kb.replace(".", "\\.")} KB\\*{0,2} \\|`).test(row)) wrong.push(`${doc}: the ${name} row does not say ${kb} KB, the figure of docs/page-weights.svg (scripts/bench-size.sh)`);
   }
 }
+// API paths: every `METHOD /path` (and every `/api/v1/…` path) named in the docs and in the
+// comments and code of src/, server/src/, js/, www/src/, templates/next/ and scripts/ is a route
+// of server/src/router.rs with that method; `{x}` in a doc is any one segment the route also
+// leaves open. Not read: tests/ (tests name missing routes on purpose) and the processor's own
+// API (`/v1/…`).
+const { execFileSync } = require("child_process");
+const routerText = fs.readFileSync("server/src/router.rs", "utf8");
+const apiEnd = routerText.indexOf("let mut app");
+const routes = [...routerText.matchAll(/\.route\("([^"]+)",\s*([^\n]*)/g)].map((m) => ({
+  path: (m.index < apiEnd ? "/api/v1" : "") + m[1],
+  methods: new Set([...m[2].matchAll(/\b(get|post|put|patch|delete)\(/g)].map((x) => x[1].toUpperCase())),
+}));
+if (routes.length < 10 || !routes.some((r) => r.path === "/api/v1/products")) wrong.push(`server/src/router.rs: found ${routes.length} routes, not the API's (the check reads \`.route("…", get(…))\`)`);
+const segs = (p) => p.split("/").slice(1);
+const routeMatches = (route, doc) => {
+  const r = segs(route), d = segs(doc);
+  for (let i = 0; i < r.length; i++) {
+    if (r[i].startsWith("{*")) return d.length > i;
+    if (i >= d.length) return false;
+    const open = r[i].startsWith("{");
+    if (d[i].includes("{") ? !open : !open && d[i] !== r[i]) return false;
+  }
+  return r.length === d.length;
+};
+const known = (method, p) => {
+  const full = p.startsWith("/api/v1/") ? [p] : [p, `/api/v1${p}`];
+  return routes.some((r) => (method === null || r.methods.has(method)) && full.some((f) => routeMatches(r.path, f)));
+};
+const sources = execFileSync("git", ["ls-files", "--", "src", "server/src", "js", "www/src", "templates/next", "scripts"], { encoding: "utf8" })
+  .split("\n").filter((f) => /\.(rs|ts|tsx|js|mjs|sh|md)$/.test(f) && fs.existsSync(f));
+const badPaths = [];
+for (const file of [...process.argv.slice(2), ...sources]) {
+  const text = fs.readFileSync(file, "utf8");
+  const named = [...text.matchAll(/\b(GET|POST|PUT|PATCH|DELETE)\s+`?(\/(?!\/)[A-Za-z0-9_{}*.\/?=&%-]*)/g)].map((m) => [m[1], m[2]])
+    .concat([...text.matchAll(/(?<![\w.:\/-])(\/api\/v1\/[A-Za-z0-9_{}*.\/-]*)/g)].map((m) => [null, m[1]]));
+  for (const [method, raw] of named) {
+    const p = raw.replace(/\?.*$/, "").replace(/[.,;:]+$/, "").replace(/\/$/, "") || "/";
+    if (p.startsWith("/v1/") || p === "/api/v1") continue;
+    if (!known(method, p)) badPaths.push(`${file}: names ${method ? method + " " : ""}${p}, not a route of server/src/router.rs`);
+  }
+}
+wrong.push(...badPaths);
+// Counts of named things whose list is in the repository: each "N <things>" a doc or a stage
+// states is the length of the list that defines them.
+const matrixText = fs.readFileSync("tests/sdk/matrix.mjs", "utf8");
+const casesBlock = (matrixText.match(/^export const CASES = \[\n([\s\S]*?)^\];/m) || [, ""])[1];
+const countryText = fs.readFileSync("src/country.rs", "utf8");
+const countryBlock = (countryText.match(/pub const COUNTRIES: &\[\[u8; 2\]\] = &\[\n([\s\S]*?)^\];/m) || [, ""])[1];
+const endpointText = fs.readFileSync("src/endpoint.rs", "utf8");
+const COUNTS = [
+  { what: "cases of the client matrix (tests/sdk/matrix.mjs CASES)", said: /\b(\d+) named cases\b/g, n: [...casesBlock.matchAll(/^  \["/gm)].length },
+  { what: "ISO 3166-1 alpha-2 codes (src/country.rs)", said: /\((\d+) codes\)|\bThe (\d+) officially assigned\b/g, n: new Set([...countryBlock.matchAll(/\*b"([A-Z]{2})"/g)].map((m) => m[1])).size },
+  { what: "products at most in a page (src/endpoint.rs MAX_LIMIT)", said: /\ba page of (\d+) (?:full )?products\b/g, n: Number((endpointText.match(/pub const MAX_LIMIT: u32 = (\d+);/) || [])[1]) },
+];
+for (const c of COUNTS) if (!(c.n > 0)) wrong.push(`check-docs: could not count the ${c.what}`);
+const countFiles = [...process.argv.slice(2), ...sources, "tests/sdk/matrix.mjs"];
+for (const file of countFiles) {
+  const text = fs.readFileSync(file, "utf8");
+  for (const c of COUNTS) for (const m of text.matchAll(c.said)) {
+    if (Number(m[1] ?? m[2]) !== c.n) wrong.push(`${file}: says ${m[0]}, there are ${c.n} ${c.what}`);
+  }
+}
 if (missing.length) {
   console.error(`docs name files that do not exist:\n  ${[...new Set(missing)].join("\n  ")}`);
 }
@@ -109,5 +179,5 @@ if (wrong.length) {
   console.error(`docs say what the build does not do:\n  ${[...new Set(wrong)].join("\n  ")}`);
 }
 if (missing.length || wrong.length) process.exit(1);
-console.log(`docs: every named file exists; wasm-opt level, stages and features match the build; the cache bound and eviction rule match the code; ${chart.size} page weights match docs/page-weights.svg`);
+console.log(`docs: every named file exists; wasm-opt level, stages and features match the build; the cache bound and eviction rule match the code; ${chart.size} page weights match docs/page-weights.svg; every API path named is one of the ${routes.length} routes; ${COUNTS.map((c) => `${c.n} ${c.what.replace(/ \(.*/, "")}`).join(", ")} as stated`);
 JS

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The npm package as consumers get it: build pkg/, `npm pack` it, install the
 # tarball into throwaway projects and
-#   0. check the tarball with publint and attw;
+#   0. check the tarball with publint and attw (every `exports` entry: the root, /client, /search,
+#      /react, /store, /cart-summary, /picker, the adapters);
 #   1. type-check tests/package/consumer.ts with `tsc --strict --noEmit` (its
 #      `@ts-expect-error` lines are misuse that must not compile), and tests/package/types/
 #      (check.mjs): ok.ts, the README's examples typed, must compile, and each mistake-*.ts
@@ -12,7 +13,7 @@
 #   4. build a Vite app and a webpack 5 app (tests/package/bundlers/) for production and run
 #      them in headless Chromium: `init()` without an argument, so each bundler must emit the
 #      `.wasm` and resolve the glue's `new URL(…, import.meta.url)` itself;
-#   5. run the client matrix (tests/sdk/matrix.mjs: a table of 30 named cases, every one run
+#   5. run the client matrix (tests/sdk/matrix.mjs: a table of 31 named cases, every one run
 #      and reported, node:test in node, a per-case report from Chromium; it covers the 12
 #      fetchers × the 9 contract error codes (+ 503) injected by the dev server's fault hook,
 #      decoded and retried or not, real server errors, bad arguments, retries, sharing, cache,
@@ -55,7 +56,7 @@ for f in package/package.json package/index.js package/index.d.ts package/node.j
   package/cirrus_storefront_bg.wasm package/cirrus_storefront.js package/client-entry.js \
   package/checkout/cirrus_storefront_bg.wasm package/checkout/wasm-base64.js \
   package/client/index.js package/client/index.d.ts package/client/node.js package/client/edge.js package/client/wasm-base64.js \
-  package/client/cirrus_storefront_bg.wasm \
+  package/client/cirrus_storefront_bg.wasm package/store.js package/store.d.ts package/react.js package/react.d.ts \
   package/search/index.js package/search/index.d.ts package/search/node.js package/search/edge.js package/search/cirrus_storefront_bg.wasm; do
   grep -qx "$f" <<<"$contents" || die "tarball lacks $f"
 done

@@ -5,7 +5,9 @@
 #      lines are misuse that must not compile);
 #   2. import the entry under React Server Components' `react-server` condition (no
 #      `createContext` there): importing it must not throw;
-#   3. check that a page that does not import it bundles none of it (nor React); that a page
+#   3. check that a page that does not import it bundles none of it (nor React); that a page with
+#      only cirrus-storefront/store (the plain-JS store under it) bundles no React and loads none
+#      of the glue or .wasm up front; that a page
 #      with the provider and a cart badge loads none of the SDK's glue or .wasm up front (the
 #      glue is a lazy chunk); that cirrus-storefront/cart-summary is one small module;
 #   4. server-render tests/react/app.mjs (`renderToString`, tests/react/ssr.mjs), bundle
@@ -105,6 +107,33 @@ node -e '
   const gz = [...upfront].filter((f) => f.endsWith(".js")).reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(dir, f)), { level: 9 }).length, 0);
   console.log(`badge page: ${[...upfront].length} chunk(s) up front, ${gz} B gzip -9 of the SDK (React external), no glue, no .wasm; the glue in a lazy chunk`);
 ' "$APP" || die "a page with only a cart badge loads the SDK's wasm"
+
+log "cirrus-storefront/store (the store the framework bindings read): no React, none of the SDK's glue or .wasm up front"
+cat >"$APP/store.mjs" <<'JS'
+import { CartStore, CheckoutStore, ProductPicker, preloadSdk, sdkPreload } from "cirrus-storefront/store";
+const cart = new CartStore({ client: { baseUrl: "https://a/api/v1", apiKey: "x" } });
+cart.subscribe(() => console.log(cart.getSnapshot().summary));
+cart.start();
+export { cart, CheckoutStore, ProductPicker, preloadSdk, sdkPreload };
+JS
+# React is not external here: a store that imported it would bundle it.
+(cd "$APP" && "$ROOT/node_modules/.bin/esbuild" store.mjs --bundle --splitting --minify --format=esm --platform=browser \
+  --loader:.wasm=file --outdir=store-dist --metafile=store-meta.json --log-level=error)
+node -e '
+  const fs = require("fs"), path = require("path");
+  const meta = JSON.parse(fs.readFileSync(process.argv[1]));
+  const outs = Object.entries(meta.outputs);
+  const [entryOut] = outs.find(([, o]) => o.entryPoint === "store.mjs");
+  const all = outs.flatMap(([, o]) => Object.keys(o.inputs));
+  const react = all.filter((f) => /(^|\/)react(-dom)?\/|\/react\.js$/.test(f));
+  if (react.length) { console.error(`a page with only cirrus-storefront/store bundles ${react.join(", ")}`); process.exit(1); }
+  const upfront = new Set([entryOut]);
+  for (const f of upfront) for (const i of meta.outputs[f].imports) if (i.kind === "import-statement" && !i.external) upfront.add(i.path);
+  const glue = [...upfront].flatMap((f) => Object.keys(meta.outputs[f].inputs)).filter((f) => /cirrus_storefront(_bg\.wasm|\.js)$/.test(f));
+  if (glue.length) { console.error(`a page with only cirrus-storefront/store loads ${glue.join(", ")} up front`); process.exit(1); }
+  if (!all.some((f) => f.endsWith("/store.js"))) { console.error("no input is the store: the check proves nothing"); process.exit(1); }
+  console.log(`cirrus-storefront/store: ${all.length} modules, none of React; ${upfront.size} chunk(s) up front without the glue or .wasm`);
+' "$APP/store-meta.json" || die "cirrus-storefront/store is not the framework-free store it should be"
 
 log "cirrus-storefront/cart-summary: plain JS, no glue, no .wasm"
 printf 'import { readCartSummary, subscribeCartSummary } from "cirrus-storefront/cart-summary";\nsubscribeCartSummary(() => {}); console.log(readCartSummary());\n' >"$APP/summary.mjs"

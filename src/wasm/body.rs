@@ -46,7 +46,8 @@ extern "C" {
 /// The largest 2xx body the SDK copies into wasm memory: 8 MiB, counted in
 /// UTF-16 code units of the JS string (each is at least one UTF-8 byte, so
 /// a longer string is always more than 8 MiB). The largest answer the
-/// contract allows (a page of 100 full products) is far below it.
+/// contract allows (a page of 500 full products, `endpoint::MAX_LIMIT`: about
+/// 1.9 MB with the demo seed's, BENCHMARKS.md) is well below it.
 pub(crate) const MAX_BODY: u32 = 8 * 1024 * 1024;
 
 /// The caller's value of a 2xx answer to `call`.

@@ -23,7 +23,7 @@ if (existsSync(join(dir, "client-entry.d.ts"))) publicFiles["client-entry.d.ts"]
 publicFiles["next-metadata.d.ts"] = read("next-metadata.d.ts");
 for (const f of ["index.d.ts", "node.d.ts", "edge.d.ts", "host.d.ts", "error.d.ts", "init-sync.d.ts", "ready.d.ts", "load.d.ts"]) publicFiles[f] = read(f);
 // (Cart and Checkout are wasm classes now: their declarations are in the glue, checked above.)
-for (const f of ["guard.d.ts", "lazy-checkout.d.ts", "checkout-wasm.d.ts", "react.d.ts", "cart-summary.d.ts", "picker.d.ts", "lazy-sdk.d.ts"]) if (existsSync(join(dir, f))) publicFiles[f] = read(f);
+for (const f of ["guard.d.ts", "lazy-checkout.d.ts", "checkout-wasm.d.ts", "react.d.ts", "cart-summary.d.ts", "picker.d.ts", "store.d.ts", "lazy-sdk.d.ts"]) if (existsSync(join(dir, f))) publicFiles[f] = read(f);
 else if (!dir.replace(/\/+$/, "").endsWith("/client")) fail(`${f} is missing`);
 for (const [name, text] of Object.entries(publicFiles)) {
   const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");

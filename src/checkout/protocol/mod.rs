@@ -139,7 +139,7 @@ pub enum Effect {
     StoreCurrency,
     /// `POST /payments/initiate`. → [`Input::Initiated`].
     Initiate(InitiateRequest),
-    /// `POST /shipping/rates`. → [`Input::Rates`].
+    /// `POST /shipping-rates`. → [`Input::Rates`].
     Rates(ShippingRatesRequest),
     /// `POST /payments/update`. → [`Input::Updated`].
     Update(Box<UpdateRequest>),
