@@ -9,6 +9,9 @@ use crate::model::{Breakdown, ShippingAddress};
 /// Longest accepted value of any address field (characters).
 pub const MAX_ADDRESS_FIELD: usize = 200;
 
+/// Longest accepted return URL (bytes).
+pub const MAX_RETURN_URL: usize = 2048;
+
 /// `amount == breakdown.total == subtotal + shipping + tax`, not negative.
 ///
 /// # Errors
@@ -28,7 +31,7 @@ pub fn check_amount(amount: i64, b: &Breakdown) -> Result<()> {
 pub fn validate_return_url(url: &str) -> Result<()> {
     let rest = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://"));
     let host = rest.map(|r| r.split(['/', '?', '#']).next().unwrap_or(""));
-    if url.len() > 2048 || url.chars().any(char::is_whitespace) || host.is_none_or(str::is_empty) {
+    if url.len() > MAX_RETURN_URL || url.chars().any(char::is_whitespace) || host.is_none_or(str::is_empty) {
         return Err(Error::invalid_argument(format!("returnUrl must be an absolute http(s) URL, got {:?}", truncate(url, 80))));
     }
     Ok(())

@@ -147,5 +147,7 @@ fn payment_bodies_are_validated() {
     };
     assert_eq!(Call::body(&c).unwrap().path, "/payments/confirm");
     assert!(Call::body(&ConfirmRequest { confirmation_token_id: String::new(), ..c.clone() }).unwrap_err().message.contains("confirmationTokenId"));
-    assert!(Call::body(&ConfirmRequest { return_url: " ".into(), ..c }).unwrap_err().message.contains("returnUrl"));
+    assert!(Call::body(&ConfirmRequest { return_url: " ".into(), ..c.clone() }).unwrap_err().message.contains("returnUrl"));
+    // The server's rule, now the core's: an absolute http(s) URL.
+    assert!(Call::body(&ConfirmRequest { return_url: "ftp://x/done".into(), ..c }).unwrap_err().message.contains("returnUrl"));
 }
