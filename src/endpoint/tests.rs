@@ -125,12 +125,10 @@ fn payment_bodies_are_validated() {
         first_name: "A".into(),
         last_name: "B".into(),
         address1: "1 Road".into(),
-        address2: None,
         city: "Town".into(),
-        state: None,
         postal_code: "12345".into(),
         country: "US".into(),
-        phone: None,
+        ..ShippingAddress::default()
     };
     let up = UpdateRequest { session_id: "s".into(), shipping_rate_id: "r".into(), shipping_address: addr.clone() };
     assert_eq!(Call::body(&up).unwrap().path, "/payments/update");
