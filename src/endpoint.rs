@@ -82,6 +82,21 @@ const fn post(path: &'static str, retry: Policy, response: Root, member: Option<
 }
 
 impl Op {
+    /// Every operation, in the order of the client's methods.
+    pub const ALL: [Op; 11] = [
+        Op::Products,
+        Op::ProductBySlug,
+        Op::Pages,
+        Op::Collections,
+        Op::CollectionBySlug,
+        Op::Collection,
+        Op::Store,
+        Op::ShippingRates,
+        Op::InitiatePayment,
+        Op::UpdatePayment,
+        Op::ConfirmPayment,
+    ];
+
     /// The endpoint of the operation (the table of the client).
     #[must_use]
     pub const fn endpoint(self) -> Endpoint {
@@ -342,12 +357,13 @@ impl Body for UpdateRequest {
 impl Body for ConfirmRequest {
     const SCHEMA: Root = Root::ConfirmRequest;
     const OP: Op = Op::ConfirmPayment;
-    /// Session, token, rate id and return URL not empty, then the address.
+    /// Session, token and rate id not empty, the return URL an absolute http(s) URL
+    /// (`checkout::validate_return_url`), then the address.
     fn check(&self) -> Result<()> {
         check_non_empty("sessionId", &self.session_id)?;
         check_non_empty("confirmationTokenId", &self.confirmation_token_id)?;
         check_non_empty("shippingRateId", &self.shipping_rate_id)?;
-        check_non_empty("returnUrl", &self.return_url)?;
+        crate::checkout::validate_return_url(&self.return_url)?;
         check_address(&self.shipping_address)
     }
 }

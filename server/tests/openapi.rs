@@ -32,6 +32,12 @@ fn resolve<'a>(doc: &'a Value, mut v: &'a Value) -> &'a Value {
     v
 }
 
+/// The compiled regex of a schema's `pattern` (compiled once a test thread).
+fn pattern(p: &str) -> regex::Regex {
+    thread_local!(static SEEN: std::cell::RefCell<std::collections::HashMap<String, regex::Regex>> = Default::default());
+    SEEN.with(|seen| seen.borrow_mut().entry(p.to_owned()).or_insert_with(|| regex::Regex::new(p).unwrap()).clone())
+}
+
 /// A small validator for the OpenAPI 3.0 schema subset the document uses.
 fn validate(doc: &Value, schema: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
     validate_as(doc, schema, v, at, errs, false);
@@ -97,7 +103,7 @@ fn validate_as(doc: &Value, schema: &Value, v: &Value, at: &str, errs: &mut Vec<
         }
     }
     if let (Some(p), Some(x)) = (s["pattern"].as_str(), v.as_str()) {
-        if !regex::Regex::new(p).unwrap().is_match(x) {
+        if !pattern(p).is_match(x) {
             errs.push(format!("{at}: {x:?} does not match {p}"));
         }
     }
@@ -292,9 +298,20 @@ enum Body {
     Signed(String, String),
 }
 
+/// The document's example of a request schema (generated: every member set, the optional
+/// ones too).
+fn example(doc: &Value, schema: &str) -> Value {
+    let v = doc["components"]["schemas"][schema]["example"].clone();
+    assert!(v.is_object(), "{schema} has no example");
+    v
+}
+
+/// A shipping address with every member set: the document's example, in the US (the
+/// shipping rates the tests choose).
 fn address() -> Value {
-    json!({ "email": "ada@example.com", "firstName": "Ada", "lastName": "Lovelace", "address1": "1 Analytical Way",
-            "address2": null, "state": "NY", "city": "New York", "postalCode": "10001", "country": "US", "phone": "+1 555 0100" })
+    let a = example(&load_doc(), "ShippingAddress");
+    assert_eq!(a["country"], "US", "{a}");
+    a
 }
 
 async fn card_token(number: &str) -> String {
@@ -468,32 +485,71 @@ async fn openapi_document_matches_live_responses() {
     assert!(k.requests_checked >= 30, "{} requests checked", k.requests_checked);
 }
 
+/// A value of `T` with every member set, the optional ones too, as JSON: serde-reflection's
+/// first trace of a type takes `Some` for every `Option` (its strings are empty, its numbers 0).
+fn every_member<T: serde::de::DeserializeOwned + serde::Serialize>() -> Value {
+    let samples = serde_reflection::Samples::new();
+    let mut tracer = serde_reflection::Tracer::new(serde_reflection::TracerConfig::default());
+    let (_, value) = tracer.trace_type_once::<T>(&samples).unwrap();
+    serde_json::to_value(value).unwrap()
+}
+
+/// The member paths of a JSON value (an array's first element stands for all).
+fn member_paths(v: &Value, at: &str, out: &mut BTreeSet<String>) {
+    match v {
+        Value::Object(o) => {
+            for (k, x) in o {
+                let p = format!("{at}.{k}");
+                out.insert(p.clone());
+                member_paths(x, &p, out);
+            }
+        }
+        Value::Array(a) => {
+            if let Some(x) = a.first() {
+                member_paths(x, &format!("{at}[]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The request bodies of the client's operations: (path, schema name, the core's verdict on a
+/// body: read into the type by serde, then its `Body::check`, as the client sends it).
+type Verdict = fn(&Value) -> Result<Value, String>;
+
+fn request_bodies() -> Vec<(&'static str, String, Verdict, Value)> {
+    use cirrus_storefront::endpoint::{Body, Call};
+    use cirrus_storefront::model::{ConfirmRequest, InitiateRequest, ShippingRatesRequest, UpdateRequest};
+    fn case<T: Body + serde::de::DeserializeOwned>() -> (&'static str, String, Verdict, Value) {
+        fn verdict<T: Body + serde::de::DeserializeOwned>(v: &Value) -> Result<Value, String> {
+            let body: T = serde_json::from_value(v.clone()).map_err(|e| e.to_string())?;
+            Call::body(&body).map_err(|e| e.message)?;
+            Ok(serde_json::to_value(&body).unwrap())
+        }
+        (T::OP.endpoint().path, format!("{:?}", T::SCHEMA), verdict::<T>, every_member::<T>())
+    }
+    vec![case::<ShippingRatesRequest>(), case::<InitiateRequest>(), case::<UpdateRequest>(), case::<ConfirmRequest>()]
+}
+
 /// The SDK's request bodies and `GET /products` queries, as the core builds them, match
-/// the document (closed: a member the document does not name fails).
+/// the document (closed: a member the document does not name fails). The bodies are the
+/// document's examples, which set every member of the Rust type, the optional ones too: a
+/// member the document lacks fails here.
 #[test]
 fn sdk_requests_match_the_document() {
     use cirrus_storefront::endpoint::{Call, ProductsQuery};
-    use cirrus_storefront::model::{ConfirmRequest, InitiateRequest, ShippingRatesRequest, UpdateRequest};
     let doc = load_doc();
-    // Each body read into the core's type and written back by serde: what the SDK sends
-    // (built from JSON so a field added to a type with a default does not break the test).
-    fn sdk<T: serde::de::DeserializeOwned + serde::Serialize>(v: Value) -> Value {
-        serde_json::to_value(serde_json::from_value::<T>(v).unwrap()).unwrap()
-    }
-    let bodies: Vec<(&str, Value)> = vec![
-        ("/shipping-rates", sdk::<ShippingRatesRequest>(json!({ "variantIds": ["v"], "country": "US", "orderTotal": 12.5 }))),
-        ("/shipping-rates", sdk::<ShippingRatesRequest>(json!({ "variantIds": ["v"], "country": "US" }))),
-        ("/payments/initiate", sdk::<InitiateRequest>(json!({ "items": [{ "variantId": "v", "quantity": 2 }], "currency": "USD" }))),
-        ("/payments/update", sdk::<UpdateRequest>(json!({ "sessionId": "cs_1", "shippingRateId": "rate_us_standard", "shippingAddress": address() }))),
-        (
-            "/payments/confirm",
-            sdk::<ConfirmRequest>(json!({ "sessionId": "cs_1", "confirmationTokenId": "ctoken_1", "shippingRateId": "rate_us_standard",
-                                          "shippingAddress": address(), "returnUrl": "https://shop.example/done" })),
-        ),
-    ];
-    for (path, body) in bodies {
-        let errs = request_mismatches(&doc, &doc["paths"][path]["post"], path, &Body::Json(body.clone()));
-        assert!(errs.is_empty(), "POST {path} {body}:\n{}", errs.join("\n"));
+    for (path, schema, verdict, full) in request_bodies() {
+        let body = example(&doc, &schema);
+        let (mut want, mut got) = (BTreeSet::new(), BTreeSet::new());
+        member_paths(&full, "body", &mut want);
+        member_paths(&body, "body", &mut got);
+        assert_eq!(got, want, "{schema}: the document's example does not set every member of the Rust type");
+        // What the SDK sends: the body read into the core's type (its checks pass) and written back by serde.
+        let sent = verdict(&body).unwrap_or_else(|e| panic!("{schema} example {body}: the core refuses it: {e}"));
+        assert_eq!(sent, body, "{schema}: serde writes the example back differently");
+        let errs = request_mismatches(&doc, &doc["paths"][path]["post"], path, &Body::Json(sent.clone()));
+        assert!(errs.is_empty(), "POST {path} {sent}:\n{}", errs.join("\n"));
     }
     let q = ProductsQuery { limit: Some(500), offset: Some(100), include_pagination: true, minimal: true };
     let call = Call::products(&q).unwrap();
@@ -505,6 +561,110 @@ fn sdk_requests_match_the_document() {
     assert_eq!(request_mismatches(&doc, op, "/shipping-rates", &Body::Json(renamed)), ["body: undocumented property order_total"]);
     let errs = request_mismatches(&doc, &doc["paths"]["/products"]["get"], "/products?limit=501&pageSize=3", &Body::None);
     assert_eq!(errs, ["query.limit: 501 > maximum 500", "query: undocumented parameter pageSize"]);
+    // And a member missing from the document is seen: the example without one of its members.
+    let (_, schema, _, full) = request_bodies().remove(2);
+    let mut short = example(&doc, &schema);
+    short["shippingAddress"].as_object_mut().unwrap().remove("phone");
+    let (mut want, mut got) = (BTreeSet::new(), BTreeSet::new());
+    member_paths(&full, "body", &mut want);
+    member_paths(&short, "body", &mut got);
+    assert_eq!(want.difference(&got).collect::<Vec<_>>(), ["body.shippingAddress.phone"]);
+}
+
+/// Values each member of a request body is set to in [`document_and_core_agree`].
+fn probes(v: &Value) -> Vec<Value> {
+    let long = |n: usize| "x".repeat(n);
+    match v {
+        Value::String(_) => {
+            let mut p: Vec<Value> = [
+                "", " ", "x", "ZZ", "US", "us", "USA", "USD", "usd", "a\u{1}b", "a\u{85}b", "ada@example.com", "a@b", "a@-b.c", "a@b-.c", "a@b..c",
+                "@b.c", "a b@c.d", "a@b@c.d", "ftp://x/done", "http://", "http:///x", "https://x", "https://shop.example/do ne", "tok_1",
+            ]
+            .into_iter()
+            .map(Value::from)
+            .collect();
+            p.extend([long(200), long(201), format!("{}@b.c", long(64)), format!("{}@b.c", long(65)), format!("https://{}", long(2040)), format!("https://{}", long(2041))].map(Value::from));
+            p
+        }
+        Value::Number(n) if n.is_f64() => vec![json!(-1.0), json!(0.0), json!(12.5)],
+        Value::Number(_) => vec![json!(0), json!(1), json!(u32::MAX), json!(u64::from(u32::MAX) + 1)],
+        Value::Array(a) => match a.first() {
+            Some(Value::String(_)) => [0, 1, 250, 251].map(|n| Value::from((0..n).map(|i| format!("v{i}")).collect::<Vec<_>>())).to_vec(),
+            _ => vec![json!([]), Value::Array(a.clone())],
+        },
+        _ => vec![],
+    }
+}
+
+/// Every probe at every member path of `v`: (path, the body with that member set to the
+/// probe, or left out when the probe is `None`).
+fn probed(body: &Value, v: &Value, at: &mut Vec<String>, out: &mut Vec<(String, Value)>) {
+    let put = |at: &[String], x: Option<Value>| {
+        let mut b = body.clone();
+        let (last, parents) = at.split_last().unwrap();
+        let mut cur = &mut b;
+        for k in parents {
+            cur = if k == "0" { &mut cur[0] } else { &mut cur[k.as_str()] };
+        }
+        match x {
+            Some(x) if last == "0" => cur[0] = x,
+            Some(x) => cur[last.as_str()] = x,
+            None => drop(cur.as_object_mut().unwrap().remove(last.as_str())),
+        }
+        b
+    };
+    if !at.is_empty() {
+        for p in probes(v) {
+            out.push((at.join("."), put(at, Some(p))));
+        }
+        if at.last().is_some_and(|k| k != "0") {
+            out.push((format!("{} absent", at.join(".")), put(at, None)));
+            out.push((format!("{} null", at.join(".")), put(at, Some(Value::Null))));
+        }
+    }
+    match v {
+        Value::Object(o) => {
+            for (k, x) in o {
+                at.push(k.clone());
+                probed(body, x, at, out);
+                at.pop();
+            }
+        }
+        Value::Array(a) if !a.is_empty() => {
+            at.push("0".into());
+            probed(body, &a[0], at, out);
+            at.pop();
+        }
+        _ => {}
+    }
+}
+
+/// The document's request rules are the core's: every body the document's example becomes
+/// with one member changed (to each of [`probes`], null, or left out) is refused by the
+/// document exactly when the core refuses it (serde, then the type's `Body::check`: what the
+/// client sends, and what the server reads). The "ZZ" included.
+#[test]
+fn document_and_core_agree() {
+    let doc = load_doc();
+    let mut checked = 0;
+    let mut disagree = Vec::new();
+    for (_, schema, verdict, _) in request_bodies() {
+        let body = example(&doc, &schema);
+        let mut cases = Vec::new();
+        probed(&body, &body, &mut Vec::new(), &mut cases);
+        for (at, b) in cases {
+            let mut errs = Vec::new();
+            validate_as(&doc, &json!({ "$ref": format!("#/components/schemas/{schema}") }), &b, "body", &mut errs, true);
+            let core = verdict(&b);
+            if errs.is_empty() != core.is_ok() {
+                let shown: String = b.to_string().chars().take(300).collect();
+                disagree.push(format!("{schema} {at}: document {errs:?}, core {:?}: {shown}", core.err()));
+            }
+            checked += 1;
+        }
+    }
+    assert!(disagree.is_empty(), "{} of {checked} bodies judged differently:\n{}", disagree.len(), disagree.join("\n"));
+    assert!(checked > 1000, "{checked} bodies");
 }
 
 #[test]

@@ -9,6 +9,9 @@ use crate::model::{Breakdown, ShippingAddress};
 /// Longest accepted value of any address field (characters).
 pub const MAX_ADDRESS_FIELD: usize = 200;
 
+/// Longest accepted return URL (bytes).
+pub const MAX_RETURN_URL: usize = 2048;
+
 /// `amount == breakdown.total == subtotal + shipping + tax`, not negative.
 ///
 /// # Errors
@@ -28,7 +31,7 @@ pub fn check_amount(amount: i64, b: &Breakdown) -> Result<()> {
 pub fn validate_return_url(url: &str) -> Result<()> {
     let rest = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://"));
     let host = rest.map(|r| r.split(['/', '?', '#']).next().unwrap_or(""));
-    if url.len() > 2048 || url.chars().any(char::is_whitespace) || host.is_none_or(str::is_empty) {
+    if url.len() > MAX_RETURN_URL || url.chars().any(char::is_whitespace) || host.is_none_or(str::is_empty) {
         return Err(Error::invalid_argument(format!("returnUrl must be an absolute http(s) URL, got {:?}", truncate(url, 80))));
     }
     Ok(())
@@ -42,21 +45,17 @@ pub fn validate_return_url(url: &str) -> Result<()> {
 /// # Errors
 /// `invalid_argument` naming the first offending field (`shippingAddress.email`, …).
 pub fn validate_address(a: &ShippingAddress) -> Result<()> {
-    let required = [
-        ("email", &a.email),
-        ("firstName", &a.first_name),
-        ("lastName", &a.last_name),
-        ("address1", &a.address1),
-        ("city", &a.city),
-        ("postalCode", &a.postal_code),
-        ("country", &a.country),
-    ];
+    // Every member, named as on the wire: a member added to the type does not compile until
+    // it is listed here, so none goes unchecked.
+    let ShippingAddress { email, first_name, last_name, address1, address2, city, state, postal_code, country, phone } = a;
+    let required =
+        [("email", email), ("firstName", first_name), ("lastName", last_name), ("address1", address1), ("city", city), ("postalCode", postal_code), ("country", country)];
     for (name, value) in required {
         if value.trim().is_empty() {
             return Err(Error::invalid_argument(format!("shippingAddress.{name} is required")));
         }
     }
-    let optional = [("address2", &a.address2), ("state", &a.state), ("phone", &a.phone)];
+    let optional = [("address2", address2), ("state", state), ("phone", phone)];
     let all = required.into_iter().chain(optional.into_iter().filter_map(|(n, v)| v.as_ref().map(|v| (n, v))));
     for (name, value) in all {
         if value.chars().count() > MAX_ADDRESS_FIELD {

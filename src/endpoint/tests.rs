@@ -125,12 +125,10 @@ fn payment_bodies_are_validated() {
         first_name: "A".into(),
         last_name: "B".into(),
         address1: "1 Road".into(),
-        address2: None,
         city: "Town".into(),
-        state: None,
         postal_code: "12345".into(),
         country: "US".into(),
-        phone: None,
+        ..ShippingAddress::default()
     };
     let up = UpdateRequest { session_id: "s".into(), shipping_rate_id: "r".into(), shipping_address: addr.clone() };
     assert_eq!(Call::body(&up).unwrap().path, "/payments/update");
@@ -147,5 +145,7 @@ fn payment_bodies_are_validated() {
     };
     assert_eq!(Call::body(&c).unwrap().path, "/payments/confirm");
     assert!(Call::body(&ConfirmRequest { confirmation_token_id: String::new(), ..c.clone() }).unwrap_err().message.contains("confirmationTokenId"));
-    assert!(Call::body(&ConfirmRequest { return_url: " ".into(), ..c }).unwrap_err().message.contains("returnUrl"));
+    assert!(Call::body(&ConfirmRequest { return_url: " ".into(), ..c.clone() }).unwrap_err().message.contains("returnUrl"));
+    // The server's rule, now the core's: an absolute http(s) URL.
+    assert!(Call::body(&ConfirmRequest { return_url: "ftp://x/done".into(), ..c }).unwrap_err().message.contains("returnUrl"));
 }

@@ -23,12 +23,11 @@ pub(super) fn address() -> ShippingAddress {
         first_name: "Ada".into(),
         last_name: "Lovelace".into(),
         address1: "1 Analytical St".into(),
-        address2: None,
         city: "London".into(),
-        state: None,
         postal_code: "N1 9GU".into(),
         country: "GB".into(),
         phone: Some("+44 1".into()),
+        ..ShippingAddress::default()
     }
 }
 

@@ -4,8 +4,9 @@
 //! - `sdk.rs`: `js/generated/types.ts`, `src/generated/schema.rs`;
 //! - `cart.rs`: `js/generated/cart-types.ts`;
 //! - `checkout.rs`: `js/generated/checkout.ts`;
-//! - `storefront.rs`: `js/generated/storefront.ts`.
-//! - `search.rs`: `js/generated/search.ts`.
+//! - `storefront.rs`: `js/generated/storefront.ts`;
+//! - `search.rs`: `js/generated/search.ts`;
+//! - `openapi.rs`: `server/openapi.yaml` (with the hand-written `server/openapi-frame.yaml`).
 //!
 //! The shapes that only exist in JavaScript (objects with methods: the processor adapter,
 //! the client and the cart as the checkout calls them) are not serde types: they are
@@ -19,6 +20,7 @@
 mod cart;
 mod checkout;
 mod docs;
+pub mod openapi;
 mod sdk;
 mod search;
 mod storefront;
@@ -44,6 +46,7 @@ pub fn files() -> Vec<(&'static str, String)> {
         ("js/generated/checkout.ts", checkout::generate()),
         ("js/generated/storefront.ts", storefront::generate(&wire)),
         ("js/generated/search.ts", search::generate()),
+        ("server/openapi.yaml", openapi::generate()),
     ]
 }
 

@@ -69,7 +69,7 @@ fn stored_states() -> Vec<String> {
 }
 
 /// Output fields the server omits unless asked (`#[serde(default)]` in model.rs).
-const MAY_BE_MISSING: &[(&str, &str)] =
+pub const MAY_BE_MISSING: &[(&str, &str)] =
     &[("ProductsResponse", "pagination"), ("MinimalProductsResponse", "pagination")];
 
 /// The wire types, traced.
@@ -160,7 +160,7 @@ pub fn trace_cart_checkout() -> Registry {
 }
 
 /// Every type reachable from `roots`.
-fn reachable(reg: &Registry, roots: &[&str]) -> Vec<String> {
+pub fn reachable(reg: &Registry, roots: &[&str]) -> Vec<String> {
     fn walk(f: &Format, out: &mut Vec<String>, reg: &Registry) {
         match f {
             Format::TypeName(n) => visit(n, out, reg),

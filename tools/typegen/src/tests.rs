@@ -99,3 +99,23 @@ fn storefront_types_spell_the_wire_names() {
     assert!(ts.contains("  selection: Record<string, string>;"), "{ts}");
     assert!(!ts.contains("export interface Variant "), "Variant comes from types.ts: {ts}");
 }
+
+#[test]
+fn openapi_rules_are_the_core_tables_and_limits() {
+    use cirrus_storefront::endpoint::{MAX_LIMIT, MAX_VARIANT_IDS};
+    let doc: serde_yaml::Value = serde_yaml::from_str(&crate::openapi::generate()).unwrap();
+    let schemas = &doc["components"]["schemas"];
+    let countries: Vec<&str> = schemas["Country"]["enum"].as_sequence().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+    assert_eq!(countries, cirrus_storefront::country::countries().collect::<Vec<_>>());
+    assert!(!countries.contains(&"ZZ"));
+    for holder in ["ShippingAddress", "ShippingRatesRequest"] {
+        assert_eq!(schemas[holder]["properties"]["country"]["$ref"], "#/components/schemas/Country", "{holder}");
+    }
+    assert_eq!(schemas["ShippingRatesRequest"]["properties"]["variantIds"]["maxItems"], MAX_VARIANT_IDS as u64);
+    let limit = &doc["paths"]["/products"]["get"]["parameters"][0];
+    assert_eq!((limit["name"].as_str(), limit["schema"]["maximum"].as_u64()), (Some("limit"), Some(u64::from(MAX_LIMIT))));
+    // Every request member optional in the type is optional in the document, and set in its example.
+    let address = &schemas["ShippingAddress"];
+    assert!(!address["required"].as_sequence().unwrap().iter().any(|m| m == "phone"));
+    assert_eq!(address["example"]["phone"], "phone");
+}
