@@ -13,7 +13,10 @@
 #      it in headless Chromium in two tabs (tests/react/run.mjs): no hydration warning, the
 #      cart once storage was read, options, another tab's changes, the cart's checkout; the
 #      README's React example (tests/react/readme-example.jsx) server-rendered and hydrated next to it;
-#   5. run the README's cache example (tests/sdk/cache-example.mjs) on the packed package and
+#   5. the search store and hooks (cirrus-storefront/search/store, /search/react): a page with a
+#      search field loads no glue or .wasm up front and the React entry's pages none of them;
+#      tests/react/search.mjs (server render, snapshots, changes, errors, the URL form);
+#   6. run the README's cache example (tests/sdk/cache-example.mjs) on the packed package and
 #      check its output. Both README blocks must be those files.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
@@ -120,10 +123,47 @@ node -e '
   console.log(`cirrus-storefront/cart-summary: ${gz} B gzip -9 (minified), one module`);
 ' "$APP" || die "cirrus-storefront/cart-summary is not the small plain-JS reader it should be"
 
+log "cirrus-storefront/search/react and /search/store: no glue or .wasm up front, the search entry a lazy chunk; none of it in the React entry's pages"
+cat >"$APP/search-page.mjs" <<'JS'
+import { createElement as h } from "react";
+import { useSearch, useSearchStore } from "cirrus-storefront/search/react";
+const index = async () => {
+  const { init, SearchIndex } = await import("cirrus-storefront/search");
+  await init();
+  return SearchIndex.fromBytes(new Uint8Array(await (await fetch("/index")).arrayBuffer()));
+};
+export const Box = () => {
+  const store = useSearchStore({ index, suggest: true });
+  return h("input", { value: useSearch(store, (s) => s.query), onFocus: () => store.load(), onChange: (e) => store.set({ query: e.target.value }) });
+};
+JS
+(cd "$APP" && "$ROOT/node_modules/.bin/esbuild" search-page.mjs --bundle --splitting --minify --format=esm --platform=browser \
+  --loader:.wasm=file --external:react --outdir=search-dist --metafile=search-meta.json --log-level=error)
+node -e '
+  const fs = require("fs"), zlib = require("zlib"), path = require("path");
+  const dir = process.argv[1], meta = JSON.parse(fs.readFileSync(path.join(dir, "search-meta.json")));
+  const outs = Object.entries(meta.outputs);
+  const [entryOut] = outs.find(([, o]) => o.entryPoint === "search-page.mjs");
+  const upfront = new Set([entryOut]);
+  for (const f of upfront) for (const i of meta.outputs[f].imports) if (i.kind === "import-statement" && !i.external) upfront.add(i.path);
+  const inputs = [...upfront].flatMap((f) => Object.keys(meta.outputs[f].inputs));
+  const bad = inputs.filter((f) => /cirrus_storefront(_bg\.wasm|\.js)$/.test(f));
+  if (bad.length) { console.error(`the search page loads ${bad.join(", ")} up front`); process.exit(1); }
+  const lazy = outs.filter(([f]) => !upfront.has(f)).flatMap(([, o]) => Object.keys(o.inputs));
+  if (!lazy.some((f) => f.endsWith("search/cirrus_storefront.js"))) { console.error("no lazy chunk holds the search glue: the check proves nothing"); process.exit(1); }
+  const gz = [...upfront].filter((f) => f.endsWith(".js")).reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(dir, f)), { level: 9 }).length, 0);
+  console.log(`search field page: ${upfront.size} chunk(s) up front, ${gz} B gzip -9 (store and hooks, React external), no glue, no .wasm; the search entry in a lazy chunk`);
+  const badge = Object.keys(JSON.parse(fs.readFileSync(path.join(dir, "badge-meta.json"))).inputs).filter((f) => /cirrus-storefront\/search\//.test(f));
+  if (badge.length) { console.error(`the badge page (cirrus-storefront/react) bundles ${badge.join(", ")}`); process.exit(1); }
+' "$APP" || die "the search store or hooks load the search wasm up front, or leak into the React entry"
+
 start_localstripe $(P 18422)
 build_server
 start_server $(P 18792) CIRRUS_CORS_ORIGINS='*' CIRRUS_API_KEY="$CIRRUS_API_KEY"
 export CIRRUS_BASE_URL
+
+log "the search store and hooks (tests/react/search.mjs): the server's results, then the store's"
+(cd "$APP" && node search.mjs) || die "the search store failed"
 
 log "README cache example (tests/sdk/cache-example.mjs)"
 cache_out=$(cd "$APP" && node cache-example.mjs) || die "the README cache example failed"
