@@ -10,7 +10,9 @@ import type { Filters, OutOfStock, SearchOptions, SearchResult, Sort, Suggestion
 
 /** What the store searches: a `SearchIndex` of `cirrus-storefront/search` (or a double of it). */
 export interface SearchIndexLike {
+  /** `SearchIndex.search`: hits, totals, facets of `query` with `options`. */
   search(query: string, options?: SearchOptions | null): SearchResult;
+  /** `SearchIndex.suggest`: completed queries, products, collections for what was typed. */
   suggest(prefix: string): Suggestions;
 }
 

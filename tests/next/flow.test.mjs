@@ -213,6 +213,26 @@ test('search filters and sort live in the URL; the back button restores them', a
   await page.close();
 });
 
+test('a collection page with the same filters: facet counts within the collection, a filter in its URL', async () => {
+  const { collections } = await api('/collections');
+  const c = collections.find((x) => x.products.length >= 3);
+  assert.ok(c, 'the seed has a collection with products');
+  const path = `/collections/${encodeURIComponent(c.slug)}`;
+  const html = await serverHtml(path);
+  assert.equal(Number(/data-total="(\d+)"/.exec(html)?.[1]), c.products.length, 'the total is the collection\'s products');
+  const counts = [...facetCounts(html)].filter(([k]) => !k.startsWith('price='));
+  assert.ok(counts.length > 0, 'facet values with their counts');
+  assert.ok(!counts.some(([k]) => k.startsWith('collection=')), 'no collection facet on a collection page');
+  const [facet, n] = counts[0];
+  const [name, value] = [facet.slice(0, facet.indexOf('=')), facet.slice(facet.indexOf('=') + 1)];
+  const filtered = await serverHtml(`${path}?o.${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+  assert.equal(Number(/data-total="(\d+)"/.exec(filtered)?.[1]), n, `${facet}: the count shown is what the filter gives`);
+  const hits = [...filtered.matchAll(/data-hit="([^"]+)"/g)].map((m) => m[1]);
+  const ids = new Set(c.products.map((p) => p.id));
+  assert.ok(hits.length > 0 && hits.every((id) => ids.has(id)), 'every hit is in the collection');
+  assert.match(filtered, new RegExp(`data-facet="${facet}" data-count="\\d+" aria-current="true"`), 'the filter is shown chosen');
+});
+
 test('product page: options, price and an enabled "Add to cart" in the server HTML', async () => {
   const html = await serverHtml(`/products/${encodeURIComponent(first.product.slug)}`);
   for (const o of first.product.options) assert.ok(html.includes(`<legend>${o.name}</legend>`), `the option ${o.name} is in the HTML`);

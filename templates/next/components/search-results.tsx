@@ -17,7 +17,7 @@ function toggle(list: string[] | null | undefined, value: string): string[] {
   return l.includes(value) ? l.filter((v) => v !== value) : [...l, value];
 }
 
-export function SearchResults({ path, search, result, cards, currency, fixed = {} }: {
+export function SearchResults({ path, search, result, cards, currency, fixed = {}, children }: {
   /** The page's own path: "/search", or a collection's. */
   path: string;
   search: SearchQuery;
@@ -26,6 +26,8 @@ export function SearchResults({ path, search, result, cards, currency, fixed = {
   currency: CurrencyCode;
   /** Filters of the page itself (a collection's), not shown as choices nor put in its URLs. */
   fixed?: Filters;
+  /** Shown instead of the hits (a collection's own order while nothing is chosen). */
+  children?: React.ReactNode;
 }) {
   const href = (change: Partial<SearchQuery>) => {
     const p = searchParams({ ...search, page: 1, ...change });
@@ -108,11 +110,13 @@ export function SearchResults({ path, search, result, cards, currency, fixed = {
             </Link>
           ))}
         </nav>
-        <ul className="grid hits">
-          {result.hits.map((h, i) => (
-            <HitCardView key={h.id} hit={h} card={cards[h.id]} price={h.price === null ? "" : money(h.price)} eager={i < 4} />
-          ))}
-        </ul>
+        {children ?? (
+          <ul className="grid hits">
+            {result.hits.map((h, i) => (
+              <HitCardView key={h.id} hit={h} card={cards[h.id]} price={h.price === null ? "" : money(h.price)} eager={i < 4} />
+            ))}
+          </ul>
+        )}
         {result.pages > 1 ? (
           <nav aria-label="Pages" className="pages">
             {search.page > 1 ? <Link prefetch={false} href={href({ ...search, page: search.page - 1 })}>Previous</Link> : null}
