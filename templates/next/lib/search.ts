@@ -39,7 +39,7 @@ const build = unstable_cache(
 let loaded: { hash: string; index: SearchIndex } | undefined;
 
 /** The index (read from the cached bytes once per hash in this process), its browser URL and the products' cards. */
-export async function searchIndex(): Promise<{ index: SearchIndex; href: string; bytes: Uint8Array; cards: Record<string, HitCard> }> {
+export async function searchIndex(): Promise<{ index: SearchIndex; href: string; bytes: Uint8Array<ArrayBuffer>; cards: Record<string, HitCard> }> {
   const built = await build();
   const bytes = new Uint8Array(Buffer.from(built.bytes, "base64"));
   if (loaded?.hash !== built.hash) {
