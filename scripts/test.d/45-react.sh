@@ -92,22 +92,7 @@ export const Layout = () => h(CirrusProvider, { client: { baseUrl: "https://a/ap
 JS
 (cd "$APP" && "$ROOT/node_modules/.bin/esbuild" badge.mjs --bundle --splitting --minify --format=esm --platform=browser \
   --loader:.wasm=file --external:react --outdir=badge-dist --metafile=badge-meta.json --log-level=error)
-node -e '
-  const fs = require("fs"), zlib = require("zlib"), path = require("path");
-  const dir = process.argv[1], meta = JSON.parse(fs.readFileSync(path.join(dir, "badge-meta.json")));
-  const outs = Object.entries(meta.outputs);
-  const [entryOut, entry] = outs.find(([, o]) => o.entryPoint === "badge.mjs");
-  // What the page loads up front: the entry chunk and the chunks it imports statically.
-  const upfront = new Set([entryOut]);
-  for (const f of upfront) for (const i of meta.outputs[f].imports) if (i.kind === "import-statement" && !i.external) upfront.add(i.path);
-  const inputs = [...upfront].flatMap((f) => Object.keys(meta.outputs[f].inputs));
-  const bad = inputs.filter((f) => /cirrus_storefront(_bg\.wasm|\.js)$/.test(f));
-  if (bad.length) { console.error(`the badge page loads ${bad.join(", ")} up front`); process.exit(1); }
-  const lazy = outs.filter(([f]) => !upfront.has(f)).flatMap(([, o]) => Object.keys(o.inputs));
-  if (!lazy.some((f) => f.endsWith("cirrus_storefront.js"))) { console.error("no lazy chunk holds the glue: the check proves nothing"); process.exit(1); }
-  const gz = [...upfront].filter((f) => f.endsWith(".js")).reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(dir, f)), { level: 9 }).length, 0);
-  console.log(`badge page: ${[...upfront].length} chunk(s) up front, ${gz} B gzip -9 of the SDK (React external), no glue, no .wasm; the glue in a lazy chunk`);
-' "$APP" || die "a page with only a cart badge loads the SDK's wasm"
+node "$APP/upfront.mjs" "$APP" badge-meta.json badge.mjs "badge page" /cirrus_storefront.js || die "a page with only a cart badge loads the SDK's wasm"
 
 log "cirrus-storefront/cart-summary: plain JS, no glue, no .wasm"
 printf 'import { readCartSummary, subscribeCartSummary } from "cirrus-storefront/cart-summary";\nsubscribeCartSummary(() => {}); console.log(readCartSummary());\n' >"$APP/summary.mjs"
@@ -139,23 +124,13 @@ export const Box = () => {
 JS
 (cd "$APP" && "$ROOT/node_modules/.bin/esbuild" search-page.mjs --bundle --splitting --minify --format=esm --platform=browser \
   --loader:.wasm=file --external:react --outdir=search-dist --metafile=search-meta.json --log-level=error)
+node "$APP/upfront.mjs" "$APP" search-meta.json search-page.mjs "search field page" search/cirrus_storefront.js \
+  || die "the search store or hooks load the search wasm up front"
 node -e '
-  const fs = require("fs"), zlib = require("zlib"), path = require("path");
-  const dir = process.argv[1], meta = JSON.parse(fs.readFileSync(path.join(dir, "search-meta.json")));
-  const outs = Object.entries(meta.outputs);
-  const [entryOut] = outs.find(([, o]) => o.entryPoint === "search-page.mjs");
-  const upfront = new Set([entryOut]);
-  for (const f of upfront) for (const i of meta.outputs[f].imports) if (i.kind === "import-statement" && !i.external) upfront.add(i.path);
-  const inputs = [...upfront].flatMap((f) => Object.keys(meta.outputs[f].inputs));
-  const bad = inputs.filter((f) => /cirrus_storefront(_bg\.wasm|\.js)$/.test(f));
-  if (bad.length) { console.error(`the search page loads ${bad.join(", ")} up front`); process.exit(1); }
-  const lazy = outs.filter(([f]) => !upfront.has(f)).flatMap(([, o]) => Object.keys(o.inputs));
-  if (!lazy.some((f) => f.endsWith("search/cirrus_storefront.js"))) { console.error("no lazy chunk holds the search glue: the check proves nothing"); process.exit(1); }
-  const gz = [...upfront].filter((f) => f.endsWith(".js")).reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(dir, f)), { level: 9 }).length, 0);
-  console.log(`search field page: ${upfront.size} chunk(s) up front, ${gz} B gzip -9 (store and hooks, React external), no glue, no .wasm; the search entry in a lazy chunk`);
-  const badge = Object.keys(JSON.parse(fs.readFileSync(path.join(dir, "badge-meta.json"))).inputs).filter((f) => /cirrus-storefront\/search\//.test(f));
+  const badge = Object.keys(JSON.parse(require("fs").readFileSync(process.argv[1])).inputs).filter((f) => /cirrus-storefront\/search\//.test(f));
   if (badge.length) { console.error(`the badge page (cirrus-storefront/react) bundles ${badge.join(", ")}`); process.exit(1); }
-' "$APP" || die "the search store or hooks load the search wasm up front, or leak into the React entry"
+  console.log("the badge page (cirrus-storefront/react) bundles none of the search store, hooks or entry");
+' "$APP/badge-meta.json" || die "the search code leaks into the React entry's pages"
 
 start_localstripe $(P 18422)
 build_server
