@@ -59,33 +59,10 @@ export function SearchBox({ indexHref }: { indexHref: string }) {
       <div id={`${id}-list`} className="predictive" hidden={!any} data-status={status}>
         {s && any ? (
           <>
-            {s.queries.length ? (
-              <ul aria-label="Searches">
-                {s.queries.map((q) => (
-                  <li key={q}>
-                    <Link prefetch={false} href={`/search?q=${encodeURIComponent(q)}`} onClick={close}>{q}</Link>
-                  </li>
-                ))}
-              </ul>
-            ) : null}
-            {s.products.length ? (
-              <ul aria-label="Products">
-                {s.products.map((p) => (
-                  <li key={p.id}>
-                    <a href={`/search/product/${encodeURIComponent(p.id)}`} data-product={p.id}>{p.name}</a>
-                  </li>
-                ))}
-              </ul>
-            ) : null}
-            {s.collections.length ? (
-              <ul aria-label="Collections">
-                {s.collections.map((c) => (
-                  <li key={c.id}>
-                    <Link prefetch={false} href={`/search?collection=${encodeURIComponent(c.id)}`} onClick={close}>{c.name}</Link>
-                  </li>
-                ))}
-              </ul>
-            ) : null}
+            <Group label="Searches" items={s.queries.map((q) => ({ key: q, href: `/search?q=${encodeURIComponent(q)}`, text: q }))} onPick={close} />
+            {/* A product's page is named by its slug, which the index does not hold: app/search/product/[id] redirects. */}
+            <Group label="Products" items={s.products.map((p) => ({ key: p.id, href: `/search/product/${encodeURIComponent(p.id)}`, text: p.name, product: p.id }))} onPick={close} />
+            <Group label="Collections" items={s.collections.map((c) => ({ key: c.id, href: `/search?collection=${encodeURIComponent(c.id)}`, text: c.name }))} onPick={close} />
             {results && results.total > 0 ? (
               <Link prefetch={false} href={`/search?q=${encodeURIComponent(query)}`} onClick={close} className="predictive-all">
                 All {results.total} results
@@ -95,5 +72,28 @@ export function SearchBox({ indexHref }: { indexHref: string }) {
         ) : null}
       </div>
     </form>
+  );
+}
+
+/** One kind of suggestion (a labelled list of links), nothing when there is none. */
+function Group({ label, items, onPick }: { label: string; items: { key: string; href: string; text: string; product?: string }[]; onPick: () => void }) {
+  if (items.length === 0) return null;
+  return (
+    <ul aria-label={label}>
+      {items.map((i) => (
+        <li key={i.key}>
+          {i.product ? (
+            // A full navigation: the redirect of a route handler, not a page for the client router.
+            <a href={i.href} data-product={i.product}>
+              {i.text}
+            </a>
+          ) : (
+            <Link prefetch={false} href={i.href} onClick={onPick}>
+              {i.text}
+            </Link>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }
