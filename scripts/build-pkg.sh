@@ -13,7 +13,8 @@
 #      node.js (`node`: Node, Deno, Bun, server bundles), edge.js (`workerd`, `edge-light`),
 #      react.js (cirrus-storefront/react), cart-summary.js (cirrus-storefront/cart-summary: no
 #      wasm), picker.js (cirrus-storefront/picker), store.js (cirrus-storefront/store: the plain-JS
-#      store the framework bindings read)
+#      store the framework bindings read); search/search-store.js and search/search-react.js
+#      (cirrus-storefront/search/store and /search/react: the search store and its React hooks)
 #   5. package.json rendered from pkg-template/
 # A package whose inputs have not changed is not built again but copied from
 # target/pkg-cache/ (pkg_stamp below), so a whole scripts/test.sh builds it once while each
@@ -166,7 +167,10 @@ build_wasm search search "$STAGES"
 cp js/*.ts "$STAGES/" && cp js/search-entry.ts "$STAGES/index.ts"
 cp js/node-entry.ts "$STAGES/node.ts" && cp js/edge-entry.ts "$STAGES/edge.ts"
 echo 'export const ENTRY = "cirrus-storefront/search";' >"$STAGES/entry-name.ts"
-sed 's/, "cart-summary.ts", "picker.ts", "store.ts", "react.ts"//' pkg-template/tsconfig.json >"$STAGES/tsconfig.json"
+# With it, compiled against its types and shipped beside it: cirrus-storefront/search/store
+# (js/search-store.ts: the plain-JS search store, no wasm) and cirrus-storefront/search/react
+# (js/search-react.ts: its React hooks), so the root's React entry carries no search code.
+sed 's/, "cart-summary.ts", "picker.ts", "store.ts", "react.ts"/, "search-store.ts", "search-react.ts"/' pkg-template/tsconfig.json >"$STAGES/tsconfig.json"
 "$ROOT/node_modules/.bin/tsc" -p "$STAGES/tsconfig.json" --outDir "$OUT/search"
 
 # The guarded wrappers' declarations carry the doc comment of the function they wrap (the Rust

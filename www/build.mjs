@@ -4,7 +4,7 @@
 //   1. `npm pack` the rendered package (pkg/) and `npm install` the tarball into
 //      www/node_modules (not saved to package.json),
 //   2. bundle src/main.ts with esbuild (imports `cirrus-storefront`),
-//   3. copy the package's .wasm files (the root entry's, the checkout module's) into assets/
+//   3. copy the package's .wasm files (the root entry's, the checkout module's, the search entry's) into assets/
 //      (every file there is named by its content's hash),
 //   4. render index.html with its Content-Security-Policy and the hashed names, and write config.json.
 //
@@ -104,6 +104,11 @@ writeFileSync(join(o.out, wasmName), wasmBytes);
 const checkoutWasmBytes = readFileSync(join(sdkDir, 'checkout', 'cirrus_storefront_bg.wasm'));
 const checkoutWasmName = `assets/cirrus_storefront_checkout_bg-${createHash('sha256').update(checkoutWasmBytes).digest('hex').slice(0, 12)}.wasm`;
 writeFileSync(join(o.out, checkoutWasmName), checkoutWasmBytes);
+// The search entry's wasm (cirrus-storefront/search), fetched when a search is first shown
+// (src/views/search.ts hands its URL to that entry's init()).
+const searchWasmBytes = readFileSync(join(sdkDir, 'search', 'cirrus_storefront_bg.wasm'));
+const searchWasmName = `assets/cirrus_storefront_search_bg-${createHash('sha256').update(searchWasmBytes).digest('hex').slice(0, 12)}.wasm`;
+writeFileSync(join(o.out, searchWasmName), searchWasmBytes);
 const result = await build({
   entryPoints: { app: join(WWW, 'src', 'main.ts') },
   bundle: true,
@@ -119,7 +124,7 @@ const result = await build({
   assetNames: 'assets/[name]-[hash]',
   // The wasm is loaded by URL at runtime (see src/sdk.ts); never inline it.
   loader: { '.wasm': 'file' },
-  define: { __CIRRUS_WASM_URL__: JSON.stringify(`/${wasmName}`), __CIRRUS_CHECKOUT_WASM_URL__: JSON.stringify(`/${checkoutWasmName}`) },
+  define: { __CIRRUS_WASM_URL__: JSON.stringify(`/${wasmName}`), __CIRRUS_CHECKOUT_WASM_URL__: JSON.stringify(`/${checkoutWasmName}`), __CIRRUS_SEARCH_WASM_URL__: JSON.stringify(`/${searchWasmName}`) },
 });
 const url = (file) => '/' + relative(o.out, resolve(file)).split(sep).join('/');
 const entry = Object.entries(result.metafile.outputs).find(([f, m]) => m.entryPoint !== undefined && f.endsWith('.js'));

@@ -57,7 +57,8 @@ for f in package/package.json package/index.js package/index.d.ts package/node.j
   package/checkout/cirrus_storefront_bg.wasm package/checkout/wasm-base64.js \
   package/client/index.js package/client/index.d.ts package/client/node.js package/client/edge.js package/client/wasm-base64.js \
   package/client/cirrus_storefront_bg.wasm package/store.js package/store.d.ts package/react.js package/react.d.ts \
-  package/search/index.js package/search/index.d.ts package/search/node.js package/search/edge.js package/search/cirrus_storefront_bg.wasm; do
+  package/search/index.js package/search/index.d.ts package/search/node.js package/search/edge.js package/search/cirrus_storefront_bg.wasm \
+  package/search/search-store.js package/search/search-store.d.ts package/search/search-react.js package/search/search-react.d.ts; do
   grep -qx "$f" <<<"$contents" || die "tarball lacks $f"
 done
 # No entry may reference a file it does not ship: every relative import and

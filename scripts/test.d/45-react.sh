@@ -15,7 +15,10 @@
 #      it in headless Chromium in two tabs (tests/react/run.mjs): no hydration warning, the
 #      cart once storage was read, options, another tab's changes, the cart's checkout; the
 #      README's React example (tests/react/readme-example.jsx) server-rendered and hydrated next to it;
-#   5. run the README's cache example (tests/sdk/cache-example.mjs) on the packed package and
+#   5. the search store and hooks (cirrus-storefront/search/store, /search/react): a page with a
+#      search field loads no glue or .wasm up front and the React entry's pages none of them;
+#      tests/react/search.mjs (server render, snapshots, changes, errors, the URL form);
+#   6. run the README's cache example (tests/sdk/cache-example.mjs) on the packed package and
 #      check its output. Both README blocks must be those files.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
@@ -91,22 +94,7 @@ export const Layout = () => h(CirrusProvider, { client: { baseUrl: "https://a/ap
 JS
 (cd "$APP" && "$ROOT/node_modules/.bin/esbuild" badge.mjs --bundle --splitting --minify --format=esm --platform=browser \
   --loader:.wasm=file --external:react --outdir=badge-dist --metafile=badge-meta.json --log-level=error)
-node -e '
-  const fs = require("fs"), zlib = require("zlib"), path = require("path");
-  const dir = process.argv[1], meta = JSON.parse(fs.readFileSync(path.join(dir, "badge-meta.json")));
-  const outs = Object.entries(meta.outputs);
-  const [entryOut, entry] = outs.find(([, o]) => o.entryPoint === "badge.mjs");
-  // What the page loads up front: the entry chunk and the chunks it imports statically.
-  const upfront = new Set([entryOut]);
-  for (const f of upfront) for (const i of meta.outputs[f].imports) if (i.kind === "import-statement" && !i.external) upfront.add(i.path);
-  const inputs = [...upfront].flatMap((f) => Object.keys(meta.outputs[f].inputs));
-  const bad = inputs.filter((f) => /cirrus_storefront(_bg\.wasm|\.js)$/.test(f));
-  if (bad.length) { console.error(`the badge page loads ${bad.join(", ")} up front`); process.exit(1); }
-  const lazy = outs.filter(([f]) => !upfront.has(f)).flatMap(([, o]) => Object.keys(o.inputs));
-  if (!lazy.some((f) => f.endsWith("cirrus_storefront.js"))) { console.error("no lazy chunk holds the glue: the check proves nothing"); process.exit(1); }
-  const gz = [...upfront].filter((f) => f.endsWith(".js")).reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(dir, f)), { level: 9 }).length, 0);
-  console.log(`badge page: ${[...upfront].length} chunk(s) up front, ${gz} B gzip -9 of the SDK (React external), no glue, no .wasm; the glue in a lazy chunk`);
-' "$APP" || die "a page with only a cart badge loads the SDK's wasm"
+node "$APP/upfront.mjs" "$APP" badge-meta.json badge.mjs "badge page" /cirrus_storefront.js || die "a page with only a cart badge loads the SDK's wasm"
 
 log "cirrus-storefront/store (the store the framework bindings read): no React, none of the SDK's glue or .wasm up front"
 cat >"$APP/store.mjs" <<'JS'
@@ -120,20 +108,14 @@ JS
 (cd "$APP" && "$ROOT/node_modules/.bin/esbuild" store.mjs --bundle --splitting --minify --format=esm --platform=browser \
   --loader:.wasm=file --outdir=store-dist --metafile=store-meta.json --log-level=error)
 node -e '
-  const fs = require("fs"), path = require("path");
-  const meta = JSON.parse(fs.readFileSync(process.argv[1]));
-  const outs = Object.entries(meta.outputs);
-  const [entryOut] = outs.find(([, o]) => o.entryPoint === "store.mjs");
-  const all = outs.flatMap(([, o]) => Object.keys(o.inputs));
+  const meta = JSON.parse(require("fs").readFileSync(process.argv[1]));
+  const all = Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs));
   const react = all.filter((f) => /(^|\/)react(-dom)?\/|\/react\.js$/.test(f));
   if (react.length) { console.error(`a page with only cirrus-storefront/store bundles ${react.join(", ")}`); process.exit(1); }
-  const upfront = new Set([entryOut]);
-  for (const f of upfront) for (const i of meta.outputs[f].imports) if (i.kind === "import-statement" && !i.external) upfront.add(i.path);
-  const glue = [...upfront].flatMap((f) => Object.keys(meta.outputs[f].inputs)).filter((f) => /cirrus_storefront(_bg\.wasm|\.js)$/.test(f));
-  if (glue.length) { console.error(`a page with only cirrus-storefront/store loads ${glue.join(", ")} up front`); process.exit(1); }
   if (!all.some((f) => f.endsWith("/store.js"))) { console.error("no input is the store: the check proves nothing"); process.exit(1); }
-  console.log(`cirrus-storefront/store: ${all.length} modules, none of React; ${upfront.size} chunk(s) up front without the glue or .wasm`);
-' "$APP/store-meta.json" || die "cirrus-storefront/store is not the framework-free store it should be"
+  console.log(`cirrus-storefront/store: ${all.length} modules, none of React`);
+' "$APP/store-meta.json" || die "cirrus-storefront/store bundles React"
+node "$APP/upfront.mjs" "$APP" store-meta.json store.mjs "store page" /cirrus_storefront.js || die "cirrus-storefront/store loads the SDK's glue or .wasm up front"
 
 log "cirrus-storefront/cart-summary: plain JS, no glue, no .wasm"
 printf 'import { readCartSummary, subscribeCartSummary } from "cirrus-storefront/cart-summary";\nsubscribeCartSummary(() => {}); console.log(readCartSummary());\n' >"$APP/summary.mjs"
@@ -149,10 +131,37 @@ node -e '
   console.log(`cirrus-storefront/cart-summary: ${gz} B gzip -9 (minified), one module`);
 ' "$APP" || die "cirrus-storefront/cart-summary is not the small plain-JS reader it should be"
 
+log "cirrus-storefront/search/react and /search/store: no glue or .wasm up front, the search entry a lazy chunk; none of it in the React entry's pages"
+cat >"$APP/search-page.mjs" <<'JS'
+import { createElement as h } from "react";
+import { useSearch, useSearchStore } from "cirrus-storefront/search/react";
+const index = async () => {
+  const { init, SearchIndex } = await import("cirrus-storefront/search");
+  await init();
+  return SearchIndex.fromBytes(new Uint8Array(await (await fetch("/index")).arrayBuffer()));
+};
+export const Box = () => {
+  const store = useSearchStore({ index, suggest: true });
+  return h("input", { value: useSearch(store, (s) => s.query), onFocus: () => store.load(), onChange: (e) => store.set({ query: e.target.value }) });
+};
+JS
+(cd "$APP" && "$ROOT/node_modules/.bin/esbuild" search-page.mjs --bundle --splitting --minify --format=esm --platform=browser \
+  --loader:.wasm=file --external:react --outdir=search-dist --metafile=search-meta.json --log-level=error)
+node "$APP/upfront.mjs" "$APP" search-meta.json search-page.mjs "search field page" search/cirrus_storefront.js \
+  || die "the search store or hooks load the search wasm up front"
+node -e '
+  const badge = Object.keys(JSON.parse(require("fs").readFileSync(process.argv[1])).inputs).filter((f) => /cirrus-storefront\/search\//.test(f));
+  if (badge.length) { console.error(`the badge page (cirrus-storefront/react) bundles ${badge.join(", ")}`); process.exit(1); }
+  console.log("the badge page (cirrus-storefront/react) bundles none of the search store, hooks or entry");
+' "$APP/badge-meta.json" || die "the search code leaks into the React entry's pages"
+
 start_localstripe $(P 18422)
 build_server
 start_server $(P 18792) CIRRUS_CORS_ORIGINS='*' CIRRUS_API_KEY="$CIRRUS_API_KEY"
 export CIRRUS_BASE_URL
+
+log "the search store and hooks (tests/react/search.mjs): the server's results, then the store's"
+(cd "$APP" && node search.mjs) || die "the search store failed"
 
 log "README cache example (tests/sdk/cache-example.mjs)"
 cache_out=$(cd "$APP" && node cache-example.mjs) || die "the README cache example failed"

@@ -128,6 +128,56 @@ describe('views on their own URLs', () => {
   });
 });
 
+describe('search (cirrus-storefront/search)', () => {
+  test('the header field opens /search; hoodies found with a typo; facet counts; filters in the URL and back', async () => {
+    const hoodies = new Set();
+    for (let offset = 0; ; offset += 100) {
+      const { products, pagination } = await api(`/products?limit=100&offset=${offset}&includePagination=true`);
+      for (const p of products) if (/\bhoodies?\b/i.test(p.name)) hoodies.add(p.id);
+      if (!pagination.hasMore) break;
+    }
+    assert.ok(hoodies.size >= 2, `the seed has hoodies (${hoodies.size})`);
+    await usePage(browser, {}, async (page) => {
+      const wasm = [];
+      page.on('request', (r) => { if (/\.wasm$/.test(new URL(r.url()).pathname)) wasm.push(new URL(r.url()).pathname); });
+      await page.goto(SITE);
+      await page.locator('#product-grid > li').first().waitFor();
+      assert.ok(!wasm.some((w) => w.includes('search')), `the home page loads no search .wasm (${wasm.join(', ')})`);
+      await page.getByRole('search').getByRole('searchbox', { name: 'Search products' }).fill('hodoie');
+      await page.getByRole('searchbox', { name: 'Search products' }).press('Enter');
+      await page.waitForURL((u) => u.pathname === '/search' && u.searchParams.get('q') === 'hodoie');
+      await page.locator('[data-total]').waitFor();
+      assert.equal(wasm.filter((w) => w.includes('search')).length, 1, 'the search .wasm, once the search is shown');
+      const hits = await page.locator('[data-hit]').evaluateAll((els) => els.map((e) => e.dataset.hit));
+      assert.ok(hits.length > 0 && hits.slice(0, Math.min(hits.length, hoodies.size)).every((id) => hoodies.has(id)), `"hodoie" finds the hoodies first: ${hits.join(', ')}`);
+
+      const res = await page.goto(new URL('search?q=hoodie', SITE).href);
+      assert.equal(res.status(), 200, '/search answers 200 (a shareable link)');
+      await page.locator('[data-total]').waitFor();
+      const total = async () => Number(await page.locator('[data-total]').getAttribute('data-total'));
+      const color = page.locator('[data-facet^="Color="]').first();
+      const [facet, count] = [await color.getAttribute('data-facet'), Number(await color.getAttribute('data-count'))];
+      const all = await total();
+      assert.ok(count >= 1 && count <= all, `${facet}: (${count}) beside it, of ${all}`);
+      await color.click();
+      await page.waitForURL((u) => u.searchParams.has('o.Color'));
+      await page.locator(`[data-facet="${facet}"][aria-current="true"]`).waitFor();
+      assert.equal(await total(), count, 'the chosen value gives the count shown beside it');
+      await page.getByRole('navigation', { name: 'Sort' }).getByRole('link', { name: 'Price: low to high' }).click();
+      await page.waitForURL((u) => u.searchParams.get('sort') === 'price-asc');
+      await page.goBack();
+      await page.waitForURL((u) => !u.searchParams.has('sort') && u.searchParams.has('o.Color'));
+      await page.goBack();
+      await page.waitForURL((u) => u.search === '?q=hoodie');
+      await page.locator(`[data-facet="${facet}"]:not([aria-current])`).waitFor();
+      assert.equal(await total(), all, 'back: no filter again');
+      await page.goForward();
+      await page.locator(`[data-facet="${facet}"][aria-current="true"]`).waitFor();
+      assert.equal(await total(), count, 'forward: the filter again');
+    });
+  });
+});
+
 describe('accessibility (axe-core)', () => {
   for (const vp of VIEWPORTS) {
     test(`no axe violations on any view at ${vp.width} px`, async () => {
@@ -146,6 +196,9 @@ describe('accessibility (axe-core)', () => {
         await page.goto(await viewUrl('page', t.page.slug));
         await settled(page);
         await check('CMS page');
+        await page.goto(new URL('search?q=hoodie', SITE).href);
+        await page.locator('[data-total]').waitFor();
+        await check('search');
         await page.goto(new URL('no-such-page', SITE).href);
         await settled(page);
         await check('not found');

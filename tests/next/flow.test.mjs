@@ -7,7 +7,7 @@
 // Run by scripts/test.d/75-next.sh: NEXT_SITE is the storefront, E2E_SITE the dev server.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { allPaymentIntents, launch, pickProduct, shot, testHook } from '../e2e/harness.mjs';
+import { allPaymentIntents, api, launch, pickProduct, shot, testHook } from '../e2e/harness.mjs';
 import { fillAddress, fillCard } from '../e2e/shop.mjs';
 
 const SITE = process.env.NEXT_SITE?.replace(/\/?$/, '/');
@@ -108,6 +108,129 @@ test('browse: home, collections, a collection, a product, all in the server HTML
   await page.waitForURL(/\/products\//);
   await page.locator('main form button', { hasText: 'Add to cart' }).waitFor();
   await page.close();
+});
+
+/** Every active product of the API (its pages, 100 at a time). */
+async function allProducts() {
+  const out = [];
+  for (let offset = 0; ; offset += 100) {
+    const { products, pagination } = await api(`/products?limit=100&offset=${offset}&includePagination=true`);
+    out.push(...products);
+    if (!pagination?.hasMore) return out;
+  }
+}
+const hoodies = async () => (await allProducts()).filter((p) => /\bhoodies?\b/i.test(p.name)).map((p) => p.id).sort();
+/** The facet links of a search page's HTML or DOM: `Name=value` → its count. */
+const facetCounts = (html) => new Map([...html.matchAll(/data-facet="([^"]+)" data-count="(\d+)"/g)].map((m) => [m[1].replaceAll('&amp;', '&'), Number(m[2])]));
+
+test('search: the server HTML of /search?q=hoodie has the hoodies and the facet counts', async () => {
+  const want = await hoodies();
+  assert.ok(want.length >= 2, `the seed has hoodies (${want.length})`);
+  const html = await serverHtml('/search?q=hoodie');
+  const hits = [...html.matchAll(/data-hit="([^"]+)"/g)].map((m) => m[1]).sort();
+  const total = Number(/data-total="(\d+)"/.exec(html)?.[1]);
+  assert.ok(total >= want.length, `${total} results, at least the ${want.length} hoodies`);
+  if (want.length <= 20) for (const id of want) assert.ok(hits.includes(id), `hoodie ${id} among the hits`);
+  else assert.equal(hits.length, 20, 'a full first page');
+  assert.match(html, /<mark>Hoodie<\/mark>/, 'the matched word of a name is marked');
+  const counts = facetCounts(html);
+  const colors = [...counts].filter(([k]) => k.startsWith('Color='));
+  assert.ok(colors.length > 0, 'Color values with their counts in the HTML');
+  for (const [k, n] of colors) {
+    assert.ok(n >= 1 && n <= total, `${k}: ${n} of ${total}`);
+    const link = html.slice(html.indexOf(`data-facet="${k}"`)).split('</a>')[0];
+    assert.ok(link.includes(`(<!-- -->${n}<!-- -->)`) || link.includes(`(${n})`), `${k}'s count ${n} is shown beside it: ${link}`);
+  }
+  // A value's count is the total its filter gives (the other filters applied: none here).
+  const [value, n] = colors[0];
+  const filtered = await serverHtml(`/search?q=hoodie&o.Color=${encodeURIComponent(value.slice('Color='.length))}`);
+  assert.equal(Number(/data-total="(\d+)"/.exec(filtered)?.[1]), n, `the count of ${value} is what choosing it gives`);
+});
+
+test('predictive search: no .wasm until the field is focused; "hodoie" finds the hoodies', async () => {
+  const want = new Set(await hoodies());
+  const page = await context.newPage();
+  await page.goto(url('/'));
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(1000);
+  assert.deepEqual(wasmRequested(page), [], 'a catalog page with the search field requests no .wasm');
+  assert.ok(!requests.some((r) => r.page === page && r.url.includes('/search-index/')), 'nor the index');
+  const field = page.getByRole('search').getByRole('searchbox', { name: 'Search products' });
+  await field.focus();
+  await page.waitForFunction(() => document.querySelector('.predictive')?.dataset.status === 'ready');
+  assert.equal(wasmRequested(page).length, 1, 'focusing the field loads the search .wasm, once');
+  const index = requests.filter((r) => r.page === page && r.url.includes('/search-index/'));
+  assert.equal(index.length, 1, 'and the index, once');
+  const res = await fetch(index[0].url);
+  assert.match(res.headers.get('cache-control') ?? '', /immutable/, 'the index is served immutable at its hashed URL');
+  await field.pressSequentially('hodoie');
+  const products = page.locator('.predictive [data-product]');
+  await products.first().waitFor();
+  const found = await products.evaluateAll((as) => as.map((a) => a.dataset.product));
+  assert.ok(found.length > 0 && found.every((id) => want.has(id)), `"hodoie" suggests hoodies: ${found.join(', ')}`);
+  await products.first().click();
+  await page.waitForURL(/\/products\//);
+  await page.locator('main form button', { hasText: 'Add to cart' }).waitFor();
+  await page.close();
+});
+
+test('search filters and sort live in the URL; the back button restores them', async () => {
+  const page = await context.newPage();
+  await page.goto(url('/search?q=hoodie'));
+  const total = async () => Number(await page.locator('[data-total]').getAttribute('data-total'));
+  const color = page.locator('[data-facet^="Color="]').first();
+  const colorFacet = await color.getAttribute('data-facet');
+  const colorCount = Number(await color.getAttribute('data-count'));
+  await color.click();
+  await page.waitForURL((u) => u.searchParams.has('o.Color'));
+  await page.locator(`[data-facet="${colorFacet}"][aria-current="true"]`).waitFor();
+  assert.equal(await total(), colorCount, 'the chosen value gives the count shown beside it');
+  const size = page.locator('[data-facet^="Size="]').first();
+  const sizeFacet = await size.getAttribute('data-facet');
+  const sizeCount = Number(await size.getAttribute('data-count'));
+  await size.click();
+  await page.waitForURL((u) => u.searchParams.has('o.Size'));
+  await page.locator(`[data-facet="${sizeFacet}"][aria-current="true"]`).waitFor();
+  assert.equal(await total(), sizeCount, 'with the color chosen, the size count is the total both give');
+  await page.getByRole('navigation', { name: 'Sort' }).getByRole('link', { name: 'Price: low to high' }).click();
+  await page.waitForURL((u) => u.searchParams.get('sort') === 'price-asc');
+  const shared = page.url();
+
+  await page.goBack();
+  await page.waitForURL((u) => !u.searchParams.has('sort') && u.searchParams.has('o.Size'));
+  await page.goBack();
+  await page.waitForURL((u) => u.searchParams.has('o.Color') && !u.searchParams.has('o.Size'));
+  await page.locator(`[data-facet="${colorFacet}"][aria-current="true"]`).waitFor();
+  assert.equal(await page.locator(`[data-facet="${sizeFacet}"][aria-current="true"]`).count(), 0, 'the size is no longer chosen');
+  assert.equal(await total(), colorCount, 'back: the color filter alone again');
+  await page.goForward();
+  await page.waitForURL((u) => u.searchParams.has('o.Size'));
+  await page.locator(`[data-facet="${sizeFacet}"][aria-current="true"]`).waitFor();
+
+  // The URL is shareable: opened afresh, the same filters and sort are in the server's HTML.
+  const html = await serverHtml(new URL(shared).pathname + new URL(shared).search);
+  for (const f of [colorFacet, sizeFacet]) assert.match(html, new RegExp(`data-facet="${f}" data-count="\\d+" aria-current="true"`), `${f} chosen in the shared URL's HTML`);
+  await page.close();
+});
+
+test('a collection page with the same filters: facet counts within the collection, a filter in its URL', async () => {
+  const { collections } = await api('/collections');
+  const c = collections.find((x) => x.products.length >= 3);
+  assert.ok(c, 'the seed has a collection with products');
+  const path = `/collections/${encodeURIComponent(c.slug)}`;
+  const html = await serverHtml(path);
+  assert.equal(Number(/data-total="(\d+)"/.exec(html)?.[1]), c.products.length, 'the total is the collection\'s products');
+  const counts = [...facetCounts(html)].filter(([k]) => !k.startsWith('price='));
+  assert.ok(counts.length > 0, 'facet values with their counts');
+  assert.ok(!counts.some(([k]) => k.startsWith('collection=')), 'no collection facet on a collection page');
+  const [facet, n] = counts[0];
+  const [name, value] = [facet.slice(0, facet.indexOf('=')), facet.slice(facet.indexOf('=') + 1)];
+  const filtered = await serverHtml(`${path}?o.${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+  assert.equal(Number(/data-total="(\d+)"/.exec(filtered)?.[1]), n, `${facet}: the count shown is what the filter gives`);
+  const hits = [...filtered.matchAll(/data-hit="([^"]+)"/g)].map((m) => m[1]);
+  const ids = new Set(c.products.map((p) => p.id));
+  assert.ok(hits.length > 0 && hits.every((id) => ids.has(id)), 'every hit is in the collection');
+  assert.match(filtered, new RegExp(`data-facet="${facet}" data-count="\\d+" aria-current="true"`), 'the filter is shown chosen');
 });
 
 test('product page: options, price and an enabled "Add to cart" in the server HTML', async () => {

@@ -9,6 +9,7 @@ import { applySeo } from './seo';
 import { homeView, collectionView, productView, pageView } from './views/catalog';
 import { CartUi } from './views/cart';
 import { checkoutView, orderView } from './views/checkout';
+import { searchForm, searchView } from './views/search';
 import type { Ctx } from './ctx';
 
 
@@ -96,6 +97,7 @@ async function runView(main: HTMLElement, view: Ctx, r: Route): Promise<void> {
       case 'page': await pageView(main, view, r.slug); break;
       case 'checkout': await checkoutView(main, view); break;
       case 'order': await orderView(main, view); break;
+      case 'search': await searchView(main, view); break;
       case 'notfound': notFound(main, view);
     }
   } catch (err) {
@@ -145,6 +147,7 @@ function renderHeader(store: Store): void {
       h('span', null, store.name)),
     h('a', { class: 'header-contact', href: `mailto:${store.contactEmail}` }, store.contactEmail),
     h('span', { class: 'header-spacer' }),
+    searchForm(),
     ctx!.cart.button());
   const nav = $('collection-nav');
   const roots = ctx!.collections.filter((c) => c.parent === null);

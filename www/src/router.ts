@@ -1,6 +1,7 @@
 // Real paths under the store's route settings (routeProducts, routeCollections,
-// routePages: /products/:slug, /collections/:slug, /pages/:slug), plus /checkout and
-// /order, navigated with the History API. The dev server answers every one of these
+// routePages: /products/:slug, /collections/:slug, /pages/:slug), plus /checkout,
+// /order and /search (the search in the query string), navigated with the History API.
+// The dev server answers every one of these
 // paths with the page, so a reload or a shared link opens the same view. Links of old
 // bookmarks (#/products/x) are replaced by their path at start-up.
 import { resolveStorePath, storePath } from 'cirrus-storefront';
@@ -13,6 +14,7 @@ export type Route =
   | { name: 'page'; slug: string }
   | { name: 'checkout' }
   | { name: 'order' }
+  | { name: 'search' }
   | { name: 'notfound'; path: string };
 
 let store: StoreSettings | null = null;
@@ -40,6 +42,7 @@ export const href = {
 export function parseRoute(pathname: string): Route {
   if (pathname === '/checkout') return { name: 'checkout' };
   if (pathname === '/order') return { name: 'order' };
+  if (pathname === '/search') return { name: 'search' };
   const r = resolveStorePath(settings(), pathname);
   switch (r?.kind) {
     case 'home': return { name: 'home' };

@@ -18,14 +18,14 @@ pub struct PageHead {
     pub head: Option<String>,
 }
 
-/// The view `path` names under the store's routes and its head; `/checkout` and `/order`
-/// are views of the page without a head of their own.
+/// The view `path` names under the store's routes and its head; `/checkout`, `/order` and
+/// `/search` are views of the page without a head of their own.
 ///
 /// # Errors
 /// A database error (a route or SEO error of the store settings is logged and the
 /// page goes out with its default head).
 pub async fn for_path(state: &State, path: &str) -> Result<PageHead, ApiError> {
-    if path == "/checkout" || path == "/order" {
+    if path == "/checkout" || path == "/order" || path == "/search" {
         return Ok(PageHead { found: true, head: None });
     }
     let store = catalog::store(AxState(state.clone())).await?.0.store;

@@ -6,7 +6,7 @@
 //!   `Cache-Control: public, max-age=31536000, immutable`.
 //! - everything else (the HTML, config files): `no-cache` (revalidated with the ETag).
 //! - the store's paths (`/`, `<routeProducts>/<slug>`, `<routeCollections>/<slug>`,
-//!   `<routePages>/<slug>` from the store configuration, `/checkout`, `/order`) are
+//!   `<routePages>/<slug>` from the store configuration, `/checkout`, `/order`, `/search`) are
 //!   answered with `index.html`, so a reload or a shared link opens the same view, its
 //!   head rendered for that view by the SDK core ([`head`]); an unknown slug or any
 //!   other path without a file extension gets the page with status 404 (the page shows

@@ -1,5 +1,6 @@
 //! The search core's tests: tokenizing, typos, ranking, filters, facets, bytes (`props.rs`:
-//! facet counts against a brute-force count; `fuzz.rs`: the index reader on changed bytes).
+//! facet counts against a brute-force count; `fuzz.rs`: the index reader on changed bytes, the
+//! query parser and the options on bad input).
 
 mod fuzz;
 mod props;

@@ -1,7 +1,9 @@
 import Link from "next/link";
 import type { Viewport } from "next";
 import { CartBadge } from "@/components/cart-badge";
+import { SearchBox } from "@/components/search-box";
 import { store } from "@/lib/cirrus";
+import { searchIndex } from "@/lib/search";
 import "./styles.css";
 
 // Rendered per request (the catalog comes from the client's cache): `next build` needs no API.
@@ -10,7 +12,7 @@ export const dynamic = "force-dynamic";
 export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: "#1f3a5f" };
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
-  const { name } = await store();
+  const [{ name }, { href }] = await Promise.all([store(), searchIndex()]);
   return (
     <html lang="en">
       <body>
@@ -21,6 +23,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
           <Link prefetch={false} href="/" className="brand">
             {name}
           </Link>
+          <SearchBox indexHref={href} />
           <nav aria-label="Main">
             <ul>
               <li>
