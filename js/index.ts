@@ -37,6 +37,7 @@ export type {
 } from "./cirrus_storefront.js";
 export type {
   AdapterSession,
+  CheckoutActions,
   CheckoutClient,
   CheckoutFailureCode,
   ConfirmAnswer,

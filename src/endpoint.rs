@@ -21,6 +21,10 @@ use crate::retry::Policy;
 pub const MAX_LIMIT: u32 = 500;
 /// Most variant ids one `POST /shipping-rates` accepts (CONTRACT.md).
 pub const MAX_VARIANT_IDS: usize = 250;
+/// Most items one `POST /payments/initiate` accepts.
+pub const MAX_ITEMS: usize = 250;
+/// Longest id after a confirmation token's prefix (`ctoken_`, `tok_`).
+pub const MAX_TOKEN_ID: usize = 200;
 
 /// HTTP method of an [`Endpoint`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -203,7 +207,9 @@ pub trait Body: Serialize {
     const OP: Op;
     /// The schema of the body (it names the path of a badly typed member).
     const SCHEMA: Root;
-    /// The rules of the body.
+    /// The rules of the body: the client runs them before sending
+    /// ([`Call::body`]) and the dev server on every body it receives, so a body
+    /// one refuses the other refuses with the same message.
     ///
     /// # Errors
     /// `invalid_argument` naming the field (`items[1].quantity`, `currency`, …).
@@ -290,6 +296,20 @@ fn check_address(a: &ShippingAddress) -> Result<()> {
     crate::checkout::validate_address(a)
 }
 
+/// A processor's confirmation token id: `ctoken_` (a Stripe ConfirmationToken) or `tok_` (a
+/// card token, localstripe), then 1..=[`MAX_TOKEN_ID`] ASCII letters, digits or `_` (so it is
+/// one path segment of the processor's API as it is).
+fn check_token(token: &str) -> Result<()> {
+    check_non_empty("confirmationTokenId", token)?;
+    let id = token.strip_prefix("ctoken_").or_else(|| token.strip_prefix("tok_"));
+    if id.is_some_and(|id| (1..=MAX_TOKEN_ID).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')) {
+        return Ok(());
+    }
+    Err(Error::invalid_argument(format!(
+        "confirmationTokenId must be ctoken_ or tok_ and 1 to {MAX_TOKEN_ID} letters, digits or _ (the processor's token id)"
+    )))
+}
+
 impl Body for ShippingRatesRequest {
     const SCHEMA: Root = Root::ShippingRatesRequest;
     const OP: Op = Op::ShippingRates;
@@ -319,11 +339,14 @@ impl Body for ShippingRatesRequest {
 impl Body for InitiateRequest {
     const SCHEMA: Root = Root::InitiateRequest;
     const OP: Op = Op::InitiatePayment;
-    /// `items` not empty, each with a non-empty variant id (not repeated) and a
+    /// `items` 1..=250, each with a non-empty variant id (not repeated) and a
     /// quantity >= 1; `currency` three uppercase letters.
     fn check(&self) -> Result<()> {
         if self.items.is_empty() {
             return Err(Error::invalid_argument("items must not be empty"));
+        }
+        if self.items.len() > MAX_ITEMS {
+            return Err(Error::invalid_argument(format!("items must hold at most {MAX_ITEMS} items, got {}", self.items.len())));
         }
         for (i, it) in self.items.iter().enumerate() {
             let item = format!("items[{i}]");
@@ -357,11 +380,11 @@ impl Body for UpdateRequest {
 impl Body for ConfirmRequest {
     const SCHEMA: Root = Root::ConfirmRequest;
     const OP: Op = Op::ConfirmPayment;
-    /// Session, token and rate id not empty, the return URL an absolute http(s) URL
-    /// (`checkout::validate_return_url`), then the address.
+    /// Session and rate ids not empty, the token a processor's token id, the
+    /// return URL an absolute http(s) URL (`checkout::validate_return_url`), then the address.
     fn check(&self) -> Result<()> {
         check_non_empty("sessionId", &self.session_id)?;
-        check_non_empty("confirmationTokenId", &self.confirmation_token_id)?;
+        check_token(&self.confirmation_token_id)?;
         check_non_empty("shippingRateId", &self.shipping_rate_id)?;
         crate::checkout::validate_return_url(&self.return_url)?;
         check_address(&self.shipping_address)

@@ -81,20 +81,49 @@ export interface PayOptions {
   /** Absolute http(s) URL the processor returns to after a redirect-based next action. */
   returnUrl: string;
 }
+/**
+ * What a page may do in the checkout's state now, each exactly the rule its
+ * method applies (computed by the SDK from the state): a page reads these
+ * instead of restating when shipping may change or paying is possible.
+ * Members of every state object a page is given (`checkout.state`, a
+ * listener's, `pay()`'s), never of the stored record.
+ */
+export interface CheckoutActions {
+  /**
+   * `shippingOptions` and `selectShipping` are allowed: in `initiated`,
+   * `shipping_chosen`, and a retryable `failed` while no payment exists
+   * (a payment's amount must not change under it).
+   */
+  canSelectShipping: boolean;
+  /**
+   * `pay` is allowed: after a shipping choice, after a retryable failure,
+   * to carry on a payment whose outcome is not known yet (`confirming`,
+   * `requires_action`, a `processing` one); not while a confirm is in
+   * flight, nor once paid, finally failed or cancelled.
+   */
+  canPay: boolean;
+  /**
+   * `cancel` is allowed: no payment may still succeed (none is unsettled),
+   * and the checkout is neither paid nor cancelled.
+   */
+  canCancel: boolean;
+}
 /** The options of `Checkout.start`: what to buy is a `Cart`, or the items and their currency. */
 export type StartCheckoutOptions = CheckoutOptions &
   (
     | { cart: CheckoutCart }
     | { items: PaymentItem[]; currency: CurrencyCode; cart?: undefined }
   );
-/** The checkout, discriminated by `state`. */
-export type CheckoutState =
-  | { state: "idle" }
-  | { state: "initiated"; session: CheckoutSession }
-  | { state: "shipping_chosen"; session: CheckoutSession; shipping: ShippingChoice }
-  | { state: "paying"; session: CheckoutSession; shipping: ShippingChoice; attempt: PaymentAttempt }
-  | { state: "requires_action"; session: CheckoutSession; shipping: ShippingChoice; attempt: PaymentAttempt; clientSecret: string }
-  | { state: "confirming"; session: CheckoutSession; shipping: ShippingChoice; attempt: PaymentAttempt; errorCode: ErrorCode; message: string }
-  | { state: "succeeded"; session: CheckoutSession; shipping: ShippingChoice; paymentIntentId: string }
-  | { state: "failed"; session: CheckoutSession; shipping: ShippingChoice; code: CheckoutFailureCode; errorCode: ErrorCode | null; message: string; retryable: boolean; pending: PaymentAttempt | null; paymentIntentId: string | null }
-  | { state: "cancelled"; sessionId: string | null };
+/** The checkout, discriminated by `state`, with what a page may do in it now. */
+export type CheckoutState = CheckoutActions &
+  (
+    | { state: "idle" }
+    | { state: "initiated"; session: CheckoutSession }
+    | { state: "shipping_chosen"; session: CheckoutSession; shipping: ShippingChoice }
+    | { state: "paying"; session: CheckoutSession; shipping: ShippingChoice; attempt: PaymentAttempt }
+    | { state: "requires_action"; session: CheckoutSession; shipping: ShippingChoice; attempt: PaymentAttempt; clientSecret: string }
+    | { state: "confirming"; session: CheckoutSession; shipping: ShippingChoice; attempt: PaymentAttempt; errorCode: ErrorCode; message: string }
+    | { state: "succeeded"; session: CheckoutSession; shipping: ShippingChoice; paymentIntentId: string }
+    | { state: "failed"; session: CheckoutSession; shipping: ShippingChoice; code: CheckoutFailureCode; errorCode: ErrorCode | null; message: string; retryable: boolean; pending: PaymentAttempt | null; paymentIntentId: string | null }
+    | { state: "cancelled"; sessionId: string | null }
+  );

@@ -1,5 +1,6 @@
 //! Request extractors that answer with the contract's errors: JSON bodies
-//! (415 / 413 / 400 naming the field) and strict query parsing.
+//! (415 / 413 / 400 naming the field), the API's request bodies checked by the
+//! core's rules, and strict query parsing.
 
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::header;
@@ -7,6 +8,7 @@ use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
+use cirrus_storefront::endpoint::Body;
 use cirrus_storefront::model::ServerErrorCode;
 
 /// Largest accepted request body.
@@ -35,6 +37,22 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
         })?;
         de.end().map_err(|_| ApiError::bad_request("invalid JSON body: trailing characters"))?;
         Ok(Self(value))
+    }
+}
+
+/// A request body of the API: [`Json`], then the core's rules for it
+/// ([`Body::check`], the check the client runs before sending), so the server
+/// refuses exactly what the client refuses, with the same message (400
+/// `invalid_request`). The one way a handler gets a body of the API.
+pub struct Checked<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Body> FromRequest<S> for Checked<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let Json(body) = Json::<T>::from_request(req, state).await?;
+        body.check().map_err(|e| ApiError::bad_request(e.message))?;
+        Ok(Self(body))
     }
 }
 

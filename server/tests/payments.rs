@@ -80,7 +80,7 @@ async fn initiate_and_update_validate_and_price() {
     assert_error(s.post("/payments/initiate", &body(json!([{ "variantId": v, "quantity": 1 }]), "EUR")).await, 400, "invalid_request", "currency").await;
     assert_error(s.post("/payments/initiate", &body(json!([]), "USD")).await, 400, "invalid_request", "items").await;
     assert_error(s.post("/payments/initiate", &body(json!([{ "variantId": v, "quantity": 0 }]), "USD")).await, 400, "invalid_request", "items[0].quantity").await;
-    assert_error(s.post("/payments/initiate", &body(json!([{ "variantId": v, "quantity": 1 }, { "variantId": v, "quantity": 1 }]), "USD")).await, 400, "invalid_request", "duplicate").await;
+    assert_error(s.post("/payments/initiate", &body(json!([{ "variantId": v, "quantity": 1 }, { "variantId": v, "quantity": 1 }]), "USD")).await, 400, "invalid_request", "items[1].variantId repeats").await;
     assert_error(s.post("/payments/initiate", &body(json!([{ "variantId": "var_nope", "quantity": 1 }]), "USD")).await, 404, "not_found", "var_nope").await;
     assert_error(s.post("/payments/initiate", &body(json!([{ "variantId": v, "quantity": stock_q + 1 }]), "USD")).await, 409, "conflict", "in stock").await;
 

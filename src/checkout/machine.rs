@@ -4,7 +4,7 @@
 //! return value ([`PayStep`], [`AfterConfirm`], a request body to send).
 
 use super::state::{
-    Cancelled, CheckoutFailureCode, CheckoutSession, CheckoutState, Confirming, Failed, Initiated, Paying, PaymentAttempt, RequiresAction,
+    Cancelled, CheckoutActions, CheckoutFailureCode, CheckoutSession, CheckoutState, Confirming, Failed, Initiated, Paying, PaymentAttempt, RequiresAction,
     ShippingChoice, ShippingChosen, Succeeded,
 };
 use super::crosstab::Run;
@@ -153,19 +153,35 @@ impl CheckoutState {
         Ok(())
     }
 
+    /// What a page may do now: each member is the rule of its method
+    /// ([`Self::shipping_session`], [`Self::pay_step`], [`Self::cancel`]).
+    #[must_use]
+    pub fn actions(&self) -> CheckoutActions {
+        CheckoutActions {
+            can_select_shipping: self.open_session().is_some(),
+            can_pay: self.next_pay().is_some(),
+            can_cancel: self.cancellable(),
+        }
+    }
+
     /// The session whose shipping may change now: in `initiated`,
     /// `shipping_chosen`, and retryable `failed` while no payment exists (a
     /// payment's amount must not change under it).
+    fn open_session(&self) -> Option<&CheckoutSession> {
+        match self {
+            Self::Initiated(Initiated { session })
+            | Self::ShippingChosen(ShippingChosen { session, .. })
+            | Self::Failed(Failed { session, pending: None, payment_intent_id: None, retryable: true, .. }) => Some(session),
+            _ => None,
+        }
+    }
+
+    /// The session whose shipping may change now ([`CheckoutActions::can_select_shipping`]).
     ///
     /// # Errors
     /// `invalid_state` in any other state.
     pub fn shipping_session(&self) -> Result<&CheckoutSession> {
-        match self {
-            Self::Initiated(Initiated { session })
-            | Self::ShippingChosen(ShippingChosen { session, .. })
-            | Self::Failed(Failed { session, pending: None, payment_intent_id: None, retryable: true, .. }) => Ok(session),
-            _ => Err(self.illegal("select shipping")),
-        }
+        self.open_session().ok_or_else(|| self.illegal("select shipping"))
     }
 
     /// The `POST /payments/update` body for a shipping choice, after checking
@@ -215,16 +231,21 @@ impl CheckoutState {
     /// flight or an action is pending, after success, after a final failure,
     /// after cancel.
     pub fn pay_step(&self) -> Result<PayStep> {
+        self.next_pay().ok_or_else(|| self.illegal("pay"))
+    }
+
+    /// [`Self::pay_step`] where paying is allowed ([`CheckoutActions::can_pay`]).
+    fn next_pay(&self) -> Option<PayStep> {
         match self {
-            Self::ShippingChosen(_) | Self::Failed(Failed { retryable: true, pending: None, .. }) => Ok(PayStep::CollectToken),
+            Self::ShippingChosen(_) | Self::Failed(Failed { retryable: true, pending: None, .. }) => Some(PayStep::CollectToken),
             Self::Failed(Failed { retryable: true, pending: Some(a), .. })
             // `confirming`: check the unknown outcome again; `requires_action`
             // (taken over from another tab): carry that payment on here.
             | Self::Confirming(Confirming { attempt: a, .. })
-            | Self::RequiresAction(RequiresAction { attempt: a, .. }) => Ok(PayStep::Reconfirm(a.token.clone())),
+            | Self::RequiresAction(RequiresAction { attempt: a, .. }) => Some(PayStep::Reconfirm(a.token.clone())),
             // `processing`: the answer came back; re-read with the same token.
-            Self::Paying(Paying { attempt, .. }) if !attempt.confirm_in_flight => Ok(PayStep::Reconfirm(attempt.token.clone())),
-            _ => Err(self.illegal("pay")),
+            Self::Paying(Paying { attempt, .. }) if !attempt.confirm_in_flight => Some(PayStep::Reconfirm(attempt.token.clone())),
+            _ => None,
         }
     }
 
@@ -438,6 +459,11 @@ impl CheckoutState {
         Ok(())
     }
 
+    /// [`Self::cancel`] is allowed ([`CheckoutActions::can_cancel`]).
+    const fn cancellable(&self) -> bool {
+        !(self.payment_unsettled() || matches!(self, Self::Succeeded(_) | Self::Cancelled(_)))
+    }
+
     /// Abandon the checkout → `cancelled`.
     ///
     /// # Errors
@@ -445,7 +471,7 @@ impl CheckoutState {
     /// and must be finished, not forgotten), after success, or when already
     /// cancelled.
     pub fn cancel(&mut self) -> Result<()> {
-        if self.payment_unsettled() || matches!(self, Self::Succeeded(_) | Self::Cancelled(_)) {
+        if !self.cancellable() {
             return Err(self.illegal("cancel"));
         }
         let session_id = self.session().map(|s| s.session_id.clone());

@@ -64,7 +64,7 @@ pub use options::{CheckoutOptions, PayOptions};
 pub use machine::{definitive, AfterConfirm, PayStep, PROCESSING_DELAYS_MS, RECHECK_DELAYS_MS};
 pub use crosstab::Run;
 pub use state::{
-    AdapterSession, Cancelled, CheckoutFailureCode, Confirming, CheckoutSession, CheckoutState, Failed, Initiated, Paying, PaymentAttempt,
+    AdapterSession, Cancelled, CheckoutActions, CheckoutFailureCode, Confirming, CheckoutSession, CheckoutState, Failed, Initiated, Paying, PaymentAttempt,
     RequiresAction, ShippingChoice, ShippingChosen, Succeeded,
 };
 pub use validate::{validate_address, validate_return_url, MAX_ADDRESS_FIELD};

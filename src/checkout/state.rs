@@ -163,6 +163,28 @@ pub struct Cancelled {
     pub session_id: Option<String>,
 }
 
+/// What a page may do in the checkout's state now, each exactly the rule its
+/// method applies (computed by the SDK from the state): a page reads these
+/// instead of restating when shipping may change or paying is possible.
+/// Members of every state object a page is given (`checkout.state`, a
+/// listener's, `pay()`'s), never of the stored record.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckoutActions {
+    /// `shippingOptions` and `selectShipping` are allowed: in `initiated`,
+    /// `shipping_chosen`, and a retryable `failed` while no payment exists
+    /// (a payment's amount must not change under it).
+    pub can_select_shipping: bool,
+    /// `pay` is allowed: after a shipping choice, after a retryable failure,
+    /// to carry on a payment whose outcome is not known yet (`confirming`,
+    /// `requires_action`, a `processing` one); not while a confirm is in
+    /// flight, nor once paid, finally failed or cancelled.
+    pub can_pay: bool,
+    /// `cancel` is allowed: no payment may still succeed (none is unsettled),
+    /// and the checkout is neither paid nor cancelled.
+    pub can_cancel: bool,
+}
+
 /// The checkout, discriminated by `state` (the tag in JS and TypeScript, and
 /// in the stored record: [`super::stored`]).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

@@ -115,6 +115,10 @@ fn payment_bodies_are_validated() {
     assert!(Call::body(&zero).unwrap_err().message.contains("items[0].quantity"));
     let none = InitiateRequest { items: vec![], currency: "USD".into() };
     assert!(Call::body(&none).unwrap_err().message.starts_with("items"));
+    let lines = |n: usize| (0..n).map(|i| item(&format!("v{i}"), 1)).collect::<Vec<_>>();
+    assert!(Call::body(&InitiateRequest { items: lines(MAX_ITEMS), currency: "USD".into() }).is_ok());
+    let over = InitiateRequest { items: lines(MAX_ITEMS + 1), currency: "USD".into() };
+    assert_eq!(Call::body(&over).unwrap_err().message, "items must hold at most 250 items, got 251");
     for cur in ["usd", "EURO"] {
         let bad = InitiateRequest { items: vec![item("v1", 1)], currency: cur.into() };
         assert!(Call::body(&bad).unwrap_err().message.contains("currency"));
@@ -138,7 +142,7 @@ fn payment_bodies_are_validated() {
     assert!(Call::body(&UpdateRequest { shipping_rate_id: String::new(), ..up }).unwrap_err().message.contains("shippingRateId"));
     let c = ConfirmRequest {
         session_id: "s".into(),
-        confirmation_token_id: "t".into(),
+        confirmation_token_id: "tok_1".into(),
         shipping_rate_id: "r".into(),
         shipping_address: addr,
         return_url: "https://x/".into(),
@@ -147,5 +151,15 @@ fn payment_bodies_are_validated() {
     assert!(Call::body(&ConfirmRequest { confirmation_token_id: String::new(), ..c.clone() }).unwrap_err().message.contains("confirmationTokenId"));
     assert!(Call::body(&ConfirmRequest { return_url: " ".into(), ..c.clone() }).unwrap_err().message.contains("returnUrl"));
     // The server's rule, now the core's: an absolute http(s) URL.
-    assert!(Call::body(&ConfirmRequest { return_url: "ftp://x/done".into(), ..c }).unwrap_err().message.contains("returnUrl"));
+    assert!(Call::body(&ConfirmRequest { return_url: "ftp://x/done".into(), ..c.clone() }).unwrap_err().message.contains("returnUrl"));
+    assert!(Call::body(&ConfirmRequest { return_url: "/checkout/done".into(), ..c.clone() }).unwrap_err().message.contains("returnUrl"));
+    let token = |t: &str| Call::body(&ConfirmRequest { confirmation_token_id: t.to_owned(), ..c.clone() }).map(|_| ());
+    let longest = format!("tok_{}", "a".repeat(MAX_TOKEN_ID));
+    for ok in ["tok_1", "ctoken_1AbC", "ctoken_test_1", longest.as_str()] {
+        assert!(token(ok).is_ok(), "{ok}: {:?}", token(ok));
+    }
+    let too_long = format!("tok_{}", "a".repeat(MAX_TOKEN_ID + 1));
+    for bad in ["t", "tok_", "ctoken_", "pm_card_visa", "TOK_1", " tok_1", "tok_a-b", "tok_../../v1/charges", "tok_é", too_long.as_str()] {
+        assert!(token(bad).unwrap_err().message.starts_with("confirmationTokenId must be ctoken_ or tok_"), "{bad}");
+    }
 }

@@ -28,6 +28,15 @@ use crate::model::PaymentItem;
 
 type JsResult<T> = std::result::Result<T, JsValue>;
 
+/// The state as a page is given it: its members and what the page may do now
+/// ([`CheckoutState::actions`]: `canSelectShipping`, `canPay`, `canCancel`).
+/// The stored record is the state's members alone ([`Inner::write`]).
+fn view(state: &CheckoutState) -> crate::error::Result<JsValue> {
+    let (members, actions) = (to_js(state)?, to_js(&state.actions())?);
+    let target: &js_sys::Object = members.unchecked_ref();
+    Ok(js_sys::Object::assign(target, actions.unchecked_ref()).into())
+}
+
 #[wasm_bindgen]
 extern "C" {
     /// A processor adapter (a JS object, `js/adapters/adapter.js`).
@@ -137,7 +146,7 @@ impl Inner {
     }
 
     pub(super) fn state_js(&self) -> JsResult<JsValue> {
-        to_js(self.tab.borrow().state()).map_err(JsValue::from)
+        view(self.tab.borrow().state()).map_err(JsValue::from)
     }
 
     /// The record as storage holds it now (an unreadable one is kept aside
@@ -199,7 +208,7 @@ impl Inner {
     }
 
     pub(super) fn emit(&self, state: &CheckoutState) {
-        let Ok(js) = to_js(state) else { return };
+        let Ok(js) = view(state) else { return };
         let listeners = self.listeners.borrow().snapshot();
         emit(listeners, &js);
     }

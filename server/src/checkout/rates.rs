@@ -5,7 +5,6 @@
 use std::collections::HashMap;
 
 use axum::extract::State as AxState;
-use cirrus_storefront::endpoint::Body;
 use cirrus_storefront::money;
 use cirrus_storefront::shipping::in_band;
 use cirrus_storefront::model::{ShippingAddress, ShippingRate, ShippingRatesRequest, ShippingRatesResponse, VariantRates};
@@ -13,7 +12,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::row::{order_total, too_large, Session};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Json;
+use crate::extract::Checked;
 use crate::util::{apply_bps_half_up, format_cents};
 use crate::State;
 
@@ -89,10 +88,9 @@ fn profile_rates(c: &Connection, profile: &str, country: &str) -> ApiResult<Vec<
 /// `POST /shipping-rates`
 ///
 /// # Errors
-/// 400 for a bad body, 404 for an unknown variant.
-pub async fn shipping_rates(AxState(state): AxState<State>, Json(req): Json<ShippingRatesRequest>) -> ApiResult<axum::Json<ShippingRatesResponse>> {
-    // The client's rules for this body (the core's): id count and ids, country, orderTotal.
-    req.check().map_err(|e| ApiError::bad_request(e.message))?;
+/// 400 for a body the core's rules refuse ([`Checked`]: id count and ids,
+/// country, orderTotal), 404 for an unknown variant.
+pub async fn shipping_rates(AxState(state): AxState<State>, Checked(req): Checked<ShippingRatesRequest>) -> ApiResult<axum::Json<ShippingRatesResponse>> {
     state
         .db(move |c| {
             let mut by_profile: HashMap<String, Vec<ShippingRate>> = HashMap::new();
@@ -114,15 +112,9 @@ pub async fn shipping_rates(AxState(state): AxState<State>, Json(req): Json<Ship
         .await
 }
 
-pub(super) fn check_address(a: &ShippingAddress) -> ApiResult<()> {
-    // The same definition of a valid address the SDK checks before sending, so client and
-    // server cannot disagree on what is accepted.
-    cirrus_storefront::checkout::validate_address(a).map_err(|e| ApiError::bad_request(e.message))
-}
-
-/// Applies a shipping choice to a session (validating it); returns (shipping, tax).
+/// Applies a shipping choice (of a body that passed its rules: the address is
+/// checked) to a session; returns (shipping, tax).
 pub(super) fn apply_shipping(c: &Connection, s: &Session, rate_id: &str, a: &ShippingAddress) -> ApiResult<(i64, i64)> {
-    check_address(a)?;
     let rate = c
         .prepare_cached(&format!("SELECT {RATE_COLS} FROM shipping_rates r WHERE r.id = ?1"))?
         .query_row([rate_id], rate_row)

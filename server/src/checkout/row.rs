@@ -12,9 +12,6 @@ use serde_json::Value;
 use crate::db::stored_json;
 use crate::error::{ApiError, ApiResult};
 
-/// Most items one session may hold.
-pub(super) const MAX_ITEMS: usize = 250;
-
 pub(super) struct Session {
     pub(super) id: String,
     pub(super) currency: String,

@@ -1,8 +1,6 @@
 //! Payment sessions: `initiate` opens one, `update` applies a shipping choice
 //! (CONTRACT.md "Payments").
 
-use std::collections::HashSet;
-
 use axum::extract::State as AxState;
 use cirrus_storefront::model::{InitiateRequest, InitiateResponse, Processor, UpdateRequest, UpdateResponse};
 use rusqlite::params;
@@ -10,9 +8,9 @@ use rusqlite::params;
 use super::processor::{cancel_verified, retrieve, PiStatus, Verified};
 use super::rates::apply_shipping;
 use super::settle::{forget_cancelled, to_the_end};
-use super::row::{breakdown, load_session, price_items, store_currency, MAX_ITEMS};
+use super::row::{breakdown, load_session, price_items, store_currency};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Json;
+use crate::extract::Checked;
 use crate::middleware::{ClientAddr, Counted};
 use crate::util::{now_iso, random_hex};
 use crate::State;
@@ -20,26 +18,15 @@ use crate::State;
 /// `POST /payments/initiate`
 ///
 /// # Errors
-/// 400 for a bad body, 404 for an unknown variant, 409 when stock is short,
-/// 429 when the client address opened its hour's payment sessions.
+/// 400 for a body the core's rules refuse ([`Checked`]) or another currency
+/// than the store's, 404 for an unknown variant, 409 when stock is short, 429
+/// when the client address opened its hour's payment sessions.
 pub async fn initiate(
     AxState(state): AxState<State>,
     ClientAddr(client): ClientAddr,
-    Json(req): Json<InitiateRequest>,
+    Checked(req): Checked<InitiateRequest>,
 ) -> ApiResult<axum::Json<InitiateResponse>> {
     state.payment_limiter.count(Counted::Initiate, client, true)?;
-    if req.items.is_empty() || req.items.len() > MAX_ITEMS {
-        return Err(ApiError::bad_request(format!("items: must hold 1 to {MAX_ITEMS} items, got {}", req.items.len())));
-    }
-    let mut seen = HashSet::new();
-    for (i, item) in req.items.iter().enumerate() {
-        if item.quantity == 0 {
-            return Err(ApiError::bad_request(format!("items[{i}].quantity: must be at least 1")));
-        }
-        if !seen.insert(item.variant_id.as_str()) {
-            return Err(ApiError::bad_request(format!("items[{i}].variantId: duplicate variant {:?}", item.variant_id)));
-        }
-    }
     let publishable_key = state.config.stripe_publishable_key.clone();
     state
         .db(move |c| {
@@ -69,10 +56,11 @@ pub async fn initiate(
 /// `POST /payments/update`
 ///
 /// # Errors
-/// 400 for a bad body or a rate that does not serve the order, 404 for an
-/// unknown session or rate, 409 for a completed session or one whose payment
-/// awaits authentication, 502 if the processor cannot be asked about it.
-pub async fn update(AxState(state): AxState<State>, Json(req): Json<UpdateRequest>) -> ApiResult<axum::Json<UpdateResponse>> {
+/// 400 for a body the core's rules refuse ([`Checked`]) or a rate that does
+/// not serve the order, 404 for an unknown session or rate, 409 for a completed
+/// session or one whose payment awaits authentication, 502 if the processor
+/// cannot be asked about it.
+pub async fn update(AxState(state): AxState<State>, Checked(req): Checked<UpdateRequest>) -> ApiResult<axum::Json<UpdateResponse>> {
     // A cancel sent to the processor is recorded even if the client went away meanwhile.
     to_the_end(update_session(state, req)).await
 }

@@ -378,3 +378,40 @@ fn cancel_before_payment() {
     assert_state_err(c.pay_step(), "`cancelled`");
     assert!(c.is_final());
 }
+
+#[test]
+fn the_actions_of_every_state_are_the_rules_of_their_methods() {
+    // (state, canSelectShipping, canPay, canCancel), in the order of `samples()`, by hand.
+    let table = [
+        ("idle", false, false, true),
+        ("cancelled", false, false, false),
+        ("initiated", true, false, true),
+        ("shipping_chosen", true, true, true),
+        ("paying", false, false, false),         // a confirm in flight
+        ("requires_action", false, true, false), // pay() runs the challenge
+        ("paying", false, true, false),          // `processing`: pay() reads it again
+        ("confirming", false, true, false),
+        ("failed", false, true, true), // declined: another card, but the payment exists (no new shipping)
+        ("failed", true, true, true),  // the adapter failed: nothing was sent
+        ("succeeded", false, false, false),
+        ("cancelled", false, false, false),
+        ("failed", false, false, true), // final (stock gone)
+        ("failed", false, true, false), // 3-D Secure abandoned: that payment is pending
+    ];
+    let samples = samples();
+    assert_eq!(samples.len(), table.len());
+    for (s, (name, select, pay, cancel)) in samples.iter().zip(table) {
+        assert_eq!(s.name(), name);
+        let a = s.actions();
+        assert_eq!((a.can_select_shipping, a.can_pay, a.can_cancel), (select, pay, cancel), "{s:?}");
+        // Each is exactly whether its method is allowed.
+        assert_eq!(s.update_request(&rate(), &address()).is_ok(), select, "{name}: selectShipping");
+        assert_eq!(s.pay_step().is_ok(), pay, "{name}: pay");
+        assert_eq!(s.clone().cancel().is_ok(), cancel, "{name}: cancel");
+    }
+    assert_eq!(
+        serde_json::to_value(chosen().actions()).unwrap(),
+        serde_json::json!({ "canSelectShipping": true, "canPay": true, "canCancel": true }),
+        "the names a page reads"
+    );
+}

@@ -3,15 +3,19 @@
 // after a reload, never charging twice), the address and shipping choice, and the payment form
 // of the processor's adapter (localstripe in development, Stripe with real keys).
 import Link from "next/link";
-import { useEffect, useRef, useState } from "react";
-import { formatMoney, type CheckoutState, type CountryCode, type ProcessorAdapter, type ShippingOption } from "cirrus-storefront";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
+import { formatMoney, type CheckoutSession, type CheckoutState, type CountryCode, type MinorUnits, type ProcessorAdapter, type ShippingOption } from "cirrus-storefront";
 import { useCart, useCheckout } from "cirrus-storefront/react";
 
 const COUNTRIES: [CountryCode, string][] = [
   ["US", "United States"], ["CA", "Canada"], ["GB", "United Kingdom"], ["DE", "Germany"], ["FR", "France"],
   ["NL", "Netherlands"], ["ES", "Spain"], ["IT", "Italy"], ["AU", "Australia"], ["JP", "Japan"],
 ];
-const PAYING = new Set(["shipping_chosen", "paying", "requires_action", "confirming", "failed"]);
+
+/** An amount of the checkout's session, in its currency. */
+function price(session: CheckoutSession, amount: MinorUnits): string {
+  return formatMoney(amount, session.currency, "en-US");
+}
 
 /** The processor's adapter, made once its container is in the page. */
 function useAdapter(localstripeUrl: string | null, container: React.RefObject<HTMLDivElement | null>): ProcessorAdapter | null {
@@ -38,20 +42,23 @@ export function CheckoutView({ localstripeUrl }: { localstripeUrl: string | null
   const [country, setCountry] = useState<CountryCode>("US");
   const [options, setOptions] = useState<ShippingOption[] | null>(null);
   const [busy, setBusy] = useState(false);
-  const currency = cart.currency ?? "USD";
-  const money = (n: number) => formatMoney(n as never, currency, "en-US");
-  const open = state !== null && (state.state === "initiated" || state.state === "shipping_chosen" || (state.state === "failed" && state.retryable && state.pending === null && state.paymentIntentId === null));
+  // What the page may do now is the SDK's: the state's canSelectShipping, canPay, canCancel.
+  const canSelectShipping = state?.canSelectShipping === true;
+  const session = state !== null && "session" in state ? state.session : null;
+  const chosen = state !== null && "shipping" in state;
+  // The options are asked for when the country changes or shipping becomes changeable, not
+  // when the checkout's callbacks do (they change with every state).
+  const loadOptions = useEffectEvent((c: CountryCode) => shippingOptions(c));
 
   useEffect(() => {
-    if (state === null || !open) return;
+    if (!canSelectShipping) return;
     let live = true;
     setOptions(null);
-    shippingOptions(country).then((o) => live && setOptions(o), () => live && setOptions([]));
+    loadOptions(country).then((o) => live && setOptions(o), () => live && setOptions([]));
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [country, state === null, open]);
+  }, [country, canSelectShipping]);
 
   const submitAddress = async (e: React.FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -86,10 +93,9 @@ export function CheckoutView({ localstripeUrl }: { localstripeUrl: string | null
         Your cart is empty. <Link prefetch={false} href="/collections">Browse the collections</Link>
       </p>
     );
-  else if (state?.state === "succeeded") body = <Thanks state={state} money={money} />;
+  else if (state?.state === "succeeded") body = <Thanks state={state} />;
   else if (state?.state === "cancelled") body = <p role="status">This checkout was cancelled. Nothing was charged; your cart is kept.</p>;
 
-  const paying = state !== null && PAYING.has(state.state);
   return (
     <>
       {body}
@@ -122,44 +128,44 @@ export function CheckoutView({ localstripeUrl }: { localstripeUrl: string | null
             <legend>Shipping method</legend>
             {options === null ? <p role="status">Finding shipping options…</p> : null}
             {options?.length === 0 ? <p>We don’t ship this order to that country yet.</p> : null}
-            {options?.map((o, i) => (
+            {session && options?.map((o, i) => (
               <label key={o.rate.id} className="choice rate">
                 <input type="radio" name="rate" value={o.rate.id} defaultChecked={i === 0} required />
                 <span>
                   {o.rate.name} ({o.rate.deliveryTimeframeMin}–{o.rate.deliveryTimeframeMax} business days)
                 </span>
-                <span className="rate-price">{o.price === 0 ? "Free" : money(o.price)}</span>
+                <span className="rate-price">{o.price === 0 ? "Free" : price(session, o.price)}</span>
               </label>
             ))}
           </fieldset>
-          <button type="submit" className="btn" disabled={!open || busy || !options?.length}>
-            {paying ? "Update shipping" : "Continue to payment"}
+          <button type="submit" className="btn" disabled={!canSelectShipping || busy || !options?.length}>
+            {chosen ? "Update shipping" : "Continue to payment"}
           </button>{" "}
-          {open ? (
+          {state?.canCancel ? (
             <button type="button" className="link-button" onClick={() => cancel()}>
               Cancel checkout
             </button>
           ) : null}
         </form>
-        <section aria-labelledby="payment-title" hidden={!paying}>
+        <section aria-labelledby="payment-title" hidden={!chosen}>
           <h2 id="payment-title">Payment</h2>
           {localstripeUrl ? <p className="hint">Test cards: 4242 4242 4242 4242 pays, 4000 0027 6000 3184 asks for 3-D Secure, 4000 0000 0000 0341 is declined.</p> : null}
           <div id="payment-element" ref={container} />
           <PaymentStatus state={state} />
-          {state && "session" in state ? (
+          {session ? (
             <dl className="totals">
               <dt>Subtotal</dt>
-              <dd>{money(state.session.breakdown.subtotal)}</dd>
+              <dd>{price(session, session.breakdown.subtotal)}</dd>
               <dt>Shipping</dt>
-              <dd>{money(state.session.breakdown.shipping)}</dd>
+              <dd>{price(session, session.breakdown.shipping)}</dd>
               <dt>Tax</dt>
-              <dd>{money(state.session.breakdown.tax)}</dd>
+              <dd>{price(session, session.breakdown.tax)}</dd>
               <dt>Total</dt>
-              <dd data-total>{money(state.session.breakdown.total)}</dd>
+              <dd data-total>{price(session, session.breakdown.total)}</dd>
             </dl>
           ) : null}
-          <button type="button" id="pay" className="btn btn-primary" onClick={payNow} disabled={busy || state?.state === "paying" || (state?.state === "failed" && !state.retryable)}>
-            {state?.state === "confirming" ? "Check payment status" : state?.state === "requires_action" ? "Confirm with your bank" : state && "session" in state ? `Pay ${money(state.session.amount)}` : "Pay"}
+          <button type="button" id="pay" className="btn btn-primary" onClick={payNow} disabled={busy || state?.canPay !== true}>
+            {state?.state === "confirming" ? "Check payment status" : state?.state === "requires_action" ? "Confirm with your bank" : session ? `Pay ${price(session, session.amount)}` : "Pay"}
           </button>
         </section>
       </div>
@@ -177,19 +183,19 @@ function Field({ name, label, type = "text", autoComplete }: { name: string; lab
 }
 
 function PaymentStatus({ state }: { state: CheckoutState | null }) {
-  if (state?.state === "failed") return <p role="alert" className="notice notice-error">Payment failed: {state.message}{state.retryable ? " Check the card details and try again." : " This checkout cannot be completed."}</p>;
+  if (state?.state === "failed") return <p role="alert" className="notice notice-error">Payment failed: {state.message}{state.canPay ? " Check the card details and try again." : " This checkout cannot be completed."}</p>;
   if (state?.state === "confirming") return <p role="status">We’re confirming your payment… You will not be charged twice.</p>;
   if (state?.state === "requires_action") return <p role="status">Your bank asks you to confirm this payment. Press “Confirm with your bank” to continue; you will not be charged twice.</p>;
   if (state?.state === "paying") return <p role="status">Processing your payment…</p>;
   return null;
 }
 
-function Thanks({ state, money }: { state: Extract<CheckoutState, { state: "succeeded" }>; money: (n: number) => string }) {
+function Thanks({ state }: { state: Extract<CheckoutState, { state: "succeeded" }> }) {
   return (
     <section aria-labelledby="thanks-title">
       <h2 id="thanks-title">Thank you for your order</h2>
       <p>
-        Order <span data-order>{state.paymentIntentId}</span>, {money(state.session.breakdown.total)}, ships to {state.shipping.address.firstName} {state.shipping.address.lastName} ({state.shipping.rate.name}).
+        Order <span data-order>{state.paymentIntentId}</span>, {price(state.session, state.session.breakdown.total)}, ships to {state.shipping.address.firstName} {state.shipping.address.lastName} ({state.shipping.rate.name}).
       </p>
       <p>
         <Link prefetch={false} href="/">Continue shopping</Link>

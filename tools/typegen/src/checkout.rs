@@ -92,13 +92,19 @@ pub fn generate() -> String {
     for name in OPTIONS {
         ts::declare(&mut out, name, reg.get(*name).unwrap_or_else(|| panic!("{name} was not traced")), &ts::input);
     }
+    // What a page may do now: members of every state object JS is given, not of the stored
+    // record (so traced apart from the states, whose registry the stored schema is made of).
+    let mut t = Tracer::new(TracerConfig::default());
+    t.trace_simple_type::<CheckoutActions>().unwrap();
+    let actions = t.registry().expect("complete trace");
+    ts::declare(&mut out, "CheckoutActions", &actions["CheckoutActions"], &ts::required);
     // `start` needs what to buy: a cart, or items and their currency (`CheckoutOptions` has
     // both optional; this refinement is TypeScript's alone, checked at run time by the SDK).
     out.push_str(
         "/** The options of `Checkout.start`: what to buy is a `Cart`, or the items and their currency. */\n\
          export type StartCheckoutOptions = CheckoutOptions &\n  (\n    | { cart: CheckoutCart }\n    | { items: PaymentItem[]; currency: CurrencyCode; cart?: undefined }\n  );\n",
     );
-    out.push_str("/** The checkout, discriminated by `state`. */\nexport type CheckoutState =\n");
+    out.push_str("/** The checkout, discriminated by `state`, with what a page may do in it now. */\nexport type CheckoutState = CheckoutActions &\n  (\n");
     for s in &states {
         let tag = serde_json::to_value(s).unwrap()["state"].as_str().expect("a `state` tag").to_owned();
         assert_eq!(tag, s.name());
@@ -106,10 +112,9 @@ pub fn generate() -> String {
         if let Some(p) = payload(s) {
             parts.extend(members(&reg, p));
         }
-        writeln!(out, "  | {{ {} }}", parts.join("; ")).unwrap();
+        writeln!(out, "    | {{ {} }}", parts.join("; ")).unwrap();
     }
-    out.pop();
-    out.push_str(";\n");
+    out.push_str("  );\n");
     out
 }
 

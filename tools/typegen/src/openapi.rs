@@ -9,7 +9,7 @@
 //! dev server's tests send them, so a member the document lacks fails there).
 
 use cirrus_storefront::checkout::validate::{MAX_ADDRESS_FIELD, MAX_RETURN_URL};
-use cirrus_storefront::endpoint::{Arg, Body, Call, Method, Op, ProductsQuery, MAX_LIMIT, MAX_VARIANT_IDS};
+use cirrus_storefront::endpoint::{Arg, Body, Call, Method, Op, ProductsQuery, MAX_ITEMS, MAX_LIMIT, MAX_TOKEN_ID, MAX_VARIANT_IDS};
 use cirrus_storefront::model::{ConfirmRequest, ErrorBody, InitiateRequest, ServerErrorCode, ShippingRatesRequest, UpdateRequest};
 use serde_reflection::{ContainerFormat, Format, Registry, Tracer, TracerConfig};
 use serde_yaml::{Mapping, Value};
@@ -22,6 +22,9 @@ use crate::sdk;
 pub enum Rule {
     /// Holds a character that is not white space (`endpoint::check_non_empty`).
     NonBlank,
+    /// A processor's token id: `ctoken_` or `tok_`, then 1..=`MAX_TOKEN_ID` letters, digits or
+    /// `_` (`ConfirmRequest::check`).
+    Token,
     /// 1..=`max` ids, each [`Rule::NonBlank`] (`ShippingRatesRequest::check`).
     Ids(usize),
     /// An address member (`checkout::validate_address`): at most [`MAX_ADDRESS_FIELD`]
@@ -51,14 +54,14 @@ pub const RULES: &[(&str, &str, Rule)] = &[
     ("ShippingRatesRequest", "variantIds", Rule::Ids(MAX_VARIANT_IDS)),
     ("ShippingRatesRequest", "country", Rule::Country),
     ("ShippingRatesRequest", "orderTotal", Rule::NotNegative),
-    ("InitiateRequest", "items", Rule::Range(1, None)),
+    ("InitiateRequest", "items", Rule::Range(1, Some(MAX_ITEMS as u64))),
     ("InitiateRequest", "currency", Rule::Currency),
     ("PaymentItem", "variantId", Rule::NonBlank),
     ("PaymentItem", "quantity", Rule::Range(1, None)),
     ("UpdateRequest", "sessionId", Rule::NonBlank),
     ("UpdateRequest", "shippingRateId", Rule::NonBlank),
     ("ConfirmRequest", "sessionId", Rule::NonBlank),
-    ("ConfirmRequest", "confirmationTokenId", Rule::NonBlank),
+    ("ConfirmRequest", "confirmationTokenId", Rule::Token),
     ("ConfirmRequest", "shippingRateId", Rule::NonBlank),
     ("ConfirmRequest", "returnUrl", Rule::ReturnUrl),
     ("ShippingAddress", "email", Rule::Email),
@@ -148,6 +151,7 @@ fn apply(mut v: Value, rule: Rule, required: bool) -> Value {
     let max_len = || Value::from(MAX_ADDRESS_FIELD as u64);
     match rule {
         Rule::NonBlank => set(&mut v, "pattern", s(r"\S")),
+        Rule::Token => set(&mut v, "pattern", s(&format!("^(?:ctoken|tok)_[A-Za-z0-9_]{{1,{MAX_TOKEN_ID}}}$"))),
         Rule::Ids(max) => {
             set(&mut v, "minItems", Value::from(1));
             set(&mut v, "maxItems", Value::from(max as u64));
@@ -193,6 +197,7 @@ fn example(reg: &Registry, f: &Format, name: &str, rule: Option<Rule>) -> Value 
         (Some(Rule::Email), _) => s("ada@example.com"),
         (Some(Rule::ReturnUrl), _) => s("https://shop.example/done"),
         (Some(Rule::Ids(_)), _) => Value::Sequence(vec![s("var_1")]),
+        (Some(Rule::Token), _) => s("tok_1"),
         (Some(Rule::Range(min, _)), Format::U32 | Format::U64) => Value::from(min),
         (_, Format::Str) => s(name),
         (_, Format::Bool) => Value::Bool(false),

@@ -82,11 +82,12 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
   let options: ShippingOption[] = [];
 
   const renderSummary = (s: CheckoutState) => {
-    const b = 'session' in s ? s.session.breakdown : null;
+    // The server's totals once they hold the shipping chosen.
+    const b = 'shipping' in s ? s.session.breakdown : null;
     replace(summary,
       h('h2', { id: 'summary-title' }, 'Order summary'),
       ctx.cart.linesList(false),
-      b && s.state !== 'initiated'
+      b
         ? h('dl', { class: 'totals', id: 'server-totals' },
             h('dt', null, 'Subtotal'), h('dd', null, fmt(b.subtotal, cur)),
             h('dt', null, 'Shipping'), h('dd', { 'data-shipping': '' }, fmt(b.shipping, cur)),
@@ -164,7 +165,7 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
     } catch (err) {
       showAddressError(err);
     } finally {
-      btn.disabled = false;
+      btn.disabled = !co.state.canSelectShipping;
     }
   });
 
@@ -186,24 +187,23 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
   const render = (s: CheckoutState) => {
     ctx.cart.changed(); // the SDK empties the cart when a payment succeeds (in any tab)
     renderSummary(s);
-    if (s.state === 'shipping_chosen' || s.state === 'failed' || s.state === 'paying' || s.state === 'requires_action' || s.state === 'confirming') {
+    if ('shipping' in s) {
       payBox.hidden = false;
       // An unknown outcome is checked again, never paid anew (the SDK confirms the same payment).
       payBtn.textContent = s.state === 'confirming' ? 'Check payment status'
         : s.state === 'requires_action' ? 'Confirm with your bank'
         : `Pay ${fmt(s.session.amount, cur)}`;
       continueBtn.textContent = 'Update shipping';
-      payBtn.disabled = s.state === 'paying';
     }
-    // Shipping can change, and the checkout be cancelled, only while no payment exists.
-    const open = s.state === 'initiated' || s.state === 'shipping_chosen' || (s.state === 'failed' && s.retryable && s.pending === null && s.paymentIntentId === null);
-    continueBtn.disabled = !open;
-    cancelBtn.hidden = !open;
+    // What the page may do now is the SDK's: shipping changes only while no payment exists,
+    // cancelling while none may still succeed, paying again after a failure that allows it.
+    payBtn.disabled = !s.canPay;
+    continueBtn.disabled = !s.canSelectShipping;
+    cancelBtn.hidden = !s.canCancel;
     if (s.state === 'failed') {
       replace(payError, h('p', { class: 'notice notice-error', role: 'alert' },
-        `Payment failed: ${s.message}`, s.retryable ? ' Check the card details and try again.' : ' This checkout cannot be completed.'),
-        s.retryable ? null : h('p', null, h('a', { class: 'btn', href: href.home() }, 'Back to the shop')));
-      if (!s.retryable) payBtn.disabled = true;
+        `Payment failed: ${s.message}`, s.canPay ? ' Check the card details and try again.' : ' This checkout cannot be completed.'),
+        s.canPay ? null : h('p', null, h('a', { class: 'btn', href: href.home() }, 'Back to the shop')));
     } else if (s.state === 'confirming') {
       // The answer was lost: the card may have been charged. Never "failed" or "check your card".
       replace(payError, status('loading', 'We’re confirming your payment… You will not be charged twice.'));
@@ -251,7 +251,7 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
     } catch (err) {
       const msg = err instanceof CirrusError && err.code === 'invalid_state' ? err.message : describeError(err);
       replace(payError, h('p', { class: 'notice notice-error', role: 'alert' }, msg));
-      payBtn.disabled = false;
+      payBtn.disabled = !co.state.canPay;
     }
   });
 
@@ -282,7 +282,7 @@ export async function checkoutView(main: HTMLElement, ctx: Ctx): Promise<void> {
   const unsubscribe = co.subscribe(render);
   ctx.signal.addEventListener('abort', () => unsubscribe());
   render(first);
-  if (first.state === 'initiated' || first.state === 'shipping_chosen') void loadRates();
+  if (first.canSelectShipping) void loadRates();
 }
 
 export async function orderView(main: HTMLElement, ctx: Ctx): Promise<void> {
