@@ -415,14 +415,17 @@ fn a_cart_of_exactly_2_pow_53_minus_1_minor_units_is_kept() {
     assert_eq!((restored.problem, restored.cart), (None, cart));
 }
 
-/// A price of zero is a price (a free sample); a negative price or compare-at price is refused
-/// (mutation testing: `<` → `<=` or `==` in `Cart::priced`).
+/// A price of zero is a price (a free sample), added and restored from the saved form; a negative
+/// price or compare-at price is refused (mutation testing: `<` → `<=` or `==` in `Cart::priced`
+/// and in `Cart::restore_line`).
 #[test]
 fn a_free_variant_is_added_and_a_negative_price_is_refused() {
     let mut cart = Cart::new("USD").unwrap();
     let free = product("f", vec![variant("f1", "0.00", Some("0.00"), 3)]);
     cart.add(&free, "f1", 2).unwrap();
     assert_eq!(cart.totals(), CartTotals { subtotal: 0, total_savings: 0, item_count: 2, line_count: 1 });
+    let restored = restore(Some(&saved_json(&cart)), "USD").unwrap();
+    assert_eq!((restored.problem, &restored.cart), (None, &cart), "a saved free line is read back");
     for (price, compare) in [("-0.01", None), ("1.00", Some("-0.01"))] {
         let e = cart.add(&product("n", vec![variant("n1", price, compare, 3)]), "n1", 1).unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidArgument);
