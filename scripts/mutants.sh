@@ -14,6 +14,8 @@
 # Output: target/mutants/mutants.out/ (outcomes.json, caught.txt, missed.txt, timeout.txt,
 # unviable.txt); CIRRUS_MUTANTS_OUT=DIR writes elsewhere. A mutant whose tests run over 30 s
 # (CIRRUS_MUTANTS_TIMEOUT; the unmutated lib tests take ~9 s) is a timeout (a loop it made endless).
+# `--cargo-arg=--lib` builds and runs the lib's tests only: without it each mutant's build
+# (`cargo test --no-run`) also compiles the crate's cdylib/rlib, two compiles of the crate a mutant.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -31,4 +33,4 @@ for a in "$@"; do case "$a" in -f|--file|--file=*) FILES=() ;; esac; done
 exec cargo mutants -p cirrus-storefront "${FILES[@]}" \
   --exclude 'src/checkout/tests/**' --exclude src/cart/tests.rs --exclude src/cart/props.rs \
   --timeout "${CIRRUS_MUTANTS_TIMEOUT:-30}" --build-timeout 300 --output "$OUT" \
-  "$@" -- --lib
+  --cargo-arg=--lib "$@"

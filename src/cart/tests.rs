@@ -191,6 +191,7 @@ fn set_quantity_remove_clear() {
     assert_eq!(cart.remove("v1"), Some(0));
     assert_eq!(cart.remove("v1"), None);
     cart.add(&tee(), "v2", 1).unwrap();
+    assert!(!cart.is_empty(), "a cart with a line is not empty");
     cart.clear();
     assert!(cart.is_empty());
     assert_eq!(cart.totals().subtotal, 0);
@@ -388,4 +389,47 @@ fn the_cart_remembers_the_last_settled_checkouts_and_reads_a_saved_form_without_
     let before = r#"{"version":1,"currency":"USD","lines":[]}"#;
     let r = restore(Some(before), "USD").unwrap();
     assert_eq!((r.problem, r.cart.settled().len()), (None, 0), "a cart saved before issue 41");
+}
+
+/// A quantity may be the whole stock (mutation testing, issue 41 item 3: `>` → `>=` in
+/// `set_quantity` refused it and no test said so).
+#[test]
+fn a_line_may_hold_the_whole_stock() {
+    let mut cart = Cart::new("USD").unwrap();
+    cart.add(&tee(), "v1", 1).unwrap();
+    assert_eq!(cart.set_quantity("v1", 5).unwrap(), 0, "v1's stock is 5");
+    assert_eq!((cart.line("v1").unwrap().quantity, cart.subtotal()), (5, 5 * 1999));
+}
+
+/// The exact range is inclusive: a cart of exactly 2^53 − 1 minor units (its compare-at total)
+/// is kept, one minor unit more is refused (mutation testing: `>` → `>=` in `check_totals`).
+#[test]
+fn a_cart_of_exactly_2_pow_53_minus_1_minor_units_is_kept() {
+    let mut cart = Cart::new("USD").unwrap();
+    let max = product("m", vec![variant("m1", "90071992547408.91", Some("90071992547409.91"), 1)]);
+    cart.add(&max, "m1", 1).unwrap();
+    assert_eq!(cart.totals(), CartTotals { subtotal: MAX_SAFE_MINOR - 100, total_savings: 100, item_count: 1, line_count: 1 });
+    let cent = product("c", vec![variant("c1", "0.01", None, 1)]);
+    assert_eq!(cart.add(&cent, "c1", 1).unwrap_err().code, ErrorCode::InvalidArgument);
+    let restored = restore(Some(&saved_json(&cart)), "USD").unwrap();
+    assert_eq!((restored.problem, restored.cart), (None, cart));
+}
+
+/// A price of zero is a price (a free sample), added and restored from the saved form; a negative
+/// price or compare-at price is refused (mutation testing: `<` → `<=` or `==` in `Cart::priced`
+/// and in `Cart::restore_line`).
+#[test]
+fn a_free_variant_is_added_and_a_negative_price_is_refused() {
+    let mut cart = Cart::new("USD").unwrap();
+    let free = product("f", vec![variant("f1", "0.00", Some("0.00"), 3)]);
+    cart.add(&free, "f1", 2).unwrap();
+    assert_eq!(cart.totals(), CartTotals { subtotal: 0, total_savings: 0, item_count: 2, line_count: 1 });
+    let restored = restore(Some(&saved_json(&cart)), "USD").unwrap();
+    assert_eq!((restored.problem, &restored.cart), (None, &cart), "a saved free line is read back");
+    for (price, compare) in [("-0.01", None), ("1.00", Some("-0.01"))] {
+        let e = cart.add(&product("n", vec![variant("n1", price, compare, 3)]), "n1", 1).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidArgument);
+        assert!(e.message.contains("is negative"), "{price} {compare:?}: {}", e.message);
+    }
+    assert!(cart.line("n1").is_none());
 }
