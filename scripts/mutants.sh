@@ -13,7 +13,13 @@
 # itself and reuse its target/, faster, but the tree must not be edited while it runs).
 # Output: target/mutants/mutants.out/ (outcomes.json, caught.txt, missed.txt, timeout.txt,
 # unviable.txt); CIRRUS_MUTANTS_OUT=DIR writes elsewhere. A mutant whose tests run over 30 s
-# (CIRRUS_MUTANTS_TIMEOUT; the unmutated lib tests take ~9 s) is a timeout (a loop it made endless).
+# (CIRRUS_MUTANTS_TIMEOUT; the unmutated lib tests take ~9 s idle, ~45 s at load 15) is a timeout
+# (a loop it made endless, or a slow mutant: rerun those with a longer timeout).
+# Built with the cargo profile `mutate` (Cargo.toml: the test profile without debug info; its
+# first build is a cold one, into target/mutate/), with RUST_BACKTRACE=0 (a caught mutant fails
+# many tests: no backtraces to resolve). CIRRUS_MUTANTS_FILTER=NAME passes a test-name filter
+# after `--lib` (e.g. `checkout` for src/checkout/: the modules whose tests reach the file);
+# a mutant missed under a filter must be rerun without it before it counts as missed.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -28,7 +34,10 @@ mkdir -p "$OUT"
 # cargo-mutants takes the union of its --file filters: a --file passed in replaces ours.
 FILES=(--file 'src/checkout/**' --file 'src/cart/**')
 for a in "$@"; do case "$a" in -f|--file|--file=*) FILES=() ;; esac; done
+export RUST_BACKTRACE=0
+FILTER=()
+if [ -n "${CIRRUS_MUTANTS_FILTER:-}" ]; then FILTER=("$CIRRUS_MUTANTS_FILTER"); fi
 exec cargo mutants -p cirrus-storefront "${FILES[@]}" \
   --exclude 'src/checkout/tests/**' --exclude src/cart/tests.rs --exclude src/cart/props.rs \
-  --timeout "${CIRRUS_MUTANTS_TIMEOUT:-30}" --build-timeout 300 --output "$OUT" \
-  "$@" -- --lib
+  --profile mutate --timeout "${CIRRUS_MUTANTS_TIMEOUT:-30}" --build-timeout 300 --output "$OUT" \
+  "$@" -- --lib "${FILTER[@]}"
