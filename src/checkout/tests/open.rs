@@ -1,0 +1,22 @@
+//! Opening a checkout (`start`, `resume`; `src/checkout/protocol/open.rs`):
+//! what a start decides before any session is opened.
+
+use super::world::*;
+use super::*;
+use crate::checkout::protocol::{Effect, Operation, Tab};
+
+/// Issue 41 (mutation testing): a start with no items is refused at once, as
+/// `invalid_state` saying what to do: no currency asked, no lock, no session
+/// opened on the server, nothing written.
+#[test]
+fn a_start_of_an_empty_cart_is_refused_before_anything_is_asked_or_opened() {
+    let mut w = World::default();
+    let mut tab = Tab::new(true);
+    let e = refusal(w.go(&mut tab, Operation::Start { items: vec![], currency: "USD".into(), from_cart: true }));
+    assert_eq!(e.code, ErrorCode::InvalidState, "{e}");
+    assert!(e.message.contains("the cart is empty: add an item before checkout"), "{e}");
+    assert_eq!(w.log.len(), 1, "nothing but the refusal: {:?}", w.log);
+    assert!(matches!(w.log[0], Effect::Done(Err(_))), "{:?}", w.log);
+    assert_eq!(w.record, None);
+    assert!(!tab.holds_lock());
+}
