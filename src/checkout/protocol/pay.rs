@@ -227,8 +227,9 @@ fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect
                 base.begin_confirm(&r.token, &r.return_url)?;
             }
         }
-        // Cleared while this payment is unsettled: the answer puts it back.
-        None if tab.state.payment_unsettled() => {}
+        // Cleared while this payment is unsettled (this tab's copy is its in-flight
+        // `paying`): the answer puts it back.
+        None => {}
         // Settled elsewhere, paid again with another token, or another
         // checkout: this late answer changes nothing stored (finding 2). The
         // tab follows its session's record; when the record is another

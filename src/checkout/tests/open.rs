@@ -20,3 +20,20 @@ fn a_start_of_an_empty_cart_is_refused_before_anything_is_asked_or_opened() {
     assert_eq!(w.record, None);
     assert!(!tab.holds_lock());
 }
+
+/// Issue 41 (mutation testing), issue 27's rule: a cart in another currency
+/// than the store's is refused once the store's currency is known, before
+/// storage is probed, the lock taken or a session opened.
+#[test]
+fn a_start_in_another_currency_than_the_stores_is_refused_before_a_session() {
+    for (from_cart, says) in [(true, "the cart is in EUR but the store sells in USD"), (false, "currency is EUR but the store sells in USD")] {
+        let mut w = World::default();
+        let mut tab = Tab::new(from_cart);
+        let e = refusal(w.go(&mut tab, Operation::Start { items: items(), currency: "EUR".into(), from_cart }));
+        assert_eq!(e.code, ErrorCode::InvalidArgument, "{e}");
+        assert!(e.message.contains(says), "{e}");
+        assert_eq!(w.count(|e| !matches!(e, Effect::StoreCurrency | Effect::Done(_))), 0, "only the store's currency asked: {:?}", w.log);
+        assert_eq!(w.record, None);
+        assert!(!tab.holds_lock());
+    }
+}
