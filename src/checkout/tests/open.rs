@@ -37,3 +37,22 @@ fn a_start_in_another_currency_than_the_stores_is_refused_before_a_session() {
         assert!(!tab.holds_lock());
     }
 }
+
+/// Issue 41 (mutation testing): a tab whose payment is unsettled (`confirming`:
+/// no answer to any confirm) follows a record that was cleared meanwhile by
+/// writing its copy back: a payment is never forgotten.
+#[test]
+fn following_a_cleared_record_puts_this_tabs_unsettled_payment_back() {
+    let mut w = World::default();
+    let mut a = shipped(&mut w);
+    for _ in 0..4 {
+        w.confirms.push_back(Err(crate::error::Error::new(ErrorCode::Network, "offline")));
+    }
+    assert_eq!(w.go(&mut a, pay()), Ok(crate::checkout::protocol::Outcome::State));
+    assert_eq!(a.state().name(), "confirming");
+    w.record = None;
+    assert_eq!(w.go(&mut a, Operation::Follow), Ok(crate::checkout::protocol::Outcome::Unit));
+    let back = w.record.as_ref().expect("written back");
+    assert_eq!(&back.state, a.state());
+    assert_eq!(a.revision(), Some(back.revision), "the tab's copy is the record written back");
+}

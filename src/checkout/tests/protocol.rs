@@ -507,3 +507,25 @@ fn an_answer_landing_after_the_record_was_cleared_puts_it_back_with_the_answer()
     assert_eq!(a.state().name(), "succeeded");
     assert_eq!(w.record.as_ref().map(|r| r.state.name()), Some("succeeded"), "the record is back, with the answer");
 }
+
+/// Issue 41 (mutation testing): while A's confirm is in flight, B confirms the
+/// same token again and records `confirming` (no answer). A's answer lands on
+/// that record, which still waits on A's token: it is applied to it (the record
+/// taken back in flight first), never refused for not being A's in-flight copy.
+#[test]
+fn an_answer_landing_on_another_tabs_confirming_record_of_this_token_settles_it() {
+    let mut w = World::default();
+    let mut a = shipped(&mut w);
+    let mut a_pay = a.begin(pay());
+    assert!(is_confirm(&w.run(&mut a, &mut a_pay, Input::None, is_confirm)));
+    let mut b = opened(&mut w);
+    let mut b_finish = b.begin(Operation::Finish);
+    w.confirms.push_back(Err(Error::new(ErrorCode::Network, "offline")));
+    assert!(matches!(w.run(&mut b, &mut b_finish, Input::None, |e| matches!(e, Effect::Sleep(_))), Effect::Sleep(_)));
+    assert_eq!(w.record.as_ref().map(|r| r.state.name()), Some("confirming"));
+    let paid = Input::Confirmed(Ok(answer(PaymentStatus::Succeeded, None, None)));
+    assert_eq!(w.run(&mut a, &mut a_pay, paid, |_| false), Effect::Done(Ok(Outcome::State)));
+    assert_eq!(a.state().name(), "succeeded");
+    assert_eq!(w.record.as_ref().map(|r| r.state.name()), Some("succeeded"), "the answer is recorded");
+    assert_eq!(w.count(|e| matches!(e, Effect::EmptyCart { .. })), 1);
+}
