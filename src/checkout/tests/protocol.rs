@@ -529,3 +529,27 @@ fn an_answer_landing_on_another_tabs_confirming_record_of_this_token_settles_it(
     assert_eq!(w.record.as_ref().map(|r| r.state.name()), Some("succeeded"), "the answer is recorded");
     assert_eq!(w.count(|e| matches!(e, Effect::EmptyCart { .. })), 1);
 }
+
+/// Issue 41 (mutation testing): an answer is applied only to its own session's
+/// record. The record is another checkout's by the time A's answer lands, and
+/// that checkout's confirm is in flight with a token spelled like A's (an
+/// adapter's tokens are its own): A's answer is A's state, the other
+/// checkout's record is left as it is.
+#[test]
+fn an_answer_is_never_applied_to_another_checkouts_payment_of_the_same_token() {
+    let mut w = World::default();
+    let mut a = shipped(&mut w);
+    let mut a_pay = a.begin(pay());
+    assert!(is_confirm(&w.run(&mut a, &mut a_pay, Input::None, is_confirm)));
+    let mut other = CheckoutState::default();
+    other.initiated(items(), InitiateResponse { session_id: "ps_2".into(), ..initiate_answer() }).unwrap();
+    other.shipping_chosen(choice(), update_answer("ps_2", 800)).unwrap();
+    other.begin_confirm("tok_1", URL).unwrap();
+    let revision = w.record.as_ref().map_or(0, |r| r.revision) + 1;
+    w.record = Some(crate::checkout::protocol::Record { revision, state: other });
+    let theirs = w.record.clone();
+    let paid = Input::Confirmed(Ok(answer(PaymentStatus::Succeeded, None, None)));
+    assert_eq!(w.run(&mut a, &mut a_pay, paid, |_| false), Effect::Done(Ok(Outcome::State)));
+    assert_eq!(w.record, theirs, "the other checkout's payment is not A's");
+    assert_eq!(a.state().name(), "succeeded", "A shows its own answer");
+}
