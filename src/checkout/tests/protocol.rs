@@ -553,3 +553,20 @@ fn an_answer_is_never_applied_to_another_checkouts_payment_of_the_same_token() {
     assert_eq!(w.record, theirs, "the other checkout's payment is not A's");
     assert_eq!(a.state().name(), "succeeded", "A shows its own answer");
 }
+
+/// Issue 41 (mutation testing): `start`/`resume` return once the first answer
+/// is recorded ([`Effect::FirstAnswer`]): it is handed out once per run, right
+/// after that answer, before the run waits to re-read a `processing` payment.
+#[test]
+fn the_first_recorded_answer_is_told_once_before_the_run_waits_on_processing() {
+    let mut w = World::default();
+    let mut a = shipped(&mut w);
+    w.confirms.push_back(Ok(answer(PaymentStatus::Processing, None, None)));
+    w.confirms.push_back(Ok(answer(PaymentStatus::Processing, None, None)));
+    assert_eq!(w.go(&mut a, Operation::Pay { return_url: URL.into() }), Ok(Outcome::State));
+    assert_eq!(a.state().name(), "succeeded");
+    assert_eq!(w.count(|e| *e == Effect::FirstAnswer), 1, "{:?}", w.log);
+    let first = w.log.iter().position(|e| *e == Effect::FirstAnswer);
+    let wait = w.log.iter().position(|e| matches!(e, Effect::Sleep(_)));
+    assert!(first.is_some() && first < wait, "told at {first:?}, first wait at {wait:?}: {:?}", w.log);
+}
