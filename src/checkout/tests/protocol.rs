@@ -570,3 +570,21 @@ fn the_first_recorded_answer_is_told_once_before_the_run_waits_on_processing() {
     let wait = w.log.iter().position(|e| matches!(e, Effect::Sleep(_)));
     assert!(first.is_some() && first < wait, "told at {first:?}, first wait at {wait:?}: {:?}", w.log);
 }
+
+/// Issue 41 (mutation testing): re-reading a `processing` payment and
+/// re-confirming an unknown outcome are not next actions: a payment that asks
+/// for 3-D Secure after either still gets its challenge in that `pay()`.
+#[test]
+fn a_challenge_after_a_processing_or_unknown_answer_still_runs_in_that_pay() {
+    let first: [crate::error::Result<crate::model::ConfirmResponse>; 2] =
+        [Ok(answer(PaymentStatus::Processing, None, None)), Err(Error::new(ErrorCode::Network, "offline"))];
+    for first in first {
+        let mut w = World::default();
+        let mut a = shipped(&mut w);
+        w.confirms.push_back(first.clone());
+        w.confirms.push_back(Ok(answer(PaymentStatus::RequiresAction, Some("sec_1"), None)));
+        assert_eq!(w.go(&mut a, pay()), Ok(Outcome::State), "{first:?}");
+        assert_eq!(w.count(|e| *e == Effect::NextAction("sec_1".into())), 1, "{first:?}: {:?}", w.log);
+        assert_eq!(a.state().name(), "succeeded", "{first:?}");
+    }
+}
