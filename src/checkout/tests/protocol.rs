@@ -588,3 +588,45 @@ fn a_challenge_after_a_processing_or_unknown_answer_still_runs_in_that_pay() {
         assert_eq!(a.state().name(), "succeeded", "{first:?}");
     }
 }
+
+/// Issue 41 (mutation testing): a run re-reads a `processing` payment at most
+/// once per [`crate::checkout::PROCESSING_DELAYS_MS`] entry and re-confirms an
+/// unknown outcome at most once per [`crate::checkout::RECHECK_DELAYS_MS`]
+/// entry, then ends with the payment unsettled (a later `pay()` or `resume()`
+/// goes on with the same token).
+#[test]
+fn a_run_waits_on_processing_or_an_unknown_outcome_a_bounded_number_of_times() {
+    use crate::checkout::{PROCESSING_DELAYS_MS, RECHECK_DELAYS_MS};
+    let processing = || Ok(answer(PaymentStatus::Processing, None, None));
+    let unknown = || Err(Error::new(ErrorCode::Network, "offline"));
+    let cases: [(&dyn Fn() -> crate::error::Result<crate::model::ConfirmResponse>, &[u32], &str); 2] =
+        [(&processing, &PROCESSING_DELAYS_MS, "paying"), (&unknown, &RECHECK_DELAYS_MS, "confirming")];
+    for (again, delays, stays) in cases {
+        let mut w = World::default();
+        let mut a = shipped(&mut w);
+        for _ in 0..10 {
+            w.confirms.push_back(again());
+        }
+        assert_eq!(w.go(&mut a, pay()), Ok(Outcome::State));
+        assert_eq!(a.state().name(), stays);
+        let waits: Vec<u32> = w.log.iter().filter_map(|e| if let Effect::Sleep(ms) = e { Some(*ms) } else { None }).collect();
+        assert_eq!(waits, delays, "{stays}");
+        assert_eq!(w.count(is_confirm), delays.len() + 1, "{stays}");
+    }
+}
+
+/// Issue 41 (mutation testing): one next action per run. A payment that asks
+/// for 3-D Secure again after its challenge is not challenged a second time in
+/// that `pay()`: it ends `failed` (`action_failed`) with the payment pending.
+#[test]
+fn a_second_challenge_in_one_pay_is_not_run() {
+    let mut w = World::default();
+    let mut a = shipped(&mut w);
+    w.confirms.push_back(Ok(answer(PaymentStatus::RequiresAction, Some("sec_1"), None)));
+    w.confirms.push_back(Ok(answer(PaymentStatus::RequiresAction, Some("sec_2"), None)));
+    assert_eq!(w.go(&mut a, pay()), Ok(Outcome::State));
+    assert_eq!(w.count(|e| matches!(e, Effect::NextAction(_))), 1, "{:?}", w.log);
+    let CheckoutState::Failed(f) = a.state() else { panic!("{:?}", a.state()) };
+    assert!(f.message.contains("authentication was not completed"), "{}", f.message);
+    assert!(f.pending.is_some(), "the payment exists: its token is kept");
+}
