@@ -217,19 +217,19 @@ fn confirm(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: 
 
 /// An answer for `r.token` landed: apply it to the record as it is now.
 fn answer_landed(tab: &mut Tab, record: Option<&Record>, q: &mut VecDeque<Effect>, r: &Runner, answer: Result<ConfirmResponse>, p: &mut Option<Box<Record>>, at: &mut At) -> Result<Effect> {
-    // The state the answer applies to: this tab's in-flight copy, or the
-    // record another tab wrote since, while it still waits on this token.
+    // The state the answer applies to: the record as it is, while it still waits
+    // on this token (this tab's in-flight copy, or what another tab wrote since).
     let mut base = tab.state.clone();
     match record {
-        Some(rec) if Some(rec.revision) == tab.revision && rec.state == tab.state => {}
         Some(rec) if same_session(&rec.state, &tab.state) && rec.state.resume_token() == Some(r.token.as_str()) => {
             base = rec.state.clone();
             if !matches!(&base, CheckoutState::Paying(p) if p.attempt.confirm_in_flight) {
                 base.begin_confirm(&r.token, &r.return_url)?;
             }
         }
-        // Cleared while this payment is unsettled: the answer puts it back.
-        None if tab.state.payment_unsettled() => {}
+        // Cleared while this payment is unsettled (this tab's copy is its in-flight
+        // `paying`): the answer puts it back.
+        None => {}
         // Settled elsewhere, paid again with another token, or another
         // checkout: this late answer changes nothing stored (finding 2). The
         // tab follows its session's record; when the record is another

@@ -5,6 +5,7 @@ mod cart_once;
 mod crosstab;
 pub(super) mod kept;
 mod machine;
+mod open;
 mod protocol;
 mod sim;
 mod stored;

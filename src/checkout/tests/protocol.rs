@@ -507,3 +507,126 @@ fn an_answer_landing_after_the_record_was_cleared_puts_it_back_with_the_answer()
     assert_eq!(a.state().name(), "succeeded");
     assert_eq!(w.record.as_ref().map(|r| r.state.name()), Some("succeeded"), "the record is back, with the answer");
 }
+
+/// Issue 41 (mutation testing): while A's confirm is in flight, B confirms the
+/// same token again and records `confirming` (no answer). A's answer lands on
+/// that record, which still waits on A's token: it is applied to it (the record
+/// taken back in flight first), never refused for not being A's in-flight copy.
+#[test]
+fn an_answer_landing_on_another_tabs_confirming_record_of_this_token_settles_it() {
+    let mut w = World::default();
+    let mut a = shipped(&mut w);
+    let mut a_pay = a.begin(pay());
+    assert!(is_confirm(&w.run(&mut a, &mut a_pay, Input::None, is_confirm)));
+    let mut b = opened(&mut w);
+    let mut b_finish = b.begin(Operation::Finish);
+    w.confirms.push_back(Err(Error::new(ErrorCode::Network, "offline")));
+    assert!(matches!(w.run(&mut b, &mut b_finish, Input::None, |e| matches!(e, Effect::Sleep(_))), Effect::Sleep(_)));
+    assert_eq!(w.record.as_ref().map(|r| r.state.name()), Some("confirming"));
+    let paid = Input::Confirmed(Ok(answer(PaymentStatus::Succeeded, None, None)));
+    assert_eq!(w.run(&mut a, &mut a_pay, paid, |_| false), Effect::Done(Ok(Outcome::State)));
+    assert_eq!(a.state().name(), "succeeded");
+    assert_eq!(w.record.as_ref().map(|r| r.state.name()), Some("succeeded"), "the answer is recorded");
+    assert_eq!(w.count(|e| matches!(e, Effect::EmptyCart { .. })), 1);
+}
+
+/// Issue 41 (mutation testing): an answer is applied only to its own session's
+/// record. The record is another checkout's by the time A's answer lands, and
+/// that checkout's confirm is in flight with a token spelled like A's (an
+/// adapter's tokens are its own): A's answer is A's state, the other
+/// checkout's record is left as it is.
+#[test]
+fn an_answer_is_never_applied_to_another_checkouts_payment_of_the_same_token() {
+    let mut w = World::default();
+    let mut a = shipped(&mut w);
+    let mut a_pay = a.begin(pay());
+    assert!(is_confirm(&w.run(&mut a, &mut a_pay, Input::None, is_confirm)));
+    let mut other = CheckoutState::default();
+    other.initiated(items(), InitiateResponse { session_id: "ps_2".into(), ..initiate_answer() }).unwrap();
+    other.shipping_chosen(choice(), update_answer("ps_2", 800)).unwrap();
+    other.begin_confirm("tok_1", URL).unwrap();
+    let revision = w.record.as_ref().map_or(0, |r| r.revision) + 1;
+    w.record = Some(crate::checkout::protocol::Record { revision, state: other });
+    let theirs = w.record.clone();
+    let paid = Input::Confirmed(Ok(answer(PaymentStatus::Succeeded, None, None)));
+    assert_eq!(w.run(&mut a, &mut a_pay, paid, |_| false), Effect::Done(Ok(Outcome::State)));
+    assert_eq!(w.record, theirs, "the other checkout's payment is not A's");
+    assert_eq!(a.state().name(), "succeeded", "A shows its own answer");
+}
+
+/// Issue 41 (mutation testing): `start`/`resume` return once the first answer
+/// is recorded ([`Effect::FirstAnswer`]): it is handed out once per run, right
+/// after that answer, before the run waits to re-read a `processing` payment.
+#[test]
+fn the_first_recorded_answer_is_told_once_before_the_run_waits_on_processing() {
+    let mut w = World::default();
+    let mut a = shipped(&mut w);
+    w.confirms.push_back(Ok(answer(PaymentStatus::Processing, None, None)));
+    w.confirms.push_back(Ok(answer(PaymentStatus::Processing, None, None)));
+    assert_eq!(w.go(&mut a, Operation::Pay { return_url: URL.into() }), Ok(Outcome::State));
+    assert_eq!(a.state().name(), "succeeded");
+    assert_eq!(w.count(|e| *e == Effect::FirstAnswer), 1, "{:?}", w.log);
+    let first = w.log.iter().position(|e| *e == Effect::FirstAnswer);
+    let wait = w.log.iter().position(|e| matches!(e, Effect::Sleep(_)));
+    assert!(first.is_some() && first < wait, "told at {first:?}, first wait at {wait:?}: {:?}", w.log);
+}
+
+/// Issue 41 (mutation testing): re-reading a `processing` payment and
+/// re-confirming an unknown outcome are not next actions: a payment that asks
+/// for 3-D Secure after either still gets its challenge in that `pay()`.
+#[test]
+fn a_challenge_after_a_processing_or_unknown_answer_still_runs_in_that_pay() {
+    let first: [crate::error::Result<crate::model::ConfirmResponse>; 2] =
+        [Ok(answer(PaymentStatus::Processing, None, None)), Err(Error::new(ErrorCode::Network, "offline"))];
+    for first in first {
+        let mut w = World::default();
+        let mut a = shipped(&mut w);
+        w.confirms.push_back(first.clone());
+        w.confirms.push_back(Ok(answer(PaymentStatus::RequiresAction, Some("sec_1"), None)));
+        assert_eq!(w.go(&mut a, pay()), Ok(Outcome::State), "{first:?}");
+        assert_eq!(w.count(|e| *e == Effect::NextAction("sec_1".into())), 1, "{first:?}: {:?}", w.log);
+        assert_eq!(a.state().name(), "succeeded", "{first:?}");
+    }
+}
+
+/// Issue 41 (mutation testing): a run re-reads a `processing` payment at most
+/// once per [`crate::checkout::PROCESSING_DELAYS_MS`] entry and re-confirms an
+/// unknown outcome at most once per [`crate::checkout::RECHECK_DELAYS_MS`]
+/// entry, then ends with the payment unsettled (a later `pay()` or `resume()`
+/// goes on with the same token).
+#[test]
+fn a_run_waits_on_processing_or_an_unknown_outcome_a_bounded_number_of_times() {
+    use crate::checkout::{PROCESSING_DELAYS_MS, RECHECK_DELAYS_MS};
+    let processing = || Ok(answer(PaymentStatus::Processing, None, None));
+    let unknown = || Err(Error::new(ErrorCode::Network, "offline"));
+    let cases: [(&dyn Fn() -> crate::error::Result<crate::model::ConfirmResponse>, &[u32], &str); 2] =
+        [(&processing, &PROCESSING_DELAYS_MS, "paying"), (&unknown, &RECHECK_DELAYS_MS, "confirming")];
+    for (again, delays, stays) in cases {
+        let mut w = World::default();
+        let mut a = shipped(&mut w);
+        for _ in 0..10 {
+            w.confirms.push_back(again());
+        }
+        assert_eq!(w.go(&mut a, pay()), Ok(Outcome::State));
+        assert_eq!(a.state().name(), stays);
+        let waits: Vec<u32> = w.log.iter().filter_map(|e| if let Effect::Sleep(ms) = e { Some(*ms) } else { None }).collect();
+        assert_eq!(waits, delays, "{stays}");
+        assert_eq!(w.count(is_confirm), delays.len() + 1, "{stays}");
+    }
+}
+
+/// Issue 41 (mutation testing): one next action per run. A payment that asks
+/// for 3-D Secure again after its challenge is not challenged a second time in
+/// that `pay()`: it ends `failed` (`action_failed`) with the payment pending.
+#[test]
+fn a_second_challenge_in_one_pay_is_not_run() {
+    let mut w = World::default();
+    let mut a = shipped(&mut w);
+    w.confirms.push_back(Ok(answer(PaymentStatus::RequiresAction, Some("sec_1"), None)));
+    w.confirms.push_back(Ok(answer(PaymentStatus::RequiresAction, Some("sec_2"), None)));
+    assert_eq!(w.go(&mut a, pay()), Ok(Outcome::State));
+    assert_eq!(w.count(|e| matches!(e, Effect::NextAction(_))), 1, "{:?}", w.log);
+    let CheckoutState::Failed(f) = a.state() else { panic!("{:?}", a.state()) };
+    assert!(f.message.contains("authentication was not completed"), "{}", f.message);
+    assert!(f.pending.is_some(), "the payment exists: its token is kept");
+}

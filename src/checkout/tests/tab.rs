@@ -109,3 +109,27 @@ fn a_refusal_of_this_tabs_own_state_does_not_blame_another_tab() {
         assert!(!e.message.contains("another tab"), "{e}");
     }
 }
+
+/// Issue 41 (mutation testing): the lock is let go only by the tab that holds
+/// it, and only once nothing is unsettled. A tab freed with its payment's
+/// outcome unknown keeps it (until it goes away); a tab that never got it
+/// (another tab held it) lets nothing go.
+#[test]
+fn only_a_tab_holding_the_lock_with_nothing_unsettled_lets_it_go() {
+    let mut w = World::default();
+    let mut a = shipped(&mut w);
+    for _ in 0..4 {
+        w.confirms.push_back(Err(crate::error::Error::new(ErrorCode::Network, "offline")));
+    }
+    w.go(&mut a, pay()).unwrap();
+    assert_eq!(a.state().name(), "confirming");
+    assert!(a.holds_lock());
+    w.locked_elsewhere = true;
+    let mut b = opened(&mut w);
+    assert!(!b.holds_lock());
+    let before = w.log.len();
+    assert_eq!(w.go(&mut b, Operation::Free), Ok(Outcome::Unit));
+    assert_eq!(w.go(&mut a, Operation::Free), Ok(Outcome::Unit));
+    assert!(!w.log[before..].contains(&Effect::ReleaseLock), "{:?}", &w.log[before..]);
+    assert!(a.holds_lock(), "unsettled: kept");
+}
