@@ -6,8 +6,9 @@
 //! comment), serde reads nothing of it, and the one place that reads those options takes its
 //! value from the argument by that name (`js::get(&options, "adapter")`) and checks it there.
 //!
-//! (Carrying the value through serde, serde-wasm-bindgen's `preserve`, cost 0.7–0.8 KB gzip
-//! in each wasm that decodes options: docs/history.md "The checkout page's weight".)
+//! (Carrying the value through serde, serde-wasm-bindgen's `preserve`, makes the pages 0.9 KB
+//! gz (catalog), 1.0 KB (product) and 1.8 KB (checkout) larger: issue 43, docs/ARCHITECTURE.md
+//! "Written for bytes".)
 
 use serde::{Deserialize, Deserializer};
 

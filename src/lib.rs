@@ -41,9 +41,9 @@ mod wasm;
 /// The indices `0..len` in the order `cmp` gives, ties in index order (a stable order).
 ///
 /// The crate's one sort, written out as an insertion sort (it orders product options,
-/// option values and shipping rates: a handful each). std's `sort_unstable_by` in its place,
-/// one copy shared by every caller, was measured (issue 26) at +2.0 KB gz on the product and
-/// checkout pages and +1.8 KB on the catalog page; the test below holds it to `sort_by`.
+/// option values and shipping rates: a handful each). std's `sort_by` in its place makes the
+/// pages 2.3 KB gz (catalog), 2.6 KB (product) and 5.3 KB (checkout) larger (issue 43,
+/// docs/ARCHITECTURE.md "Written for bytes"); the test below holds it to `sort_by`.
 pub(crate) fn sorted_indices(len: usize, cmp: &dyn Fn(usize, usize) -> core::cmp::Ordering) -> Vec<usize> {
     let mut order: Vec<usize> = Vec::with_capacity(len);
     for i in 0..len {

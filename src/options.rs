@@ -148,12 +148,8 @@ fn valid_host(host: &str) -> bool {
 pub fn check_base_url(url: &str) -> Result<String> {
     let bad = |why: &str| Error::invalid_argument(format!("baseUrl {why}, got \"{url}\""));
     let trimmed = url.strip_suffix('/').unwrap_or(url);
-    // (A byte search: `split_once("://")` brings str searching's panic path into the wasm.)
     let (scheme, rest) = trimmed
-        .as_bytes()
-        .windows(3)
-        .position(|w| w == b"://")
-        .and_then(|i| Some((trimmed.get(..i)?, trimmed.get(i + 3..)?)))
+        .split_once("://")
         .ok_or_else(|| bad("must be an absolute http(s) URL"))?;
     if rest.contains(['?', '#']) {
         return Err(bad("must not have a query or fragment"));

@@ -32,8 +32,8 @@ pub const STORED_VERSION: u32 = 1;
 /// The members the stored form of a record at `revision` has before the state's own (the
 /// state's object as it is serialized, its `state` tag first): `version`
 /// ([`STORED_VERSION`]) and `revision`. (Not a struct with the state `#[serde(flatten)]`:
-/// that serializes every state a second time through serde's flattening serializer, 1.1 KB
-/// gz of checkout wasm.)
+/// that serializes every state a second time through serde's flattening serializer, 1.2 KB
+/// gz of checkout wasm: issue 43, docs/ARCHITECTURE.md "Written for bytes".)
 #[must_use]
 pub const fn head(revision: u64) -> [(&'static str, u64); 2] {
     [("version", STORED_VERSION as u64), ("revision", revision)]
@@ -54,7 +54,7 @@ struct Head {
 /// [`payload`] does not read fails the round trip of every state in the tests).
 /// Not `CheckoutState`'s own derived `Deserialize`: an internally tagged enum
 /// buffers the record and decodes each member type a second time from the
-/// buffer (+18 KB gz of checkout wasm, measured with scripts/bench-size.sh).
+/// buffer (+20.9 KB gz of checkout wasm: issue 43, docs/ARCHITECTURE.md "Written for bytes").
 #[derive(Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum Tag {

@@ -85,10 +85,8 @@ fn arg_error(e: serde_wasm_bindgen::Error, value: &JsValue, what: &str, root: Op
     });
     let worded = found.as_ref().and_then(|p| {
         let (_, expected) = wording.iter().find(|(member, _)| *member == p.path)?;
-        // what follows ", got " (a byte search: `str::split_once` with a `&str` would bring
-        // core's two-way string searcher into the wasm for this one line)
-        let at = p.message.as_bytes().windows(6).position(|w| w == b", got ")?;
-        let got = p.message.get(at + 6..)?;
+        // what follows ", got "
+        let (_, got) = p.message.split_once(", got ")?;
         Some([what, ".", &p.path, " must be ", expected, ", got ", got].concat())
     });
     if let Some(message) = worded {
