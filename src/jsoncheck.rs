@@ -84,6 +84,9 @@ pub const MAX_DEPTH: u32 = 128;
 pub struct Problem {
     pub path: String,
     pub message: String,
+    /// For a value of the wrong type, what it is (`the number 5`): the words after
+    /// ", got " in `message`, for a caller that words the expectation its own way.
+    pub got: Option<String>,
 }
 
 impl Problem {
@@ -240,12 +243,15 @@ fn report(b: &[u8], kind: Kind, at: usize) -> Problem {
         None if path.is_empty() => "(root)".to_owned(),
         None => path,
     };
-    let message = match kind {
-        Kind::Missing(name) => format!("missing field `{name}`"),
-        Kind::Unknown => "unknown member".to_owned(),
-        Kind::Type(ty) => format!("expected {}, got {}", expects(&ty), describe(b, at)),
+    let (message, got) = match kind {
+        Kind::Missing(name) => (format!("missing field `{name}`"), None),
+        Kind::Unknown => ("unknown member".to_owned(), None),
+        Kind::Type(ty) => {
+            let got = describe(b, at);
+            (format!("expected {}, got {got}", expects(&ty)), Some(got))
+        }
     };
-    Problem { path, message }
+    Problem { path, message, got }
 }
 
 /// Walks the valid JSON value at `i` to the value at `at`, pushing the path

@@ -17,11 +17,12 @@ pub(super) enum Stop {
 impl Stop {
     pub(super) fn problem(self, len: usize) -> Problem {
         match self {
-            Stop::Syntax(_, at) if at >= len => Problem { path: String::new(), message: format!("{NOT_JSON}unexpected end of input") },
-            Stop::Syntax(what, at) => Problem { path: String::new(), message: format!("{NOT_JSON}{what} at byte {at}") },
+            Stop::Syntax(_, at) if at >= len => Problem { path: String::new(), message: format!("{NOT_JSON}unexpected end of input"), got: None },
+            Stop::Syntax(what, at) => Problem { path: String::new(), message: format!("{NOT_JSON}{what} at byte {at}"), got: None },
             Stop::Deep(at) => Problem {
                 path: "(root)".into(),
                 message: format!("arrays and objects nest deeper than {MAX_DEPTH} levels at byte {at}"),
+                got: None,
             },
         }
     }

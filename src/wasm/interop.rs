@@ -85,9 +85,7 @@ fn arg_error(e: serde_wasm_bindgen::Error, value: &JsValue, what: &str, root: Op
     });
     let worded = found.as_ref().and_then(|p| {
         let (_, expected) = wording.iter().find(|(member, _)| *member == p.path)?;
-        // what follows ", got "
-        let (_, got) = p.message.split_once(", got ")?;
-        Some([what, ".", &p.path, " must be ", expected, ", got ", got].concat())
+        Some([what, ".", &p.path, " must be ", expected, ", got ", p.got.as_deref()?].concat())
     });
     if let Some(message) = worded {
         return Error::invalid_argument(message);

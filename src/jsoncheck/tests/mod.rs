@@ -344,7 +344,7 @@ fn messages_name_the_path_and_the_value_as_written() {
     let mut store = serde_json::to_value(StoreResponse { store: store() }).unwrap();
     store["store"]["id"] = json!(5);
     assert_eq!(text(&store.to_string(), "StoreResponse").unwrap(), "at store.id: expected a string, got the number 5");
-    assert_eq!(Problem { path: "store.id".into(), message: "m".into() }.to_string(), "at store.id: m");
+    assert_eq!(Problem { path: "store.id".into(), message: "m".into(), got: None }.to_string(), "at store.id: m");
 
     let mut products = serde_json::to_value(ProductsResponse { products: (0..5).map(product).collect(), pagination: None }).unwrap();
     products["products"][3]["variants"][0]["price"] = json!(19.99);
