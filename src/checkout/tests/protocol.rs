@@ -630,3 +630,19 @@ fn a_second_challenge_in_one_pay_is_not_run() {
     assert!(f.message.contains("authentication was not completed"), "{}", f.message);
     assert!(f.pending.is_some(), "the payment exists: its token is kept");
 }
+
+/// Issue 41 (mutation testing of `protocol/mod.rs`): an input fed to a step it
+/// does not belong to (an executor's bug) ends the operation with
+/// `invalid_state` naming that input.
+#[test]
+fn an_input_fed_to_a_step_it_does_not_belong_to_ends_the_operation_naming_it() {
+    let mut w = World::default();
+    let mut tab = shipped(&mut w);
+    let mut op = tab.begin(Operation::ShippingOptions { country: "GB".into() });
+    let e = w.run(&mut tab, &mut op, Input::None, |e| matches!(e, Effect::Rates(_)));
+    assert!(matches!(e, Effect::Rates(_)), "{e:?}");
+    let Effect::Done(r) = op.step(&mut tab, Ok(w.record.clone()), Input::Lock(Ok(()))) else { panic!("not done") };
+    let e = r.unwrap_err().error().clone();
+    assert_eq!(e.code, ErrorCode::InvalidState, "{e}");
+    assert!(e.message.contains("the input Lock does not belong to this step"), "{e}");
+}
