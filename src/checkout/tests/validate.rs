@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::checkout::validate::{check_amount, MAX_RETURN_URL};
+use crate::checkout::{validate_address, MAX_ADDRESS_FIELD};
 
 #[test]
 fn an_amount_of_zero_is_accepted_and_a_negative_one_refused_even_when_it_adds_up() {
@@ -18,4 +19,13 @@ fn a_return_url_of_exactly_the_longest_length_is_accepted_and_one_byte_more_refu
     assert_eq!(longest.len(), MAX_RETURN_URL);
     validate_return_url(&longest).unwrap();
     assert_arg_err(validate_return_url(&format!("{longest}a")), "returnUrl must be an absolute http(s) URL");
+}
+
+#[test]
+fn an_address_field_of_exactly_the_longest_length_is_accepted_and_one_character_more_refused() {
+    let mut a = address();
+    a.city = "é".repeat(MAX_ADDRESS_FIELD);
+    validate_address(&a).unwrap();
+    a.city.push('x');
+    assert_arg_err(validate_address(&a), "shippingAddress.city is longer than 200 characters");
 }
