@@ -29,3 +29,26 @@ fn an_address_field_of_exactly_the_longest_length_is_accepted_and_one_character_
     a.city.push('x');
     assert_arg_err(validate_address(&a), "shippingAddress.city is longer than 200 characters");
 }
+
+#[test]
+fn an_email_needs_a_dot_in_its_domain_and_labels_neither_empty_nor_hyphen_edged() {
+    for bad in ["ada@localhost", "ada@-shop.example", "ada@shop-.example", "ada@shop..example", "ada@shop.example-"] {
+        let mut a = address();
+        a.email = bad.into();
+        assert_arg_err(validate_address(&a), "shippingAddress.email is not an e-mail address");
+    }
+    let mut a = address();
+    a.email = "ada@my-shop.example".into();
+    validate_address(&a).unwrap();
+}
+
+#[test]
+fn a_refused_value_is_quoted_whole_up_to_80_characters_and_cut_after() {
+    let mut a = address();
+    a.email = "e".repeat(80);
+    let e = validate_address(&a).unwrap_err();
+    assert!(e.message.ends_with(&format!("{:?}", "e".repeat(80))), "{e}");
+    a.email = "e".repeat(81);
+    let e = validate_address(&a).unwrap_err();
+    assert!(e.message.ends_with(&format!("{:?}", format!("{}…", "e".repeat(80)))), "{e}");
+}
