@@ -337,13 +337,6 @@ impl Op {
         }
         Effect::Done(Ok(Outcome::Unit))
     }
-
-    /// True once the operation handed out [`Effect::Done`] (or is about to,
-    /// with nothing before it).
-    #[must_use]
-    pub fn is_over(&self) -> bool {
-        matches!(self.stage, Stage::Over) && self.queue.iter().all(|e| matches!(e, Effect::Done(_)))
-    }
 }
 
 /// An effect as it leaves the protocol. The amount a form is told is the

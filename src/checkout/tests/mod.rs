@@ -10,6 +10,7 @@ mod protocol;
 mod sim;
 mod stored;
 mod tab;
+mod validate;
 mod world;
 
 use super::*;

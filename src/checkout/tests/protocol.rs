@@ -630,3 +630,39 @@ fn a_second_challenge_in_one_pay_is_not_run() {
     assert!(f.message.contains("authentication was not completed"), "{}", f.message);
     assert!(f.pending.is_some(), "the payment exists: its token is kept");
 }
+
+/// Issue 41 (mutation testing of `protocol/mod.rs`): an input fed to a step it
+/// does not belong to (an executor's bug) ends the operation with
+/// `invalid_state` naming that input.
+#[test]
+fn an_input_fed_to_a_step_it_does_not_belong_to_ends_the_operation_naming_it() {
+    let mut w = World::default();
+    let mut tab = shipped(&mut w);
+    let mut op = tab.begin(Operation::ShippingOptions { country: "GB".into() });
+    let e = w.run(&mut tab, &mut op, Input::None, |e| matches!(e, Effect::Rates(_)));
+    assert!(matches!(e, Effect::Rates(_)), "{e:?}");
+    let Effect::Done(r) = op.step(&mut tab, Ok(w.record.clone()), Input::Lock(Ok(()))) else { panic!("not done") };
+    let e = r.unwrap_err().error().clone();
+    assert_eq!(e.code, ErrorCode::InvalidState, "{e}");
+    assert!(e.message.contains("the input Lock does not belong to this step"), "{e}");
+}
+
+/// Issue 41 (mutation testing of `protocol/shipping.rs`): `selectShipping` on a
+/// tab whose form is not mounted (its mount failed) still ends by telling the
+/// adapter the chosen shipping's amount (`commit` tells a mounted form only).
+#[test]
+fn a_tab_whose_form_is_not_mounted_is_told_the_amount_of_the_shipping_it_chose() {
+    let mut w = World::default();
+    let mut tab = Tab::new(true);
+    let mut op = tab.begin(start());
+    let e = w.run(&mut tab, &mut op, Input::None, |e| matches!(e, Effect::Mount(_)));
+    assert!(matches!(e, Effect::Mount(_)), "{e:?}");
+    let r = w.run(&mut tab, &mut op, Input::Adapter(Err(Error::invalid_argument("no form"))), |_| false);
+    assert!(matches!(r, Effect::Done(Err(_))), "{r:?}");
+    assert_eq!((tab.state().name(), tab.shown()), ("initiated", None), "the session is open, no form mounted");
+    w.go(&mut tab, Operation::ShippingOptions { country: "GB".into() }).unwrap();
+    let before = w.log.len();
+    assert_eq!(w.go(&mut tab, Operation::SelectShipping { rate_id: "rate_std".into(), address: address() }), Ok(Outcome::State));
+    let told: Vec<&Effect> = w.log[before..].iter().filter(|e| matches!(e, Effect::UpdateAmount { .. })).collect();
+    assert_eq!(told, vec![&Effect::UpdateAmount { amount: 4498, currency: "USD".into() }]);
+}
